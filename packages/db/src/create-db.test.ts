@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { count } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrations, schema } from '../fixture/index.js';
+import { createDb, type DbHandle } from './create-db.js';
+import { createTestDb } from './testing/create-test-db.js';
+
+const opened: DbHandle<typeof schema>[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((handle) => handle.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'meterway-db-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function open(dataDir: string, databaseUrl?: string) {
+  const handle = await createDb({ schema, dataDir, databaseUrl, service: 'fixture' });
+  opened.push(handle);
+  return handle;
+}
+
+describe('createDb on PGlite (no DATABASE_URL)', () => {
+  it('keeps data in DATA_DIR/<service> across a close and a reopen', async () => {
+    const dataDir = tempDir();
+    const first = await open(dataDir);
+    expect(first.kind).toBe('pglite');
+    await first.migrate(migrations);
+    await first.db.insert(schema.notes).values({ body: 'kept' });
+    await first.close();
+
+    const second = await open(dataDir);
+    await second.migrate(migrations);
+    const rows = await second.db.select().from(schema.notes);
+    expect(rows.map((row) => row.body)).toEqual(['kept']);
+  });
+
+  it('refuses a second open of the same data directory while the first is open', async () => {
+    const dataDir = tempDir();
+    await open(dataDir);
+    await expect(open(dataDir)).rejects.toThrow(/in use by process \d+/);
+  });
+
+  it('answers ping while open and rejects it once closed', async () => {
+    const handle = await open(tempDir());
+    await expect(handle.ping()).resolves.toBeUndefined();
+    await handle.close();
+    await expect(handle.ping()).rejects.toThrow();
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('createDb on Postgres (DATABASE_URL set)', () => {
+  it('migrates once when several instances boot together, each service in its own schema', async () => {
+    // A fresh database on the server, so this test owns its migration history.
+    const scratch = await createTestDb({ schema, migrations });
+    try {
+      const instances = await Promise.all([1, 2, 3].map(() => open(tempDir(), scratch.databaseUrl)));
+      await Promise.all(instances.map((instance) => instance.migrate(migrations)));
+      expect(instances[0]?.kind).toBe('postgres');
+      const [row] = await scratch.db.select({ n: count() }).from(schema.notes);
+      expect(row?.n).toBe(0);
+      const tables = await scratch.db.execute<{ schema: string }>(
+        "select table_schema as schema from information_schema.tables where table_name = 'notes'",
+      );
+      expect(tables.rows.map((table) => table.schema)).toEqual(['fixture']);
+    } finally {
+      await Promise.all(opened.splice(0).map((handle) => handle.close()));
+      await scratch.close();
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
+import { type Migrations, migratePgliteClient, migratePool } from './migrate.js';
+
+export type Schema = Record<string, unknown>;
+
+/** The query surface both drivers share; domain code depends on this, never on a driver. */
+export type Database<TSchema extends Schema = Schema> = PgDatabase<PgQueryResultHKT, TSchema>;
+
+export type DbHandle<TSchema extends Schema = Schema> = {
+  db: Database<TSchema>;
+  kind: 'postgres' | 'pglite';
+  /** Resolves when the database answers a query; rejects otherwise. */
+  ping: () => Promise<void>;
+  /** Applies the pending migrations; safe to call from several instances at once. */
+  migrate: (migrations: Migrations) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export type CreateDbOptions<TSchema extends Schema> = {
+  schema: TSchema;
+  /** Postgres connection string; when absent the embedded PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite data root; the service's data lives in `<dataDir>/<service>`. */
+  dataDir: string;
+  service: string;
+  poolSize?: number;
+};
+
+export async function createDb<TSchema extends Schema>(options: CreateDbOptions<TSchema>): Promise<DbHandle<TSchema>> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client losing its connection (a Postgres restart) must not crash the process.
+    pool.on('error', () => {});
+    return fromPool(pool, options.schema);
+  }
+  const dir = join(options.dataDir, options.service);
+  mkdirSync(dir, { recursive: true });
+  const unlock = lockDataDir(dir);
+  try {
+    const client = await PGlite.create({ dataDir: dir });
+    return fromPglite(client, options.schema, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+export function fromPool<TSchema extends Schema>(pool: pg.Pool, schema: TSchema): DbHandle<TSchema> {
+  const db = drizzlePg({ client: pool, schema });
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    migrate: (migrations) => migratePool(pool, migrations),
+    close: () => pool.end(),
+  };
+}
+
+export function fromPglite<TSchema extends Schema>(
+  client: PGlite,
+  schema: TSchema,
+  onClose: () => void = () => {},
+): DbHandle<TSchema> {
+  const db = drizzlePglite({ client, schema });
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    migrate: (migrations) => migratePgliteClient(client, migrations),
+    close: async () => {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        onClose();
+      }
+    },
+  };
+}

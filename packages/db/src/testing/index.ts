@@ -1,0 +1,2 @@
+export { createTestDb, type TestDbHandle, type TestDbOptions } from './create-test-db.js';
+export { setupTestDb, type TestDb } from './setup-test-db.js';
