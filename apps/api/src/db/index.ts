@@ -1,0 +1,6 @@
+import { type DbHandle, type Migrations, packagePath } from '@meterway/db';
+import * as schema from './schema/index.js';
+
+export { schema };
+export type ApiDb = DbHandle<typeof schema>;
+export const migrations: Migrations = { folder: packagePath(import.meta.url, 'src/db/migrations'), table: 'app_migrations' };

@@ -1,0 +1,28 @@
+import { STATUS_CODES } from 'node:http';
+import type { Problem } from '@meterway/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../errors/app-error.js';
+
+function sendProblem(reply: FastifyReply, status: number, detail: string, extra: Record<string, unknown> = {}) {
+  const problem: Problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, ...extra };
+  return reply.code(status).type('application/problem+json').send(problem);
+}
+
+/** Every 4xx and 5xx leaves as application/problem+json (RFC 9457); a 5xx never shows internals. */
+export function registerProblemJson(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `No route for ${request.method} ${request.url.split('?')[0]}.`));
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendProblem(reply, error.status, error.message, { code: error.code, ...error.extra });
+    if (error.validation) {
+      const errors = error.validation.map((issue) => ({ field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: issue.message }));
+      return sendProblem(reply, 400, error.message, { code: 'BadRequest', errors });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return sendProblem(reply, status, 'Something went wrong on our side. Try again later.');
+    }
+    return sendProblem(reply, status, error.message);
+  });
+}

@@ -1,0 +1,16 @@
+import { createDb } from '@meterway/db';
+import { serve } from '@meterway/service';
+import { createApp } from './app.js';
+import { migrations, schema } from './db/index.js';
+import { loadApiConfig } from './env.js';
+
+await serve({
+  build: async () => {
+    const config = loadApiConfig();
+    const db = await createDb({ schema, service: 'api', dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    await db.migrate(migrations);
+    const app = await createApp({ config, db });
+    app.addHook('onClose', () => db.close());
+    return { app, host: config.host, port: config.port };
+  },
+});

@@ -1,0 +1,16 @@
+// `npm run bench`: boots the stack as `npm start` does and prints figures. Each benchmark is one
+// file in this folder; bench/README.md keeps the figures measured on our 2-core machines.
+import { startStack } from '../e2e/support/stack.js';
+import { measureBundle } from './console-bundle.js';
+import { measureHealth } from './health-latency.js';
+
+const stack = await startStack();
+try {
+  await measureHealth([
+    { name: 'api /healthz', url: `${stack.apiUrl}/healthz` },
+    { name: 'identity /healthz', url: `${stack.identityUrl}/healthz` },
+  ]);
+  await measureBundle(stack.consoleUrl);
+} finally {
+  await stack.stop();
+}

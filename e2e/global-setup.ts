@@ -1,0 +1,24 @@
+import type { TestProject } from 'vitest/node';
+import { chromiumPath } from './support/browser.js';
+import { startStack, type StackUrls } from './support/stack.js';
+import { existsSync } from 'node:fs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: StackUrls;
+  }
+}
+
+/** Boots one stack for all specs, as `npm start` does, and stops it at the end. */
+export default async function setup(project: TestProject) {
+  // Fail before the slow boot, with the install hint, rather than after it.
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`Chromium was not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium\`.`);
+  }
+  const stack = await startStack();
+  project.provide('stack', { consoleUrl: stack.consoleUrl, apiUrl: stack.apiUrl, identityUrl: stack.identityUrl, dataDir: stack.dataDir });
+  return async () => {
+    const code = await stack.stop();
+    if (code !== 0) throw new Error(`The stack did not stop cleanly (exit ${code}):\n${stack.output().slice(-4000)}`);
+  };
+}

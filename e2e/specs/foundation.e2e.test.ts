@@ -1,0 +1,60 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
+import { runStackToExit, startStack } from '../support/stack.js';
+
+const stack = inject('stack');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the stack as npm start runs it', () => {
+  it('shows the login form in the browser', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${stack.consoleUrl}/login`);
+    await page.getByLabel('Email').waitFor();
+    expect(await page.getByLabel('Password').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Login' }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('answers the api and identity health checks', async () => {
+    for (const url of [stack.apiUrl, stack.identityUrl]) {
+      const response = await fetch(`${url}/healthz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: 'ok' });
+    }
+  });
+
+  it('runs a second stack beside the first, and restarts it on the same DATA_DIR', async () => {
+    const second = await startStack();
+    try {
+      expect(second.apiUrl).not.toBe(stack.apiUrl);
+      expect((await fetch(`${second.apiUrl}/healthz`)).status).toBe(200);
+      expect((await fetch(`${stack.apiUrl}/healthz`)).status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+    const again = await startStack({ dataDir: second.dataDir });
+    try {
+      expect((await fetch(`${again.identityUrl}/healthz`)).status).toBe(200);
+      expect(again.output()).toContain(`data in ${second.dataDir}`);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+  });
+
+  it('refuses to boot with an invalid variable, naming it', async () => {
+    const { code, output } = await runStackToExit({ API_PORT: 'abc' });
+    expect(code).not.toBe(0);
+    expect(output).toContain('API_PORT: must be a port number between 1 and 65535 (got "abc")');
+  });
+});

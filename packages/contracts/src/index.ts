@@ -1,0 +1,1 @@
+export { healthSchema, type Problem, problemSchema } from './common/problem.js';

@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { type FastifyServerOptions, LogController } from 'fastify';
+
+const incomingRequestId = /^[\w.:-]{1,64}$/;
+
+/**
+ * Options every Meterway Fastify instance is created with: pino JSON logs at the configured
+ * level, each line of a request carrying its id. A well-formed `x-request-id` from a proxy is kept
+ * so a request can be followed across services; anything else gets a fresh UUID.
+ */
+export function fastifyOptions(logLevel: string): FastifyServerOptions {
+  return {
+    logger: { level: logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    requestIdHeader: false,
+    // Health probes arrive every few seconds; their request lines would drown the rest.
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: (request) => request.url === '/healthz',
+    }),
+    genReqId: (request) => {
+      const header = request.headers['x-request-id'];
+      return typeof header === 'string' && incomingRequestId.test(header) ? header : randomUUID();
+    },
+    // Fastify 5 closes idle keep-alive sockets on close(); in-flight requests still finish.
+    forceCloseConnections: 'idle',
+    trustProxy: false,
+  };
+}
