@@ -19,8 +19,9 @@ describe('the stack as npm start runs it', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${stack.consoleUrl}/login`);
-    await page.getByLabel('Email').waitFor();
-    expect(await page.getByLabel('Password').isVisible()).toBe(true);
+    await page.getByRole('textbox', { name: 'Email' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Password' }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Sign up' }).getAttribute('href')).toBe('/signup');
     expect(await page.getByRole('button', { name: 'Login' }).isVisible()).toBe(true);
     expect(errors).toEqual([]);
     await page.close();

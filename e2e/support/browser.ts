@@ -1,11 +1,9 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's Chromium, headless, with nothing that reaches outside this machine. */
+/** Debian's Chromium, headless, with nothing that reaches outside this machine; Playwright gives each launch a fresh profile. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
@@ -24,7 +22,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'meterway-chromium-'))}`,
     ],
   });
 }

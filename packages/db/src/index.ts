@@ -1,4 +1,3 @@
 export { createDb, fromPglite, fromPool } from './create-db.js';
 export type { CreateDbOptions, Database, DbHandle, Schema } from './create-db.js';
 export type { Migrations } from './migrate.js';
-export { packagePath } from './package-path.js';

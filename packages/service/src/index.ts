@@ -3,3 +3,4 @@ export { fastifyOptions } from './fastify-options.js';
 export { registerHealth } from './health.js';
 export { echoRequestId } from './request-id.js';
 export { serve } from './serve.js';
+export { packagePath } from './package-path.js';

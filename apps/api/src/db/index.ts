@@ -1,4 +1,5 @@
-import { type DbHandle, type Migrations, packagePath } from '@meterway/db';
+import { type DbHandle, type Migrations } from '@meterway/db';
+import { packagePath } from '@meterway/service';
 import * as schema from './schema/index.js';
 
 export { schema };

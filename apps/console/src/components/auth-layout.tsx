@@ -1,0 +1,33 @@
+import { Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Logo } from './logo';
+
+type AuthLayoutProps = { title: string; description?: string; children: ReactNode };
+
+/** The centred card of the public screens: login, signup, recover. */
+export function AuthLayout({ title, description, children }: AuthLayoutProps) {
+  return (
+    <Box mih="100dvh" bg="gray.0" px="md" pt="10vh" pb={48}>
+      <Center>
+        <Stack w="100%" maw={420} gap="xl">
+          <Center>
+            <Logo />
+          </Center>
+          <Paper withBorder shadow="sm" radius="md" p={32}>
+            <Stack gap={4} mb="lg">
+              <Title order={1} fz={22} fw={600}>
+                {title}
+              </Title>
+              {description && (
+                <Text size="sm" c="dimmed">
+                  {description}
+                </Text>
+              )}
+            </Stack>
+            {children}
+          </Paper>
+        </Stack>
+      </Center>
+    </Box>
+  );
+}

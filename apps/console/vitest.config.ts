@@ -1,0 +1,13 @@
+import react from '@vitejs/plugin-react';
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  plugins: [react()],
+  test: {
+    name: 'console',
+    environment: 'jsdom',
+    environmentOptions: { jsdom: { url: 'http://localhost:3000' } },
+    include: ['src/**/*.test.{ts,tsx}', 'server/**/*.test.ts'],
+    setupFiles: ['./src/testing/setup.ts'],
+  },
+});
