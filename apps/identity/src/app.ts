@@ -1,22 +1,56 @@
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
 import { echoRequestId, fastifyOptions, registerHealth } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { IdentityContext } from './context.js';
 import type { IdentityDb } from './db/index.js';
+import { type Clock, systemClock } from './domain/clock.js';
+import { loadSecret } from './domain/secret.js';
 import type { IdentityConfig } from './env.js';
+import { devOutbox } from './mail/dev-outbox.js';
+import type { Mailer } from './mail/mailer.js';
+import { smtpMailer } from './mail/smtp-mailer.js';
+import { registerKratosErrors } from './plugins/kratos-errors.js';
+import { devOutboxRoutes } from './routes/dev-outbox.js';
+import { registrationRoutes } from './routes/self-service/registration.js';
+import { verificationRoutes } from './routes/self-service/verification.js';
+import { loginRoutes } from './routes/self-service/login.js';
+import { logoutRoutes } from './routes/self-service/logout.js';
+import { sessionRoutes } from './routes/sessions/sessions.js';
 
-export type AppDeps = { config: IdentityConfig; db: IdentityDb };
+export type AppDeps = { config: IdentityConfig; db: IdentityDb; clock?: Clock; mailer?: Mailer };
 
 /** The identity service as a Fastify plugin; server.ts and the tests both build it with createApp. */
-export async function app(fastify: FastifyInstance, { db }: AppDeps): Promise<void> {
+export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { config, db } = deps;
   echoRequestId(fastify);
+  registerKratosErrors(fastify);
   registerHealth(fastify, db.ping);
-  // Kratos answers unknown routes in its own error envelope, so SDK clients can read the reason.
-  fastify.setNotFoundHandler((_request, reply) =>
-    reply.code(404).send({ error: { code: 404, status: 'Not Found', message: 'The requested resource could not be found' } }),
-  );
+  await fastify.register(cookie);
+  await fastify.register(formbody);
+  // Credentialed CORS for the console's origin only; the SDK reads Ory-Error-Id on failures.
+  await fastify.register(cors, {
+    origin: [new URL(config.consoleUrl).origin],
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    exposedHeaders: ['ory-error-id', 'x-request-id'],
+  });
+
+  const outbox = deps.mailer ? undefined : config.mail.smtpUrl ? undefined : devOutbox(fastify.log);
+  const mailer = deps.mailer ?? outbox ?? smtpMailer(config.mail.smtpUrl ?? '', config.mail.from);
+  const ctx: IdentityContext = { config, db: db.db, clock: deps.clock ?? systemClock, mailer, secret: await loadSecret(db.db, config.secret) };
+
+  if (outbox && !config.production) devOutboxRoutes(fastify, outbox);
+  await registrationRoutes(fastify, ctx);
+  await verificationRoutes(fastify, ctx);
+  await loginRoutes(fastify, ctx);
+  await logoutRoutes(fastify, ctx);
+  await sessionRoutes(fastify, ctx);
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const fastify = Fastify(fastifyOptions(deps.config.logLevel));
+  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 64 * 1024 });
   await fastify.register(app, deps);
   return fastify;
 }

@@ -2,14 +2,21 @@ import { booleanFlag, parseEnv, publicUrls, stackEnvShape } from '@meterway/serv
 import { z } from 'zod';
 
 /** Identity's environment; README.md documents every name. */
-const identityEnv = z.object({
-  ...stackEnvShape,
-  IDENTITY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
-  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
-  MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
-  COOKIE_DOMAIN: z.string().optional(),
-  COOKIE_SECURE: booleanFlag.optional(),
-});
+const identityEnv = z
+  .object({
+    ...stackEnvShape,
+    IDENTITY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+    IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
+    COOKIE_DOMAIN: z.string().optional(),
+    COOKIE_SECURE: booleanFlag.optional(),
+  })
+  .superRefine((env, context) => {
+    if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+      context.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev outbox is for development only)' });
+    }
+  });
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;
 
@@ -23,8 +30,22 @@ export function loadIdentityConfig(source: NodeJS.ProcessEnv = process.env) {
     production: env.NODE_ENV === 'production',
     dataDir: env.DATA_DIR,
     databaseUrl: env.IDENTITY_DATABASE_URL ?? env.DATABASE_URL,
+    secret: env.IDENTITY_SECRET,
     ...urls,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     cookie: { domain: env.COOKIE_DOMAIN, secure: env.COOKIE_SECURE ?? urls.identityUrl.startsWith('https://') },
+    /** Where browsers are sent for each flow: the console's screens, and identity's own hosted pages. */
+    ui: {
+      login: `${urls.consoleUrl}/login`,
+      secondFactor: `${urls.identityUrl}/ui/login`,
+      registration: `${urls.consoleUrl}/signup`,
+      verification: `${urls.consoleUrl}/verify-email`,
+      recovery: `${urls.consoleUrl}/recover-password`,
+      settings: `${urls.identityUrl}/ui/settings`,
+      afterLogin: `${urls.consoleUrl}/dashboard`,
+      afterLogout: `${urls.consoleUrl}/login`,
+    },
+    /** Origins a `return_to` may point at. */
+    allowedReturnOrigins: [new URL(urls.consoleUrl).origin, new URL(urls.identityUrl).origin],
   };
 }

@@ -1,4 +1,6 @@
-import { pgSchema } from 'drizzle-orm/pg-core';
-
-/** Every identity table lives in the `identity` Postgres schema; the api's live in `app`. */
-export const identitySchema = pgSchema('identity');
+export { identitySchema } from './identity-schema.js';
+export { identities, credentials, verifiableAddresses, recoveryAddresses } from './identities.js';
+export { sessions } from './sessions.js';
+export { flows, flowCodes } from './flows.js';
+export { rateLimits } from './rate-limits.js';
+export { secrets } from './secrets.js';

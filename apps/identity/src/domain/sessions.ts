@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '@meterway/db';
+import { and, eq, gt, ne } from 'drizzle-orm';
+import { type AuthenticationMethod, type Device, sessions } from '../db/schema/sessions.js';
+import { serializeIdentity } from './identities.js';
+import { hmac, randomAlphanumeric, sha256 } from './tokens.js';
+
+export type Session = typeof sessions.$inferSelect;
+
+/** Sessions last 24 hours (Kratos' default lifespan). */
+export const sessionLifespanMs = 24 * 60 * 60 * 1000;
+/** Password and TOTP changes need a login at most this old (the privileged window). */
+export const privilegedWindowMs = 60 * 60 * 1000;
+
+type NewSession = {
+  identityId: string;
+  aal: 'aal1' | 'aal2';
+  methods: AuthenticationMethod[];
+  device: Omit<Device, 'id'>;
+  now: Date;
+  authenticatedAt?: Date;
+};
+
+/** A new session and its token; only the token's hash is stored. */
+export async function createSession(db: Database, input: NewSession): Promise<{ session: Session; token: string }> {
+  const token = `ory_st_${randomAlphanumeric(32)}`;
+  const [session] = await db
+    .insert(sessions)
+    .values({
+      id: randomUUID(),
+      tokenHash: sha256(token),
+      identityId: input.identityId,
+      aal: input.aal,
+      authenticationMethods: input.methods,
+      devices: [{ id: randomUUID(), ...input.device }],
+      issuedAt: input.now,
+      authenticatedAt: input.authenticatedAt ?? input.now,
+      expiresAt: new Date(input.now.getTime() + sessionLifespanMs),
+    })
+    .returning();
+  if (!session) throw new Error('session insert returned nothing');
+  return { session, token };
+}
+
+export async function findActiveSession(db: Database, token: string, now: Date): Promise<Session | undefined> {
+  const [session] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, sha256(token)), eq(sessions.active, true), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return session;
+}
+
+export async function revokeSession(db: Database, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ active: false }).where(eq(sessions.id, sessionId));
+}
+
+export async function listOtherSessions(db: Database, current: Session, now: Date): Promise<Session[]> {
+  return db
+    .select()
+    .from(sessions)
+    .where(
+      and(eq(sessions.identityId, current.identityId), eq(sessions.active, true), gt(sessions.expiresAt, now), ne(sessions.id, current.id)),
+    );
+}
+
+export async function revokeOtherSessions(db: Database, current: Session): Promise<number> {
+  const revoked = await db
+    .update(sessions)
+    .set({ active: false })
+    .where(and(eq(sessions.identityId, current.identityId), eq(sessions.active, true), ne(sessions.id, current.id)))
+    .returning({ id: sessions.id });
+  return revoked.length;
+}
+
+export async function revokeIdentitySession(db: Database, identityId: string, sessionId: string): Promise<boolean> {
+  const revoked = await db
+    .update(sessions)
+    .set({ active: false })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.identityId, identityId), eq(sessions.active, true)))
+    .returning({ id: sessions.id });
+  return revoked.length > 0;
+}
+
+/** The logout token is derived from the session, so every logout flow of a session shows the same one. */
+export function logoutToken(secret: string, sessionId: string): string {
+  return `ory_lo_${hmac(secret, `logout:${sessionId}`).slice(0, 32)}`;
+}
+
+export const isPrivileged = (session: Session, now: Date) => now.getTime() - session.authenticatedAt.getTime() < privilegedWindowMs;
+
+export async function serializeSession(db: Database, session: Session, publicUrl: string) {
+  return {
+    id: session.id,
+    active: session.active,
+    expires_at: session.expiresAt.toISOString(),
+    authenticated_at: session.authenticatedAt.toISOString(),
+    issued_at: session.issuedAt.toISOString(),
+    authenticator_assurance_level: session.aal,
+    authentication_methods: session.authenticationMethods,
+    identity: await serializeIdentity(db, session.identityId, publicUrl),
+    devices: session.devices,
+  };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '@meterway/db';
+import { eq } from 'drizzle-orm';
+import { addMinutes } from '../domain/clock.js';
+import { flows, type FlowKind } from '../db/schema/flows.js';
+import { maskToken } from './csrf.js';
+import { type Ui, withCsrf } from './ui-nodes.js';
+
+export type Flow = typeof flows.$inferSelect;
+export type { FlowKind };
+
+/** Every flow lives an hour (Kratos' default lifespan for all five kinds). */
+export const flowLifespanMinutes = 60;
+
+type NewFlow = {
+  kind: FlowKind;
+  state: string;
+  csrfToken: string;
+  requestUrl: string;
+  returnTo?: string | undefined;
+  identityId?: string | undefined;
+  requestedAal?: 'aal1' | 'aal2' | undefined;
+  refresh?: boolean;
+  active?: string | undefined;
+  /** Builds the UI once the id (and so the action URL) is known. */
+  ui: (id: string) => Ui;
+  context?: Record<string, unknown>;
+  now: Date;
+};
+
+export async function createFlow(db: Database, input: NewFlow): Promise<Flow> {
+  const id = randomUUID();
+  const [flow] = await db
+    .insert(flows)
+    .values({
+      id,
+      kind: input.kind,
+      state: input.state,
+      csrfToken: input.csrfToken,
+      requestUrl: input.requestUrl,
+      returnTo: input.returnTo ?? null,
+      identityId: input.identityId ?? null,
+      requestedAal: input.requestedAal ?? null,
+      refresh: input.refresh ?? false,
+      active: input.active ?? null,
+      ui: input.ui(id) as unknown as Record<string, unknown>,
+      context: input.context ?? {},
+      issuedAt: input.now,
+      expiresAt: addMinutes(input.now, flowLifespanMinutes),
+      updatedAt: input.now,
+    })
+    .returning();
+  if (!flow) throw new Error('flow insert returned nothing');
+  return flow;
+}
+
+export async function findFlow(db: Database, id: string, kind: FlowKind): Promise<Flow | undefined> {
+  const [flow] = await db.select().from(flows).where(eq(flows.id, id)).limit(1);
+  return flow?.kind === kind ? flow : undefined;
+}
+
+type FlowPatch = Partial<Pick<Flow, 'state' | 'active' | 'context' | 'submissions' | 'csrfToken' | 'identityId'>> & { ui?: Ui };
+
+export async function updateFlow(db: Database, flow: Flow, patch: FlowPatch, now: Date): Promise<Flow> {
+  const { ui, ...rest } = patch;
+  const [updated] = await db
+    .update(flows)
+    .set({ ...rest, ...(ui ? { ui: ui as unknown as Record<string, unknown> } : {}), updatedAt: now })
+    .where(eq(flows.id, flow.id))
+    .returning();
+  if (!updated) throw new Error(`flow ${flow.id} vanished`);
+  return updated;
+}
+
+export const flowUi = (flow: Flow) => flow.ui as unknown as Ui;
+
+/** The flow as clients see it; `extra` adds per-kind fields (identity, continue_with). */
+export function serializeFlow(flow: Flow, extra: Record<string, unknown> = {}) {
+  return {
+    id: flow.id,
+    type: flow.type,
+    expires_at: flow.expiresAt.toISOString(),
+    issued_at: flow.issuedAt.toISOString(),
+    request_url: flow.requestUrl,
+    ...(flow.returnTo ? { return_to: flow.returnTo } : {}),
+    ...(flow.active ? { active: flow.active } : {}),
+    ...(flow.kind === 'login'
+      ? {
+          refresh: flow.refresh,
+          requested_aal: flow.requestedAal ?? 'aal1',
+          created_at: flow.issuedAt.toISOString(),
+          updated_at: flow.updatedAt.toISOString(),
+        }
+      : {}),
+    state: flow.state,
+    ui: withCsrf(flowUi(flow), maskToken(flow.csrfToken)),
+    ...extra,
+  };
+}

@@ -1,0 +1,59 @@
+import type { Mail } from './mailer.js';
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+
+function layout(title: string, body: string): string {
+  return `<!doctype html><html><body style="margin:0;background:#f1f3f5;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#212529">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="480" cellpadding="0" cellspacing="0" style="background:#fff;border-radius:8px;padding:32px">
+<tr><td style="font-size:20px;font-weight:700;color:#228be6;padding-bottom:16px">Meterway</td></tr>
+<tr><td style="font-size:16px;font-weight:600;padding-bottom:12px">${escapeHtml(title)}</td></tr>
+<tr><td style="font-size:14px;line-height:1.5">${body}</td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+const codeBlock = (code: string) =>
+  `<p style="font-size:28px;letter-spacing:6px;font-weight:700;font-family:ui-monospace,monospace;margin:16px 0">${escapeHtml(code)}</p>`;
+
+export function verificationCodeMail(to: string, code: string): Mail {
+  return {
+    to,
+    template: 'verification_code',
+    code,
+    subject: 'Please verify your email address',
+    text: `Hi,\n\nplease verify your account by entering the following code:\n\n${code}\n\nThe code is valid for one hour. If you did not sign up for Meterway, ignore this e-mail.\n`,
+    html: layout(
+      'Verify your email address',
+      `<p>Enter this code to verify your account:</p>${codeBlock(code)}<p style="color:#868e96">The code is valid for one hour. If you did not sign up for Meterway, ignore this e-mail.</p>`,
+    ),
+  };
+}
+
+export function recoveryCodeMail(to: string, code: string): Mail {
+  return {
+    to,
+    template: 'recovery_code',
+    code,
+    subject: 'Recover access to your account',
+    text: `Hi,\n\nplease recover access to your account by entering the following code:\n\n${code}\n\nThe code is valid for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.\n`,
+    html: layout(
+      'Recover access to your account',
+      `<p>Enter this code to recover access to your account:</p>${codeBlock(code)}<p style="color:#868e96">The code is valid for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.</p>`,
+    ),
+  };
+}
+
+export function recoveryLinkMail(to: string, link: string): Mail {
+  return {
+    to,
+    template: 'recovery_link',
+    link,
+    subject: 'Recover access to your account',
+    text: `Hi,\n\nplease recover access to your account by opening the following link:\n\n${link}\n\nThe link is valid for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.\n`,
+    html: layout(
+      'Recover access to your account',
+      `<p>Open this link to recover access to your account and choose a new password:</p><p style="margin:16px 0"><a href="${escapeHtml(link)}" style="background:#228be6;color:#fff;padding:10px 16px;border-radius:4px;text-decoration:none;font-weight:600">Recover my account</a></p><p style="color:#868e96;word-break:break-all">${escapeHtml(link)}</p><p style="color:#868e96">The link is valid for one hour. If you did not ask for this, ignore this e-mail.</p>`,
+    ),
+  };
+}
