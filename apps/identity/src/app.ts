@@ -17,6 +17,8 @@ import { registrationRoutes } from './routes/self-service/registration.js';
 import { verificationRoutes } from './routes/self-service/verification.js';
 import { loginRoutes } from './routes/self-service/login.js';
 import { logoutRoutes } from './routes/self-service/logout.js';
+import { recoveryRoutes } from './routes/self-service/recovery.js';
+import { settingsRoutes } from './routes/self-service/settings.js';
 import { sessionRoutes } from './routes/sessions/sessions.js';
 
 export type AppDeps = { config: IdentityConfig; db: IdentityDb; clock?: Clock; mailer?: Mailer };
@@ -46,6 +48,8 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   await verificationRoutes(fastify, ctx);
   await loginRoutes(fastify, ctx);
   await logoutRoutes(fastify, ctx);
+  await recoveryRoutes(fastify, ctx);
+  await settingsRoutes(fastify, ctx);
   await sessionRoutes(fastify, ctx);
 }
 

@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
+import { theme } from '@meterway/ui-kit';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { createQueryClient } from '../lib/query-client';
-import { theme } from './theme';
 
 type AppProviderProps = {
   children: ReactNode;

@@ -1,6 +1,6 @@
 import { Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { Logo } from '@meterway/ui-kit';
 import type { ReactNode } from 'react';
-import { Logo } from './logo';
 
 type AuthLayoutProps = { title: string; description?: string; children: ReactNode };
 

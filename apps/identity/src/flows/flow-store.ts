@@ -13,6 +13,8 @@ export type { FlowKind };
 export const flowLifespanMinutes = 60;
 
 type NewFlow = {
+  /** Drawn by the caller when the UI must be built (asynchronously) before the insert. */
+  id?: string;
   kind: FlowKind;
   state: string;
   csrfToken: string;
@@ -29,7 +31,7 @@ type NewFlow = {
 };
 
 export async function createFlow(db: Database, input: NewFlow): Promise<Flow> {
-  const id = randomUUID();
+  const id = input.id ?? randomUUID();
   const [flow] = await db
     .insert(flows)
     .values({

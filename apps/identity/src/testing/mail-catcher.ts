@@ -44,3 +44,15 @@ export function codeIn(mail: CaughtMail): string {
   if (!code) throw new Error(`no code in mail:\n${mail.raw}`);
   return code;
 }
+
+/** The mail's text with quoted-printable soft breaks and escapes undone. */
+export function decodedText(mail: CaughtMail): string {
+  return mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** The first link to the identity service in a mail. */
+export function linkIn(mail: CaughtMail): string {
+  const link = decodedText(mail).match(/http:\/\/127\.0\.0\.1:\d+\/self-service\/[^\s"<>]+/)?.[0];
+  if (!link) throw new Error(`no link in mail:\n${mail.raw}`);
+  return link.replaceAll('&amp;', '&');
+}

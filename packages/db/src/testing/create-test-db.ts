@@ -35,10 +35,12 @@ async function createPostgresTestDb<TSchema extends Schema>(
   const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
   pool.on('error', () => {});
   const handle = fromPool(pool, options.schema);
-  const drop = async () => {
-    await pool.end();
-    await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
-  };
+  let dropping: Promise<void> | undefined;
+  const drop = () =>
+    (dropping ??= (async () => {
+      await handle.close();
+      await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
+    })());
   try {
     await handle.migrate(options.migrations);
   } catch (error) {
