@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdentityContext } from '../../context.js';
 import { changeEmail, linkTotp, setPasswordHash, unlinkTotp } from '../../domain/identity-changes.js';
 import { emailTaken, findCredential, hasTotp, normalizeEmail, serializeIdentity } from '../../domain/identities.js';
