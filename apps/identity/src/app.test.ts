@@ -33,4 +33,10 @@ describe('identity basics', () => {
     const response = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(503);
   });
+
+  it('keeps the dev outbox readable without SMTP', async () => {
+    const outbox = await t.app.inject({ method: 'GET', url: '/dev/outbox' });
+    expect(outbox.statusCode).toBe(200);
+    expect(outbox.json()).toEqual({ messages: [] });
+  });
 });

@@ -164,4 +164,19 @@ describe('abuse', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.id).toBe('rate_limit_exceeded');
   });
+
+  it('answers 429 to one IP trying many addresses (credential stuffing)', async () => {
+    const { api } = t.browser();
+    const statuses: number[] = [];
+    // The per-IP budget is shared with the other tests of this file: count until it trips.
+    for (let attempt = 0; attempt < 40 && !statuses.includes(429); attempt++) {
+      const flow = await api.createBrowserLoginFlow();
+      statuses.push(
+        (await failure(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: uniqueEmail('spray'), password: 'guess 12345', csrf_token: csrfOf(flow) } })))
+          .status,
+      );
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 400)).toBe(true);
+  });
 });

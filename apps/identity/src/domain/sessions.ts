@@ -97,7 +97,8 @@ export async function serializeSession(db: Database, session: Session, publicUrl
     authenticated_at: session.authenticatedAt.toISOString(),
     issued_at: session.issuedAt.toISOString(),
     authenticator_assurance_level: session.aal,
-    authentication_methods: session.authenticationMethods,
+    // jsonb keeps keys in its own order; the wire order is Kratos'.
+    authentication_methods: session.authenticationMethods.map(({ method, aal, completed_at }) => ({ method, aal, completed_at })),
     identity: await serializeIdentity(db, session.identityId, publicUrl),
     devices: session.devices,
   };

@@ -91,12 +91,15 @@ export function attachMessage(nodes: UiNode[], name: string, message: UiText): U
   return nodes.map((node, i) => (i === index ? { ...node, messages: [...node.messages, message] } : node));
 }
 
-/** Sets the value of the input named `name`; `undefined` removes it (a password is never echoed). */
+/** Sets the value of the input named `name`, in its usual place; `undefined` removes it (a password is never echoed). */
 export function setValue(nodes: UiNode[], name: string, value: unknown): UiNode[] {
   return nodes.map((node) => {
     if (node.type !== 'input' || (node.attributes as InputAttributes).name !== name) return node;
-    const { value: _old, ...rest } = node.attributes as InputAttributes;
-    return { ...node, attributes: value === undefined || value === '' ? rest : { ...rest, value } };
+    const entries = Object.entries(node.attributes).filter(([key]) => key !== 'value');
+    if (value === undefined || value === '') return { ...node, attributes: Object.fromEntries(entries) as InputAttributes };
+    const at = entries.findIndex(([key]) => key === 'type') + 1;
+    entries.splice(at, 0, ['value', value]);
+    return { ...node, attributes: Object.fromEntries(entries) as InputAttributes };
   });
 }
 

@@ -34,7 +34,7 @@ CREATE TABLE "identity"."flows" (
 	"identity_id" uuid,
 	"requested_aal" text,
 	"refresh" boolean DEFAULT false NOT NULL,
-	"ui" jsonb NOT NULL,
+	"ui" json NOT NULL,
 	"context" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"submissions" integer DEFAULT 0 NOT NULL,
 	"issued_at" timestamp (3) with time zone NOT NULL,

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, json, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { identities } from './identities.js';
 import { identitySchema } from './identity-schema.js';
 
@@ -20,7 +20,8 @@ export const flows = identitySchema.table(
     identityId: uuid('identity_id').references(() => identities.id, { onDelete: 'cascade' }),
     requestedAal: text('requested_aal', { enum: ['aal1', 'aal2'] }),
     refresh: boolean('refresh').notNull().default(false),
-    ui: jsonb('ui').$type<Record<string, unknown>>().notNull(),
+    // json, not jsonb: clients see the nodes' keys in the order Kratos writes them.
+    ui: json('ui').$type<Record<string, unknown>>().notNull(),
     context: jsonb('context').$type<Record<string, unknown>>().notNull().default({}),
     submissions: integer('submissions').notNull().default(0),
     issuedAt: timestamp('issued_at', { withTimezone: true, precision: 3 }).notNull(),
