@@ -1,13 +1,21 @@
 import { gzipSync } from 'node:zlib';
+import { launchBrowser } from '../e2e/support/browser.js';
 
-/** Gzipped bytes of the JavaScript the browser loads for /login (the entry and its preloads). */
+/** Gzipped bytes of every script the browser loads to show /login, lazy route chunks included. */
 export async function measureBundle(consoleUrl: string): Promise<void> {
-  const html = await (await fetch(`${consoleUrl}/login`)).text();
-  const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]);
-  let total = 0;
-  for (const path of new Set(scripts)) {
-    const body = Buffer.from(await (await fetch(`${consoleUrl}${path}`)).arrayBuffer());
-    total += gzipSync(body).length;
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const scripts = new Map<string, number>();
+    page.on('response', async (response) => {
+      if (!response.url().endsWith('.js')) return;
+      scripts.set(response.url(), gzipSync(await response.body()).length);
+    });
+    await page.goto(`${consoleUrl}/login`, { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
+    console.log(`console /login JS     ${scripts.size} files, ${(total / 1024).toFixed(1)} kB gzipped (everything loaded to show the form)`);
+  } finally {
+    await browser.close();
   }
-  console.log(`console /login JS     ${scripts.length} files, ${(total / 1024).toFixed(1)} kB gzipped (entry and modulepreloads; lazy route chunks not counted)`);
 }

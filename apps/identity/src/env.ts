@@ -11,6 +11,7 @@ const identityEnv = z
     MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
     COOKIE_DOMAIN: z.string().optional(),
     COOKIE_SECURE: booleanFlag.optional(),
+    IDENTITY_RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number' }).positive('must be greater than 0').default(1),
   })
   .superRefine((env, context) => {
     if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
@@ -34,6 +35,8 @@ export function loadIdentityConfig(source: NodeJS.ProcessEnv = process.env) {
     ...urls,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     cookie: { domain: env.COOKIE_DOMAIN, secure: env.COOKIE_SECURE ?? urls.identityUrl.startsWith('https://') },
+    /** Scales every attempt limit (many users behind one NAT, or a load test). */
+    rateLimitMultiplier: env.IDENTITY_RATE_LIMIT_MULTIPLIER,
     /** Where browsers are sent for each flow: the console's screens, and identity's own hosted pages. */
     ui: {
       login: `${urls.consoleUrl}/login`,

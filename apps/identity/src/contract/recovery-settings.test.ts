@@ -61,7 +61,7 @@ describe('recovery', () => {
     const cookies = opened.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
     const session = await fetch(`${t.baseUrl}/sessions/whoami`, { headers: { cookie: cookies, accept: 'application/json' } });
     expect(session.status).toBe(200);
-    expect((await session.json()).authentication_methods[0].method).toBe('link_recovery');
+    expect(((await session.json()) as any).authentication_methods[0].method).toBe('link_recovery');
 
     // The link works once.
     const again = await fetch(link, { redirect: 'manual' });

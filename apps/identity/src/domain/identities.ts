@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { credentials, identities, recoveryAddresses, verifiableAddresses } from '../db/schema/identities.js';
 
 export type Identity = typeof identities.$inferSelect;
@@ -82,40 +82,62 @@ export async function markAddressVerified(db: Database, email: string, now: Date
     .where(and(eq(verifiableAddresses.value, email), eq(verifiableAddresses.verified, false)));
 }
 
-/** The identity as whoami and flows show it (§11.1); credentials are never exposed. */
-export async function serializeIdentity(db: Database, identityId: string, publicUrl: string) {
-  const [identity] = await db.select().from(identities).where(eq(identities.id, identityId)).limit(1);
-  if (!identity) throw new Error(`identity ${identityId} not found`);
-  const [verifiable, recovery] = await Promise.all([
-    db.select().from(verifiableAddresses).where(eq(verifiableAddresses.identityId, identityId)),
-    db.select().from(recoveryAddresses).where(eq(recoveryAddresses.identityId, identityId)),
-  ]);
+type AddressRow = { id: string; value: string; via: string; verified?: boolean; status?: string; verified_at?: string | null; created_at: string; updated_at: string };
+
+const iso = (value: string) => new Date(value).toISOString();
+
+/**
+ * The identity as whoami and flows show it (§11.1), and whether it has a second factor, in one
+ * query: whoami runs on every console request. Credentials are never exposed.
+ */
+export async function loadIdentityView(db: Database, identityId: string, publicUrl: string) {
+  const [row] = await db
+    .select({
+      identity: identities,
+      verifiable: sql<AddressRow[]>`coalesce((select json_agg(v order by v.created_at) from ${verifiableAddresses} v where v.identity_id = ${identities}.id), '[]'::json)`,
+      recovery: sql<AddressRow[]>`coalesce((select json_agg(r order by r.created_at) from ${recoveryAddresses} r where r.identity_id = ${identities}.id), '[]'::json)`,
+      hasTotp: sql<boolean>`exists (select 1 from ${credentials} c where c.identity_id = ${identities}.id and c.type = 'totp')`,
+    })
+    .from(identities)
+    .where(eq(identities.id, identityId))
+    .limit(1);
+  if (!row) throw new Error(`identity ${identityId} not found`);
+  const { identity } = row;
   return {
-    id: identity.id,
-    schema_id: identity.schemaId,
-    schema_url: `${publicUrl}/schemas/${Buffer.from(identity.schemaId).toString('base64url')}`,
-    state: identity.state,
-    ...(identity.stateChangedAt ? { state_changed_at: identity.stateChangedAt.toISOString() } : {}),
-    traits: identity.traits,
-    verifiable_addresses: verifiable.map((address) => ({
-      id: address.id,
-      value: address.value,
-      verified: address.verified,
-      via: address.via,
-      status: address.status,
-      ...(address.verifiedAt ? { verified_at: address.verifiedAt.toISOString() } : {}),
-      created_at: address.createdAt.toISOString(),
-      updated_at: address.updatedAt.toISOString(),
-    })),
-    recovery_addresses: recovery.map((address) => ({
-      id: address.id,
-      value: address.value,
-      via: address.via,
-      created_at: address.createdAt.toISOString(),
-      updated_at: address.updatedAt.toISOString(),
-    })),
-    metadata_public: null,
-    created_at: identity.createdAt.toISOString(),
-    updated_at: identity.updatedAt.toISOString(),
+    hasTotp: Boolean(row.hasTotp),
+    identity: {
+      id: identity.id,
+      schema_id: identity.schemaId,
+      schema_url: `${publicUrl}/schemas/${Buffer.from(identity.schemaId).toString('base64url')}`,
+      state: identity.state,
+      ...(identity.stateChangedAt ? { state_changed_at: identity.stateChangedAt.toISOString() } : {}),
+      traits: identity.traits,
+      verifiable_addresses: row.verifiable.map((address) => ({
+        id: address.id,
+        value: address.value,
+        verified: Boolean(address.verified),
+        via: address.via,
+        status: address.status,
+        ...(address.verified_at ? { verified_at: iso(address.verified_at) } : {}),
+        created_at: iso(address.created_at),
+        updated_at: iso(address.updated_at),
+      })),
+      recovery_addresses: row.recovery.map((address) => ({
+        id: address.id,
+        value: address.value,
+        via: address.via,
+        created_at: iso(address.created_at),
+        updated_at: iso(address.updated_at),
+      })),
+      metadata_public: null,
+      created_at: identity.createdAt.toISOString(),
+      updated_at: identity.updatedAt.toISOString(),
+    },
   };
+}
+
+export type IdentityView = Awaited<ReturnType<typeof loadIdentityView>>;
+
+export async function serializeIdentity(db: Database, identityId: string, publicUrl: string) {
+  return (await loadIdentityView(db, identityId, publicUrl)).identity;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { and, eq, gt, ne } from 'drizzle-orm';
 import { type AuthenticationMethod, type Device, sessions } from '../db/schema/sessions.js';
-import { serializeIdentity } from './identities.js';
+import { type IdentityView, loadIdentityView } from './identities.js';
 import { hmac, randomAlphanumeric, sha256 } from './tokens.js';
 
 export type Session = typeof sessions.$inferSelect;
@@ -89,7 +89,8 @@ export function logoutToken(secret: string, sessionId: string): string {
 
 export const isPrivileged = (session: Session, now: Date) => now.getTime() - session.authenticatedAt.getTime() < privilegedWindowMs;
 
-export async function serializeSession(db: Database, session: Session, publicUrl: string) {
+export async function serializeSession(db: Database, session: Session, publicUrl: string, view?: IdentityView) {
+  const identity = (view ?? (await loadIdentityView(db, session.identityId, publicUrl))).identity;
   return {
     id: session.id,
     active: session.active,
@@ -99,7 +100,7 @@ export async function serializeSession(db: Database, session: Session, publicUrl
     authenticator_assurance_level: session.aal,
     // jsonb keeps keys in its own order; the wire order is Kratos'.
     authentication_methods: session.authenticationMethods.map(({ method, aal, completed_at }) => ({ method, aal, completed_at })),
-    identity: await serializeIdentity(db, session.identityId, publicUrl),
+    identity,
     devices: session.devices,
   };
 }

@@ -18,7 +18,7 @@ export const rateRules = {
 /** Counts one attempt against each rule; throws 429 (Kratos envelope) when any is over its limit. */
 export async function consumeRateLimit(ctx: IdentityContext, rules: RateRule[]): Promise<void> {
   const now = ctx.clock.now();
-  for (const rule of rules) {
+  for (const rule of rules.map((candidate) => scaled(ctx, candidate))) {
     const windowOpen = new Date(now.getTime() - rule.windowSeconds * 1000);
     const [row] = await ctx.db
       .insert(rateLimits)
@@ -36,13 +36,16 @@ export async function consumeRateLimit(ctx: IdentityContext, rules: RateRule[]):
 }
 
 /** Throws 429 when a rule is already over its limit, without counting (failures are counted separately). */
-export async function assertNotLimited(ctx: IdentityContext, rule: RateRule): Promise<void> {
+export async function assertNotLimited(ctx: IdentityContext, unscaled: RateRule): Promise<void> {
+  const rule = scaled(ctx, unscaled);
   const now = ctx.clock.now();
   const [row] = await ctx.db.select().from(rateLimits).where(eq(rateLimits.key, rule.key)).limit(1);
   if (row && row.count >= rule.limit && row.windowStart.getTime() > now.getTime() - rule.windowSeconds * 1000) {
     throw errors.tooManyRequests(retryAfter(row.windowStart, rule, now));
   }
 }
+
+const scaled = (ctx: IdentityContext, rule: RateRule): RateRule => ({ ...rule, limit: Math.max(1, Math.round(rule.limit * ctx.config.rateLimitMultiplier)) });
 
 const retryAfter = (windowStart: Date, rule: RateRule, now: Date) =>
   Math.max(1, Math.ceil((windowStart.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000));
