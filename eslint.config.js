@@ -30,7 +30,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: [`${consoleSrc}/**/*.{ts,tsx}`],
+    files: [`${consoleSrc}/**/*.{ts,tsx}`, 'apps/identity/ui/src/**/*.{ts,tsx}', 'packages/ui-kit/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },

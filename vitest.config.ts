@@ -4,7 +4,7 @@ const reportDir = process.env.TEST_REPORT_DIR;
 
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts'],
+    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'apps/identity/ui/vitest.config.ts'],
     reporters: reportDir ? ['default', ['json', { outputFile: `${reportDir}/${process.env.TEST_REPORT_NAME ?? 'unit'}.json` }]] : ['default'],
   },
 });

@@ -1,5 +1,7 @@
 import autocannon from 'autocannon';
 
+type Flow = { id: string; ui: { nodes: { attributes: { name?: string; value?: unknown } }[] }; session?: unknown };
+
 /** Latency of whoami (every console request pays it) and of a password login (argon2id dominates). */
 export async function measureIdentity(identityUrl: string): Promise<void> {
   const email = `bench-${Date.now()}@example.com`;
@@ -20,9 +22,9 @@ export async function measureIdentity(identityUrl: string): Promise<void> {
       const [name = '', ...value] = pair.split('=');
       jar.set(name, value.join('='));
     }
-    return (await response.json().catch(() => ({}))) as any;
+    return (await response.json().catch(() => ({}))) as Flow;
   };
-  const csrf = (flow: any) => flow.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
+  const csrf = (flow: Flow) => flow.ui.nodes.find((node) => node.attributes.name === 'csrf_token')?.attributes.value;
 
   const registration = await call('GET', '/self-service/registration/browser');
   await call('POST', `/self-service/registration?flow=${registration.id}`, { method: 'password', traits: { email }, password, csrf_token: csrf(registration) });

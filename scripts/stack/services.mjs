@@ -16,7 +16,7 @@ export function services({ dev }) {
     {
       name: 'identity',
       dir: join(root, 'apps/identity'),
-      inputs: ['src', 'package.json'],
+      inputs: ['src', 'ui', 'package.json'],
       output: 'dist/server.js',
       url: urls.identity,
       healthUrl: `${local('identity', 'IDENTITY_PORT', 4000)}/healthz`,
@@ -44,6 +44,6 @@ export function services({ dev }) {
 }
 
 /** Shared workspace packages every service bundles in: a change there makes every bundle stale. */
-export const sharedInputs = ['packages/db/src', 'packages/service/src', 'packages/contracts/src', 'package-lock.json'].map((path) =>
+export const sharedInputs = ['packages/db/src', 'packages/service/src', 'packages/contracts/src', 'packages/ui-kit/src', 'package-lock.json'].map((path) =>
   join(root, path),
 );

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import { echoRequestId, fastifyOptions, registerHealth } from '@meterway/service';
+import { echoRequestId, fastifyOptions, packagePath, registerHealth } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IdentityContext } from './context.js';
 import type { IdentityDb } from './db/index.js';
@@ -13,6 +13,7 @@ import type { Mailer } from './mail/mailer.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
 import { registerKratosErrors } from './plugins/kratos-errors.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
+import { hostedUiRoutes } from './routes/hosted-ui.js';
 import { registrationRoutes } from './routes/self-service/registration.js';
 import { verificationRoutes } from './routes/self-service/verification.js';
 import { loginRoutes } from './routes/self-service/login.js';
@@ -51,6 +52,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   await recoveryRoutes(fastify, ctx);
   await settingsRoutes(fastify, ctx);
   await sessionRoutes(fastify, ctx);
+  await hostedUiRoutes(fastify, { uiDir: packagePath(import.meta.url, 'dist/ui'), consoleUrl: config.consoleUrl });
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {

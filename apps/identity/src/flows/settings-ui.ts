@@ -6,7 +6,7 @@ export type TotpState = { linked: true } | { linked: false; secret: string; qrDa
 /** The settings flow's form (identity-protocol.md §9.2): profile, password and TOTP groups. */
 export function settingsUi(action: string, email: string, totp: TotpState): Ui {
   const totpNodes: UiNode[] = totp.linked
-    ? [input('totp', 'totp_unlink', 'submit', { value: true, required: true, label: messages.unlinkTotp() })]
+    ? [input('totp', 'totp_unlink', 'submit', { value: 'true', required: true, label: messages.unlinkTotp() })]
     : [
         textNode('totp', 'totp_secret_key', messages.totpSecret(totp.secret), messages.totpSecretLabel()),
         imageNode('totp', 'totp_qr', totp.qrDataUrl, messages.totpQrCode()),

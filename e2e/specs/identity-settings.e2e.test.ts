@@ -1,0 +1,88 @@
+import { generate } from 'otplib';
+import type { APIRequestContext, Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
+
+const stack = inject('stack');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const json = { accept: 'application/json' };
+const csrfOf = (flow: any) => flow.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
+
+/** The identity API called from the browser's own cookie jar, as the console's SDK calls it. */
+async function callIdentity(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
+  const response = await request.fetch(`${stack.identityUrl}${path}`, { method, headers: json, ...(data ? { data } : {}) });
+  return { status: response.status(), body: response.status() === 204 ? null : await response.json() };
+}
+
+describe('identity hosted pages in Chromium', () => {
+  it('changes the password and enrols TOTP on /ui/settings; the next login needs the second factor', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const email = `e2e-${Date.now()}@example.com`;
+    const firstPassword = 'first long passphrase for e2e';
+    const secondPassword = 'second long passphrase for e2e';
+
+    const registration = await callIdentity(context.request, 'GET', '/self-service/registration/browser');
+    const registered = await callIdentity(context.request, 'POST', `/self-service/registration?flow=${registration.body.id}`, {
+      method: 'password',
+      traits: { email },
+      password: firstPassword,
+      csrf_token: csrfOf(registration.body),
+    });
+    expect(registered.status).toBe(200);
+
+    // Settings: the browser is sent through the flow init and lands on the hosted page.
+    await page.goto(`${stack.identityUrl}/ui/settings`);
+    await page.waitForURL(/\/ui\/settings\?flow=/);
+    const passwordCard = page.getByTestId('ory/screen/settings/group/password');
+    await passwordCard.getByRole('textbox', { name: 'Password' }).fill(secondPassword);
+    await passwordCard.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => passwordCard.getByText('Your changes have been saved!').isVisible()).toBe(true);
+
+    const totpCard = page.getByTestId('ory/screen/settings/group/totp');
+    const secret = (await totpCard.textContent())?.match(/[A-Z2-7]{32}/)?.[0] ?? '';
+    expect(secret).toHaveLength(32);
+    await totpCard.getByLabel('Verify code').fill(await generate({ secret }));
+    await totpCard.getByRole('button', { name: 'Save' }).click();
+    await totpCard.getByRole('button', { name: 'Unlink TOTP Authenticator App' }).waitFor();
+    expect((await callIdentity(context.request, 'GET', '/sessions/whoami')).body.authenticator_assurance_level).toBe('aal2');
+
+    // Log out, then log in with the new password: the second factor is required.
+    const logout = await callIdentity(context.request, 'GET', '/self-service/logout/browser');
+    expect((await callIdentity(context.request, 'GET', `/self-service/logout?token=${logout.body.logout_token}`)).status).toBe(204);
+    const login = await callIdentity(context.request, 'GET', '/self-service/login/browser');
+    const old = await callIdentity(context.request, 'POST', `/self-service/login?flow=${login.body.id}`, {
+      method: 'password',
+      identifier: email,
+      password: firstPassword,
+      csrf_token: csrfOf(login.body),
+    });
+    expect(old.status).toBe(400);
+    const pending = await callIdentity(context.request, 'POST', `/self-service/login?flow=${login.body.id}`, {
+      method: 'password',
+      identifier: email,
+      password: secondPassword,
+      csrf_token: csrfOf(login.body),
+    });
+    expect(pending.status).toBe(422);
+    expect((await callIdentity(context.request, 'GET', '/sessions/whoami')).body.error.id).toBe('session_aal2_required');
+
+    await page.goto(pending.body.redirect_browser_to);
+    await page.waitForURL(/\/ui\/login\?flow=/);
+    await page.getByLabel('Authentication code').fill(await generate({ secret }));
+    await page.getByRole('button', { name: 'Use Authenticator' }).click();
+    await page.waitForURL(new RegExp(`^${stack.consoleUrl}/`));
+    const whoami = await callIdentity(context.request, 'GET', '/sessions/whoami');
+    expect(whoami.body.authenticator_assurance_level).toBe('aal2');
+    expect(whoami.body.identity.traits.email).toBe(email);
+    await context.close();
+  });
+});
