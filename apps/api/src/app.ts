@@ -1,20 +1,50 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
 import { echoRequestId, fastifyOptions, registerHealth } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { ApiDb } from './db/index.js';
-import type { ApiConfig } from './env.js';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps, RouteDeps } from './deps.js';
+import { identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson } from './plugins/problem-json.js';
+import { requireSystemAdmin, requireViewer } from './plugins/session-auth.js';
+import type { FastifyZodInstance } from './plugins/zod.js';
+import { meRoutes } from './routes/bff/me.js';
+import { loadSecret } from './domain/secrets/load-secret.js';
 
-export type AppDeps = { config: ApiConfig; db: ApiDb };
+export type { AppDeps, RouteDeps } from './deps.js';
 
 /** The whole api as a Fastify plugin; server.ts and the tests both build it with createApp. */
-export async function app(fastify: FastifyInstance, { db }: AppDeps): Promise<void> {
+export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { config, db } = deps;
+  const zod = fastify.withTypeProvider<ZodTypeProvider>();
+  zod.setValidatorCompiler(validatorCompiler);
+  zod.setSerializerCompiler(serializerCompiler);
   echoRequestId(fastify);
   registerProblemJson(fastify);
+  await fastify.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } });
+  await fastify.register(swagger, {
+    openapi: { info: { title: 'Meterway API', version: '1.0.0' }, servers: [{ url: config.apiUrl }] },
+    transform: jsonSchemaTransform,
+  });
   registerHealth(fastify, db.ping);
+  fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
+
+  const sessions = deps.sessions ?? identitySessions(config.identityInternalUrl);
+  const routeDeps: RouteDeps = { ...deps, secret: await loadSecret(db.db, config.secret) };
+  // The console's backend: its origin only, with cookies.
+  await zod.register(async (console: FastifyZodInstance) => {
+    await console.register(cors, { origin: [new URL(config.consoleUrl).origin], credentials: true, methods: ['GET', 'POST', 'PUT', 'DELETE'] });
+    requireViewer(console, { db: db.db, sessions, systemAdminEmails: config.systemAdminEmails });
+    meRoutes(console, routeDeps);
+    await console.register(async (admin: FastifyZodInstance) => {
+      requireSystemAdmin(admin);
+    });
+  });
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const fastify = Fastify(fastifyOptions(deps.config.logLevel));
+  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 256 * 1024 });
   await fastify.register(app, deps);
   return fastify;
 }

@@ -1,1 +1,18 @@
 export { healthSchema, type Problem, problemSchema } from './common/problem.js';
+export { validationMessages } from './common/messages.js';
+export { listQuerySchema, type ListQuery, maxPageSize, pageOf, paginationSchema } from './common/pagination.js';
+export { checkoutStatusSchema, emailNotVerifiedSchema, type Me, meSchema } from './bff/me.js';
+export {
+  isAllowedOrigin,
+  maxKeyBudget,
+  normalizeOrigins,
+  type PublishableKey,
+  type PublishableKeyInput,
+  publishableKeyInputSchema,
+  publishableKeyListSchema,
+  publishableKeyParamsSchema,
+  publishableKeySchema,
+} from './bff/publishable-keys.js';
+export { type ChatCompletion, chatCompletionPageSchema, chatCompletionQuerySchema, chatCompletionSchema } from './bff/chat-completions.js';
+export { type FeedbackInput, feedbackInputSchema, feedbackTypes } from './bff/feedback.js';
+export { type Feedback, feedbackPageSchema, feedbackSchema, type Person, personPageSchema, personSchema } from './admin/lists.js';

@@ -4,21 +4,40 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app.js';
 import { migrations, schema } from '../db/index.js';
 import { loadApiConfig } from '../env.js';
+import { identityUsers } from './identity-users.js';
+import { startIdentity } from './identity-process.js';
 
-/** The api built as production builds it, on this test file's own fresh database. */
-export function setupTestApp(env: NodeJS.ProcessEnv = {}) {
+/**
+ * The api built as production builds it, on this file's own fresh database. With
+ * `{ identity: true }` a real identity service runs beside it and `users.signUp()` makes people.
+ */
+export function setupTestApp(env: NodeJS.ProcessEnv = {}, options: { identity?: boolean } = {}) {
   const testDb = setupTestDb({ schema, migrations });
   let app: FastifyInstance | undefined;
+  let identity: Awaited<ReturnType<typeof startIdentity>> | undefined;
+  let users: ReturnType<typeof identityUsers> | undefined;
   beforeAll(async () => {
-    app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db: testDb.handle });
-  });
+    if (options.identity) {
+      identity = await startIdentity();
+      users = identityUsers(identity.url);
+    }
+    const config = loadApiConfig({ LOG_LEVEL: 'silent', ...(identity ? { IDENTITY_URL: identity.url } : {}), ...env });
+    app = await createApp({ config, db: testDb.handle });
+  }, 60_000);
   afterAll(async () => {
     await app?.close();
+    await identity?.stop();
   });
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is set up in beforeAll (identity: ${Boolean(options.identity)}).`);
+    return value;
+  };
   return {
     get app() {
-      if (!app) throw new Error('The test app is built in beforeAll.');
-      return app;
+      return ready(app, 'The test app');
+    },
+    get users() {
+      return ready(users, 'The identity service');
     },
     testDb,
   };

@@ -1,4 +1,6 @@
-import { pgSchema } from 'drizzle-orm/pg-core';
-
-/** Every api table lives in the `app` Postgres schema; identity's live in `identity`. */
-export const appSchema = pgSchema('app');
+export { appSchema } from './app-schema.js';
+export { organizations, persons } from './people.js';
+export { keySpend, publishableKeys } from './publishable-keys.js';
+export { chatCompletions } from './chat-completions.js';
+export { feedback } from './feedback.js';
+export { secrets } from './secrets.js';

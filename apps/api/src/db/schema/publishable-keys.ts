@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import { bigint, date, index, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { appSchema } from './app-schema.js';
+import { organizations } from './people.js';
+
+/** Money columns hold integer nano-dollars (1e-9 USD), never floats. */
+export const publishableKeys = appSchema.table(
+  'publishable_keys',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    value: text('value').notNull(),
+    spendLimitNanos: bigint('spend_limit_nanos', { mode: 'bigint' }).notNull(),
+    spendLimitPeriod: text('spend_limit_period', { enum: ['monthly'] }).notNull().default('monthly'),
+    allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** Soft delete: usage history keeps pointing at the key, which never authenticates again. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [uniqueIndex('publishable_keys_value').on(table.value), index('publishable_keys_organization').on(table.organizationId, table.createdAt)],
+);
+
+/** What a key spent (and holds reserved) in one UTC calendar month; written by the gateway. */
+export const keySpend = appSchema.table(
+  'key_spend',
+  {
+    publishableKeyId: uuid('publishable_key_id')
+      .notNull()
+      .references(() => publishableKeys.id),
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    spentNanos: bigint('spent_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+  },
+  (table) => [primaryKey({ columns: [table.publishableKeyId, table.periodStart] })],
+);

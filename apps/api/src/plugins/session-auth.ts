@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiDb } from '../db/index.js';
+import { ensurePerson, type Viewer } from '../domain/people/ensure-person.js';
+import { AppError } from '../errors/app-error.js';
+import type { IdentitySessions } from './identity-sessions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewer: Viewer | null;
+  }
+}
+
+/** The signed-in person of a /bff or /admin request; the route's preHandler guarantees it. */
+export function viewerOf(request: FastifyRequest): Viewer {
+  if (!request.viewer) throw new AppError('Unauthorized', 'Sign in to continue.');
+  return request.viewer;
+}
+
+/**
+ * Authenticates every request of the scope it is registered in: identity's whoami decides who the
+ * cookies belong to; the person and organisation are provisioned on first sight.
+ */
+export function requireViewer(app: FastifyInstance, deps: { db: ApiDb['db']; sessions: IdentitySessions; systemAdminEmails: readonly string[] }) {
+  app.decorateRequest('viewer', null);
+  // onRequest: who is asking is settled before the body is even read, so strangers learn nothing.
+  app.addHook('onRequest', async (request, reply) => {
+    const cookie = request.headers.cookie;
+    if (!cookie) throw new AppError('Unauthorized', 'Sign in to continue.');
+    const result = await deps.sessions.whoami(cookie);
+    if (result.outcome === 'no-session') throw new AppError('Unauthorized', 'Sign in to continue.');
+    if (result.outcome === 'unavailable') throw new AppError('ServiceUnavailable', 'The identity service does not answer. Try again in a moment.', { retryAfter: 2 });
+    if (result.outcome === 'forbidden') return reply.code(403).type('application/json').send(result.body);
+    if (result.outcome !== 'session') return reply;
+    if (!result.session.verified) {
+      throw new AppError('Unauthorized', 'Verify your e-mail address to continue.', { code: 'EmailNotVerified', email: result.session.email });
+    }
+    request.viewer = await ensurePerson(deps.db, { ...result.session, systemAdminEmails: deps.systemAdminEmails });
+  });
+}
+
+/** Admin routes: a system admin only (403 otherwise). */
+export function requireSystemAdmin(app: FastifyInstance) {
+  app.addHook('onRequest', async (request) => {
+    if (!viewerOf(request).systemAdmin) throw new AppError('Forbidden', 'Only system administrators can do this.');
+  });
+}

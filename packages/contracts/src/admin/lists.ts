@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { feedbackTypes } from '../bff/feedback.js';
+import { pageOf } from '../common/pagination.js';
+
+export const personSchema = z.object({ id: z.string(), email: z.string(), createdAt: z.string() });
+export const feedbackSchema = z.object({ id: z.string(), fromEmail: z.string(), type: z.enum(feedbackTypes), description: z.string() });
+
+export const personPageSchema = pageOf(personSchema);
+export const feedbackPageSchema = pageOf(feedbackSchema);
+
+export type Person = z.infer<typeof personSchema>;
+export type Feedback = z.infer<typeof feedbackSchema>;

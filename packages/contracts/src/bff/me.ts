@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+export const checkoutStatusSchema = z.enum(['IN_PROGRESS', 'SUCCEEDED', 'FAILED', 'EXPIRED']);
+
+/** GET /bff/me (spec §3 current user). */
+export const meSchema = z.object({
+  email: z.string(),
+  organizationName: z.string(),
+  systemAdmin: z.boolean(),
+  organizationId: z.string(),
+  /** Dollars. */
+  remainingSpendAmount: z.number(),
+  organizationCheckoutSessions: z.array(z.object({ checkoutSessionId: z.string(), status: checkoutStatusSchema })),
+});
+
+export type Me = z.infer<typeof meSchema>;
+
+/** 401 when the signed-in identity has not verified its address yet (spec §8). */
+export const emailNotVerifiedSchema = z.object({ code: z.literal('EmailNotVerified'), email: z.string() });
