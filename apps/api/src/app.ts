@@ -7,9 +7,11 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppDeps, RouteDeps } from './deps.js';
 import { identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson } from './plugins/problem-json.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
 import { requireSystemAdmin, requireViewer } from './plugins/session-auth.js';
 import type { FastifyZodInstance } from './plugins/zod.js';
-import { meRoutes } from './routes/bff/me.js';
+import { adminRoutes } from './routes/admin/index.js';
+import { bffRoutes } from './routes/bff/index.js';
 import { loadSecret } from './domain/secrets/load-secret.js';
 
 export type { AppDeps, RouteDeps } from './deps.js';
@@ -36,9 +38,11 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   await zod.register(async (console: FastifyZodInstance) => {
     await console.register(cors, { origin: [new URL(config.consoleUrl).origin], credentials: true, methods: ['GET', 'POST', 'PUT', 'DELETE'] });
     requireViewer(console, { db: db.db, sessions, systemAdminEmails: config.systemAdminEmails });
-    meRoutes(console, routeDeps);
+    await registerRateLimit(console);
+    bffRoutes(console, routeDeps);
     await console.register(async (admin: FastifyZodInstance) => {
       requireSystemAdmin(admin);
+      adminRoutes(admin, routeDeps);
     });
   });
 }

@@ -13,7 +13,11 @@ export function registerProblemJson(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `No route for ${request.method} ${request.url.split('?')[0]}.`));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return sendProblem(reply, error.status, error.message, { code: error.code, ...error.extra });
+    if (error instanceof AppError) {
+      const { retryAfter, ...extra } = error.extra;
+      if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+      return sendProblem(reply, error.status, error.message, { code: error.code, ...extra });
+    }
     if (error.validation) {
       const errors = error.validation.map((issue) => ({ field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: issue.message }));
       return sendProblem(reply, 400, error.message, { code: 'BadRequest', errors });

@@ -1,0 +1,15 @@
+import { randomBytes } from 'node:crypto';
+
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `pk_live_` and 32 base62 characters (≈190 bits) from the CSPRNG. */
+export function newKeyValue(): string {
+  let out = '';
+  while (out.length < 32) {
+    for (const byte of randomBytes(48)) {
+      // 62 * 4 = 248: larger bytes are skipped so every character is equally likely.
+      if (byte < 248 && out.length < 32) out += base62[byte % 62];
+    }
+  }
+  return `pk_live_${out}`;
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { PublishableKey } from '@meterway/contracts';
+import type { Database } from '@meterway/db';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { keySpend, publishableKeys } from '../../db/schema/index.js';
+import { AppError } from '../../errors/app-error.js';
+import { dollarsToNanos, nanosToDollars, periodStart } from '../money.js';
+import type { Viewer } from '../people/ensure-person.js';
+import { newKeyValue } from './key-value.js';
+
+/** A validated key form (contracts' publishableKeyInputSchema output). */
+export type KeyInput = { name: string; budget: number; budgetType: 'monthly'; allowedOrigins: string[] };
+
+type KeyRow = typeof publishableKeys.$inferSelect;
+
+const toContract = (key: KeyRow, spentNanos: bigint): PublishableKey => ({
+  id: key.id,
+  name: key.name,
+  value: key.value,
+  spendLimitAmount: nanosToDollars(key.spendLimitNanos),
+  spendLimitPeriodType: key.spendLimitPeriod,
+  currentPeriodSpendAmount: nanosToDollars(spentNanos),
+  allowedOrigins: key.allowedOrigins,
+});
+
+/** The organisation's live keys, oldest first, with what each spent this UTC month. */
+export async function listKeys(db: Database, viewer: Viewer, now: Date): Promise<PublishableKey[]> {
+  const rows = await db
+    .select({ key: publishableKeys, spent: sql<string | null>`${keySpend.spentNanos}` })
+    .from(publishableKeys)
+    .leftJoin(keySpend, and(eq(keySpend.publishableKeyId, publishableKeys.id), eq(keySpend.periodStart, periodStart(now))))
+    .where(and(eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt)))
+    .orderBy(asc(publishableKeys.createdAt), asc(publishableKeys.id));
+  return rows.map((row) => toContract(row.key, BigInt(row.spent ?? 0)));
+}
+
+export async function createKey(db: Database, viewer: Viewer, input: KeyInput): Promise<PublishableKey> {
+  const [key] = await db
+    .insert(publishableKeys)
+    .values({
+      id: randomUUID(),
+      organizationId: viewer.organizationId,
+      name: input.name,
+      value: newKeyValue(),
+      spendLimitNanos: dollarsToNanos(input.budget),
+      spendLimitPeriod: input.budgetType,
+      allowedOrigins: input.allowedOrigins,
+    })
+    .returning();
+  if (!key) throw new Error('key insert returned nothing');
+  return toContract(key, 0n);
+}
+
+/** Another organisation's key, or a deleted one, answers exactly like a key that never existed. */
+async function ownedKey(db: Database, viewer: Viewer, keyId: string): Promise<KeyRow> {
+  const [key] = await db
+    .select()
+    .from(publishableKeys)
+    .where(and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt)))
+    .limit(1);
+  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
+  return key;
+}
+
+export async function updateKey(db: Database, viewer: Viewer, keyId: string, input: KeyInput, now: Date): Promise<PublishableKey> {
+  await ownedKey(db, viewer, keyId);
+  const [key] = await db
+    .update(publishableKeys)
+    .set({ name: input.name, spendLimitNanos: dollarsToNanos(input.budget), spendLimitPeriod: input.budgetType, allowedOrigins: input.allowedOrigins, updatedAt: now })
+    .where(and(eq(publishableKeys.id, keyId), isNull(publishableKeys.deletedAt)))
+    .returning();
+  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
+  const [spend] = await db
+    .select({ spent: keySpend.spentNanos })
+    .from(keySpend)
+    .where(and(eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, periodStart(now))));
+  return toContract(key, spend?.spent ?? 0n);
+}
+
+/** Soft delete: the usage history keeps its key; the value never authenticates again. */
+export async function deleteKey(db: Database, viewer: Viewer, keyId: string, now: Date): Promise<void> {
+  await ownedKey(db, viewer, keyId);
+  await db.update(publishableKeys).set({ deletedAt: now }).where(eq(publishableKeys.id, keyId));
+}

@@ -1,0 +1,16 @@
+/** Money is integer nano-dollars (1e-9 USD) everywhere but at the edge, where it is dollars. */
+export const nanosPerDollar = 1_000_000_000n;
+
+/** Dollars (as the BFF speaks them) to nano-dollars, rounded to the nearest nano-dollar. */
+export function dollarsToNanos(dollars: number): bigint {
+  return BigInt(Math.round(dollars * 1e9));
+}
+
+export function nanosToDollars(nanos: bigint): number {
+  return Number(nanos) / 1e9;
+}
+
+/** The first day of the current UTC calendar month, the key budgets' period. */
+export function periodStart(now: Date): string {
+  return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-01`;
+}

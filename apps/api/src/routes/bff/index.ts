@@ -1,0 +1,10 @@
+import type { RouteDeps } from '../../deps.js';
+import type { FastifyZodInstance } from '../../plugins/zod.js';
+import { meRoutes } from './me.js';
+import { publishableKeyRoutes } from './publishable-keys.js';
+
+/** The console's backend routes; the caller has authenticated the viewer. */
+export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
+  meRoutes(app, deps);
+  publishableKeyRoutes(app, deps);
+}

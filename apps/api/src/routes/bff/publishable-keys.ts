@@ -1,0 +1,34 @@
+import { publishableKeyInputSchema, publishableKeyListSchema, publishableKeyParamsSchema, publishableKeySchema } from '@meterway/contracts';
+import { z } from 'zod';
+import type { RouteDeps } from '../../deps.js';
+import { createKey, deleteKey, listKeys, updateKey } from '../../domain/keys/publishable-keys.js';
+import { mutationRateLimit } from '../../plugins/rate-limit.js';
+import { viewerOf } from '../../plugins/session-auth.js';
+import type { FastifyZodInstance } from '../../plugins/zod.js';
+
+export function publishableKeyRoutes(app: FastifyZodInstance, { db }: RouteDeps) {
+  app.get('/bff/publishable-keys', { schema: { response: { 200: publishableKeyListSchema } } }, async (request) => ({
+    publishableKeys: await listKeys(db.db, viewerOf(request), new Date()),
+  }));
+
+  app.post(
+    '/bff/publishable-keys',
+    { config: mutationRateLimit, schema: { body: publishableKeyInputSchema, response: { 201: publishableKeySchema } } },
+    async (request, reply) => reply.code(201).send(await createKey(db.db, viewerOf(request), request.body)),
+  );
+
+  app.put(
+    '/bff/publishable-keys/:publishableKeyId',
+    { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: publishableKeyInputSchema, response: { 200: publishableKeySchema } } },
+    async (request) => updateKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body, new Date()),
+  );
+
+  app.delete(
+    '/bff/publishable-keys/:publishableKeyId',
+    { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await deleteKey(db.db, viewerOf(request), request.params.publishableKeyId, new Date());
+      return reply.code(204).send(null);
+    },
+  );
+}
