@@ -47,8 +47,20 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   });
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route the app registered, for the authorisation matrix and the docs. */
+    routeTable: { method: string; url: string }[];
+  }
+}
+
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 256 * 1024 });
+  const routeTable: { method: string; url: string }[] = [];
+  fastify.decorate('routeTable', routeTable);
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routeTable.push({ method, url: route.url });
+  });
   await fastify.register(app, deps);
   return fastify;
 }

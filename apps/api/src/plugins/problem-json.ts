@@ -19,8 +19,9 @@ export function registerProblemJson(app: FastifyInstance): void {
       return sendProblem(reply, error.status, error.message, { code: error.code, ...extra });
     }
     if (error.validation) {
-      const errors = error.validation.map((issue) => ({ field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: issue.message }));
-      return sendProblem(reply, 400, error.message, { code: 'BadRequest', errors });
+      const errors = error.validation.map((issue) => ({ field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: issue.message ?? 'is invalid' }));
+      const detail = errors.map((problem) => (problem.field ? `${problem.field}: ${problem.message}` : problem.message)).join('; ');
+      return sendProblem(reply, 400, detail, { code: 'BadRequest', errors });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -42,8 +42,17 @@ export function identityUsers(identityUrl: string) {
       const verificationId = registered.body.continue_with.find((item: any) => item.action === 'show_verification_ui').flow.id;
       await call(cookies, 'POST', `/self-service/verification?flow=${verificationId}`, { method: 'code', code });
     }
-    const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    return { email, cookie, identityId: registered.body.identity.id as string };
+    const header = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    return {
+      email,
+      identityId: registered.body.identity.id as string,
+      get cookie() {
+        return header();
+      },
+      /** Calls identity as this person's browser (cookies kept up to date). */
+      identity: (method: string, path: string, body?: unknown) => call(cookies, method, path, body),
+      csrf,
+    };
   }
 
   return { signUp };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app.js';
 import { migrations, schema } from '../db/index.js';
 import { loadApiConfig } from '../env.js';
+import { identitySessions } from '../plugins/identity-sessions.js';
 import { identityUsers } from './identity-users.js';
 import { startIdentity } from './identity-process.js';
 
@@ -16,13 +17,16 @@ export function setupTestApp(env: NodeJS.ProcessEnv = {}, options: { identity?: 
   let app: FastifyInstance | undefined;
   let identity: Awaited<ReturnType<typeof startIdentity>> | undefined;
   let users: ReturnType<typeof identityUsers> | undefined;
+  // The whoami cache's clock, so a test can outwait the 5 s cache without waiting.
+  let cacheOffset = 0;
   beforeAll(async () => {
     if (options.identity) {
       identity = await startIdentity();
       users = identityUsers(identity.url);
     }
     const config = loadApiConfig({ LOG_LEVEL: 'silent', ...(identity ? { IDENTITY_URL: identity.url } : {}), ...env });
-    app = await createApp({ config, db: testDb.handle });
+    const sessions = identitySessions(config.identityInternalUrl, () => Date.now() + cacheOffset);
+    app = await createApp({ config, db: testDb.handle, sessions });
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -40,5 +44,8 @@ export function setupTestApp(env: NodeJS.ProcessEnv = {}, options: { identity?: 
       return ready(users, 'The identity service');
     },
     testDb,
+    expireSessionCache: () => {
+      cacheOffset += 5_001;
+    },
   };
 }

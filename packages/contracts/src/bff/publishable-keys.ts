@@ -4,7 +4,7 @@ import { validationMessages as m } from '../common/messages.js';
 /** The largest monthly budget a key can have, in dollars. */
 export const maxKeyBudget = 1_000_000;
 
-const originPattern = /^https?:\/\/[^\s/?#]+$/i;
+const originPattern = /^https?:\/\/[^\s/?#]+\/?$/i;
 
 /** An allowed origin: an http(s) origin (scheme, host, optional port; no path) or the literal `localhost`. */
 export const isAllowedOrigin = (value: string) => value === 'localhost' || (originPattern.test(value) && URL.canParse(value));

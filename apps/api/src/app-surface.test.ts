@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from './testing/setup-test-app.js';
+
+const t = setupTestApp({ CONSOLE_URL: 'https://console.example.com' });
+
+describe('api surface', () => {
+  it('publishes an OpenAPI document generated from the contracts', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/bff/me', '/bff/publishable-keys', '/bff/publishable-keys/{publishableKeyId}']));
+    const createKey = document.paths['/bff/publishable-keys'].post;
+    expect(Object.keys(createKey.requestBody.content['application/json'].schema.properties)).toEqual(['name', 'budget', 'budgetType', 'allowedOrigins']);
+  });
+
+  it('answers console preflights with credentials, for the console origin only', async () => {
+    const preflight = (origin: string) =>
+      t.app.inject({ method: 'OPTIONS', url: '/bff/me', headers: { origin, 'access-control-request-method': 'GET' } });
+    const allowed = await preflight('https://console.example.com');
+    expect(allowed.statusCode).toBe(204);
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://console.example.com');
+    expect(allowed.headers['access-control-allow-credentials']).toBe('true');
+    expect((await preflight('https://evil.example.net')).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('sends security headers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['strict-transport-security']).toBeDefined();
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+});

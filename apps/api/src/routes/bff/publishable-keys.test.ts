@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../../testing/setup-test-app.js';
+
+const t = setupTestApp({}, { identity: true });
+
+type Json = Record<string, any>;
+const call = (cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json) =>
+  t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+
+const valid = { name: 'Storefront', budget: 10, budgetType: 'monthly', allowedOrigins: ['https://shop.example.com', 'localhost'] };
+
+describe('publishable keys', () => {
+  it('creates a key: a pk_live_ value, dollars, origins, and it lists with this month\'s spend', async () => {
+    const { cookie } = await t.users.signUp();
+    const created = await call(cookie, 'POST', '/bff/publishable-keys', valid);
+    expect(created.statusCode).toBe(201);
+    const key = created.json();
+    expect(key).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Storefront',
+      value: expect.stringMatching(/^pk_live_[0-9A-Za-z]{32}$/),
+      spendLimitAmount: 10,
+      spendLimitPeriodType: 'monthly',
+      currentPeriodSpendAmount: 0,
+      allowedOrigins: ['https://shop.example.com', 'localhost'],
+    });
+    const second = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, name: 'Second' })).json();
+    expect(second.value).not.toBe(key.value);
+    const list = await call(cookie, 'GET', '/bff/publishable-keys');
+    expect(list.json()).toEqual({ publishableKeys: [key, second] });
+  });
+
+  it('normalises origins: blanks dropped, duplicates removed, trailing slash and case folded into the origin', async () => {
+    const { cookie } = await t.users.signUp();
+    const created = await call(cookie, 'POST', '/bff/publishable-keys', {
+      ...valid,
+      name: '  Trimmed  ',
+      allowedOrigins: ['', 'https://App.Example.com/', '  ', 'https://app.example.com', 'http://localhost:5173', 'localhost'],
+    });
+    expect(created.json()).toMatchObject({ name: 'Trimmed', allowedOrigins: ['https://app.example.com', 'http://localhost:5173', 'localhost'] });
+  });
+
+  it('updates a key and deletes it softly: 204, gone from the list, 404 afterwards', async () => {
+    const { cookie } = await t.users.signUp();
+    const key = (await call(cookie, 'POST', '/bff/publishable-keys', valid)).json();
+    const updated = await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { name: 'Renamed', budget: 25.5, budgetType: 'monthly', allowedOrigins: [] });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json()).toEqual({ ...key, name: 'Renamed', spendLimitAmount: 25.5, allowedOrigins: [] });
+
+    const deleted = await call(cookie, 'DELETE', `/bff/publishable-keys/${key.id}`);
+    expect(deleted.statusCode).toBe(204);
+    expect(deleted.body).toBe('');
+    expect((await call(cookie, 'GET', '/bff/publishable-keys')).json()).toEqual({ publishableKeys: [] });
+    expect((await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, valid)).statusCode).toBe(404);
+    expect((await call(cookie, 'DELETE', `/bff/publishable-keys/${key.id}`)).statusCode).toBe(404);
+  });
+
+  it('keeps organisations apart: another organisation\'s key id answers 404 and is left untouched', async () => {
+    const alice = await t.users.signUp();
+    const bob = await t.users.signUp();
+    const key = (await call(alice.cookie, 'POST', '/bff/publishable-keys', valid)).json();
+    for (const response of [
+      await call(bob.cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, name: 'Hijacked' }),
+      await call(bob.cookie, 'DELETE', `/bff/publishable-keys/${key.id}`),
+    ]) {
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ status: 404, detail: 'Unknown publishable key.' });
+    }
+    expect((await call(bob.cookie, 'GET', '/bff/publishable-keys')).json()).toEqual({ publishableKeys: [] });
+    expect((await call(alice.cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys[0].name).toBe('Storefront');
+  });
+
+  it.each([
+    ['a missing name', { ...valid, name: undefined }, 'name', 'This field is required'],
+    ['a blank name', { ...valid, name: '   ' }, 'name', 'This field is required'],
+    ['a name of 101 characters', { ...valid, name: 'x'.repeat(101) }, 'name', 'Maximum length is 100'],
+    ['a missing budget', { ...valid, budget: undefined }, 'budget', 'This field is required'],
+    ['a text budget', { ...valid, budget: '10' }, 'budget', 'This field is required'],
+    ['a negative budget', { ...valid, budget: -1 }, 'budget', 'Minimum is 0'],
+    ['a budget over the maximum', { ...valid, budget: 1_000_001 }, 'budget', 'Maximum is 1000000'],
+    ['another period', { ...valid, budgetType: 'weekly' }, 'budgetType', 'budgetType must be monthly'],
+    ['an origin without scheme', { ...valid, allowedOrigins: ['shop.example.com'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
+    ['an origin with a path', { ...valid, allowedOrigins: ['https://shop.example.com/app'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
+    ['an ftp origin', { ...valid, allowedOrigins: ['ftp://files.example.com'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
+  ])('refuses %s with a 400 naming the field', async (_case, payload, field, message) => {
+    const { cookie } = await t.users.signUp();
+    const response = await call(cookie, 'POST', '/bff/publishable-keys', payload as Json);
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json().errors).toContainEqual({ field, message });
+    expect((await call(cookie, 'GET', '/bff/publishable-keys')).json()).toEqual({ publishableKeys: [] });
+  });
+
+  it('refuses a malformed key id with 400', async () => {
+    const { cookie } = await t.users.signUp();
+    const response = await call(cookie, 'DELETE', '/bff/publishable-keys/not-a-uuid');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([{ field: 'publishableKeyId', message: 'Unknown publishable key' }]);
+  });
+});
