@@ -35,19 +35,22 @@ describe('the stack as npm start runs it', () => {
     }
   });
 
-  it('runs a second stack beside the first, and restarts it on the same DATA_DIR', async () => {
+  it('runs a second stack beside the first, and keeps its data in DATA_DIR across a restart', async () => {
+    const email = `restart-${Date.now()}@example.com`;
+    const password = 'a long and unusual passphrase 42';
     const second = await startStack();
     try {
       expect(second.apiUrl).not.toBe(stack.apiUrl);
       expect((await fetch(`${second.apiUrl}/healthz`)).status).toBe(200);
       expect((await fetch(`${stack.apiUrl}/healthz`)).status).toBe(200);
+      expect(await signUp(second.identityUrl, email, password)).toBe(200);
     } finally {
       expect(await second.stop()).toBe(0);
     }
     const again = await startStack({ dataDir: second.dataDir });
     try {
-      expect((await fetch(`${again.identityUrl}/healthz`)).status).toBe(200);
       expect(again.output()).toContain(`data in ${second.dataDir}`);
+      expect(await logIn(again.identityUrl, email, password)).toBe(200);
     } finally {
       expect(await again.stop()).toBe(0);
     }
@@ -59,3 +62,22 @@ describe('the stack as npm start runs it', () => {
     expect(output).toContain('API_PORT: must be a port number between 1 and 65535 (got "abc")');
   });
 });
+
+/** The identity flows as the console's SDK drives them, with a minimal cookie jar. */
+async function flowCall(identityUrl: string, kind: 'registration' | 'login', body: (csrf: string) => unknown): Promise<number> {
+  const init = await fetch(`${identityUrl}/self-service/${kind}/browser`, { headers: { accept: 'application/json' } });
+  const cookie = init.headers.getSetCookie().map((header) => header.split(';')[0]).join('; ');
+  const flow = (await init.json()) as { id: string; ui: { nodes: { attributes: { name?: string; value?: string } }[] } };
+  const csrf = flow.ui.nodes.find((node) => node.attributes.name === 'csrf_token')?.attributes.value ?? '';
+  const submitted = await fetch(`${identityUrl}/self-service/${kind}?flow=${flow.id}`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json', cookie },
+    body: JSON.stringify(body(csrf)),
+  });
+  return submitted.status;
+}
+
+const signUp = (identityUrl: string, email: string, password: string) =>
+  flowCall(identityUrl, 'registration', (csrf_token) => ({ method: 'password', traits: { email }, password, csrf_token }));
+const logIn = (identityUrl: string, email: string, password: string) =>
+  flowCall(identityUrl, 'login', (csrf_token) => ({ method: 'password', identifier: email, password, csrf_token }));

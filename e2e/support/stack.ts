@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { freePort } from '@meterway/service';
 
 const root = join(import.meta.dirname, '../..');
 

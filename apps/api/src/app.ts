@@ -13,6 +13,11 @@ import type { FastifyZodInstance } from './plugins/zod.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { bffRoutes } from './routes/bff/index.js';
 import { loadSecret } from './domain/secrets/load-secret.js';
+import { createPaymentProvider } from './domain/payments/create-payment-provider.js';
+import { configRoutes } from './routes/bff/config.js';
+import { sandboxCheckoutRoutes, sandboxSettler } from './routes/sandbox/checkout.js';
+import { sandboxPortalRoutes } from './routes/sandbox/portal.js';
+import { stripeWebhookRoutes } from './routes/webhooks/stripe.js';
 
 export type { AppDeps, RouteDeps } from './deps.js';
 
@@ -33,7 +38,19 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
 
   const sessions = deps.sessions ?? identitySessions(config.identityInternalUrl);
-  const routeDeps: RouteDeps = { ...deps, secret: await loadSecret(db.db, config.secret) };
+  const secret = await loadSecret(db.db, config.secret);
+  const routeDeps: RouteDeps = { ...deps, secret, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
+  configRoutes(zod, routeDeps);
+  if (routeDeps.payments.name === 'sandbox') {
+    const settler = sandboxSettler(db, fastify.log);
+    fastify.addHook('onClose', async () => settler.stop());
+    await zod.register(async (sandbox: FastifyZodInstance) => {
+      await registerRateLimit(sandbox);
+      sandboxCheckoutRoutes(sandbox, routeDeps, settler.settleSoon);
+      sandboxPortalRoutes(sandbox, routeDeps);
+    });
+  }
+  if (routeDeps.payments.name === 'stripe') await stripeWebhookRoutes(zod, routeDeps);
   // The console's backend: its origin only, with cookies.
   await zod.register(async (console: FastifyZodInstance) => {
     await console.register(cors, { origin: [new URL(config.consoleUrl).origin], credentials: true, methods: ['GET', 'POST', 'PUT', 'DELETE'] });

@@ -1,4 +1,4 @@
-import { commaList, httpUrl, parseEnv, publicUrls, stackEnvShape } from '@meterway/service';
+import { booleanFlag, commaList, httpUrl, parseEnv, publicUrls, stackEnvShape } from '@meterway/service';
 import { z } from 'zod';
 
 /** The api's environment; README.md documents every name. */
@@ -12,6 +12,15 @@ const apiEnv = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_AUTOMATIC_TAX: booleanFlag.default(false),
+  SANDBOX_TAX_RATE: z.coerce.number({ error: 'must be a number' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(0),
+  SANDBOX_CHECKOUT_TTL_MINUTES: z.coerce.number({ error: 'must be a number' }).int('must be whole minutes').min(1, 'must be at least 1').default(30),
+}).superRefine((env, context) => {
+  // Half a Stripe configuration would take money and never credit it: refuse to boot.
+  if (!env.STRIPE_SECRET_KEY) return;
+  for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY'] as const) {
+    if (!env[name]) context.addIssue({ code: 'custom', path: [name], message: 'is required when STRIPE_SECRET_KEY is set' });
+  }
 });
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
@@ -33,9 +42,12 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     stripe: env.STRIPE_SECRET_KEY
       ? {
           secretKey: env.STRIPE_SECRET_KEY,
-          webhookSecret: env.STRIPE_WEBHOOK_SECRET,
-          publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+          // A pasted secret often ends in a newline, which would fail every signature check.
+          webhookSecret: (env.STRIPE_WEBHOOK_SECRET ?? '').trim(),
+          publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? '',
+          automaticTax: env.STRIPE_AUTOMATIC_TAX,
         }
       : undefined,
+    sandbox: { taxRate: env.SANDBOX_TAX_RATE, checkoutTtlMinutes: env.SANDBOX_CHECKOUT_TTL_MINUTES },
   };
 }

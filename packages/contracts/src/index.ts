@@ -14,5 +14,15 @@ export {
   publishableKeySchema,
 } from './bff/publishable-keys.js';
 export { type ChatCompletion, chatCompletionPageSchema, chatCompletionQuerySchema, chatCompletionSchema } from './bff/chat-completions.js';
-export { type FeedbackInput, feedbackInputSchema, feedbackTypes } from './bff/feedback.js';
+export { feedbackCreatedSchema, type FeedbackInput, feedbackInputSchema, feedbackTypes } from './bff/feedback.js';
 export { type Feedback, feedbackPageSchema, feedbackSchema, type Person, personPageSchema, personSchema } from './admin/lists.js';
+export {
+  checkoutSessionRequestSchema,
+  checkoutSessionResponseSchema,
+  customerPortalResponseSchema,
+  maxCheckoutAmount,
+  minCheckoutAmount,
+  paymentConfigSchema,
+  sandboxCheckoutSchema,
+  sandboxConfirmSchema,
+} from './bff/payments.js';

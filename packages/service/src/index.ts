@@ -4,3 +4,4 @@ export { registerHealth } from './health.js';
 export { echoRequestId } from './request-id.js';
 export { serve } from './serve.js';
 export { packagePath } from './package-path.js';
+export { freePort } from './free-port.js';

@@ -1,5 +1,6 @@
 /** Money is integer nano-dollars (1e-9 USD) everywhere but at the edge, where it is dollars. */
 export const nanosPerDollar = 1_000_000_000n;
+export const nanosPerCent = 10_000_000n;
 
 /** Dollars (as the BFF speaks them) to nano-dollars, rounded to the nearest nano-dollar. */
 export function dollarsToNanos(dollars: number): bigint {

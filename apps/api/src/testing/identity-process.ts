@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packagePath } from '@meterway/service';
+import { freePort, packagePath } from '@meterway/service';
 
 /**
  * A real identity service in its own process (the api only ever talks to identity over HTTP), on
@@ -50,13 +49,4 @@ export async function startIdentity(consoleUrl = 'http://localhost:3999') {
         child.kill('SIGTERM');
       }),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -2,8 +2,9 @@ import { setupTestDb } from '@meterway/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app.js';
-import { migrations, schema } from '../db/index.js';
-import { loadApiConfig } from '../env.js';
+import { type ApiDb, migrations, schema } from '../db/index.js';
+import type { PaymentProvider } from '../domain/payments/payment-provider.js';
+import { type ApiConfig, loadApiConfig } from '../env.js';
 import { identitySessions } from '../plugins/identity-sessions.js';
 import { identityUsers } from './identity-users.js';
 import { startIdentity } from './identity-process.js';
@@ -11,8 +12,13 @@ import { startIdentity } from './identity-process.js';
 /**
  * The api built as production builds it, on this file's own fresh database. With
  * `{ identity: true }` a real identity service runs beside it and `users.signUp()` makes people.
+ * `payments` builds the payment provider from the test's database (say, Stripe against a fake);
+ * without it the app picks one from the configuration, as production does.
  */
-export function setupTestApp(env: NodeJS.ProcessEnv = {}, options: { identity?: boolean } = {}) {
+export function setupTestApp(
+  env: NodeJS.ProcessEnv = {},
+  options: { identity?: boolean; payments?: (deps: { config: ApiConfig; db: ApiDb }) => PaymentProvider } = {},
+) {
   const testDb = setupTestDb({ schema, migrations });
   let app: FastifyInstance | undefined;
   let identity: Awaited<ReturnType<typeof startIdentity>> | undefined;
@@ -26,7 +32,8 @@ export function setupTestApp(env: NodeJS.ProcessEnv = {}, options: { identity?: 
     }
     const config = loadApiConfig({ LOG_LEVEL: 'silent', ...(identity ? { IDENTITY_URL: identity.url } : {}), ...env });
     const sessions = identitySessions(config.identityInternalUrl, () => Date.now() + cacheOffset);
-    app = await createApp({ config, db: testDb.handle, sessions });
+    const payments = options.payments?.({ config, db: testDb.handle });
+    app = await createApp({ config, db: testDb.handle, sessions, ...(payments ? { payments } : {}) });
   }, 60_000);
   afterAll(async () => {
     await app?.close();

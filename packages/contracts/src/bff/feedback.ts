@@ -13,3 +13,5 @@ export const feedbackInputSchema = z.object({
 });
 
 export type FeedbackInput = z.input<typeof feedbackInputSchema>;
+
+export const feedbackCreatedSchema = z.object({ id: z.string() });

@@ -1,4 +1,6 @@
-import { index, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { feedbackTypes } from '@meterway/contracts';
+import { sql } from 'drizzle-orm';
+import { check, index, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { persons } from './people.js';
 
@@ -14,5 +16,8 @@ export const feedback = appSchema.table(
     description: text('description').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (table) => [index('feedback_created').on(table.createdAt, table.id)],
+  (table) => [
+    index('feedback_created').on(table.createdAt, table.id),
+    check('feedback_type_known', sql.raw(`type in (${feedbackTypes.map((type) => `'${type}'`).join(', ')})`)),
+  ],
 );

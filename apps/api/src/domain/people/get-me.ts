@@ -1,15 +1,19 @@
-import type { Database } from '@meterway/db';
 import type { Me } from '@meterway/contracts';
+import type { Database } from '@meterway/db';
+import { spendableNanos } from '../credit/ledger.js';
+import { nanosToDollars } from '../money.js';
+import { recentCheckouts } from '../payments/checkout-sessions.js';
 import type { Viewer } from './ensure-person.js';
 
-/** The current user (spec §3). Credit and checkout sessions come with the payments work. */
-export async function getMe(_db: Database, viewer: Viewer): Promise<Me> {
+/** The current user (spec §3): who, which organisation, the credit left and recent top-ups. */
+export async function getMe(db: Database, viewer: Viewer): Promise<Me> {
+  const [spendable, sessions] = await Promise.all([spendableNanos(db, viewer.organizationId), recentCheckouts(db, viewer.organizationId)]);
   return {
     email: viewer.email,
     organizationName: viewer.organizationName,
     systemAdmin: viewer.systemAdmin,
     organizationId: viewer.organizationId,
-    remainingSpendAmount: 0,
-    organizationCheckoutSessions: [],
+    remainingSpendAmount: nanosToDollars(spendable),
+    organizationCheckoutSessions: sessions,
   };
 }

@@ -1,10 +1,16 @@
 import type { RouteDeps } from '../../deps.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
+import { chatCompletionRoutes } from './chat-completions.js';
+import { feedbackRoutes } from './feedback.js';
 import { meRoutes } from './me.js';
+import { paymentRoutes } from './payments.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
 
 /** The console's backend routes; the caller has authenticated the viewer. */
 export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   meRoutes(app, deps);
   publishableKeyRoutes(app, deps);
+  paymentRoutes(app, deps);
+  chatCompletionRoutes(app, deps);
+  feedbackRoutes(app, deps);
 }

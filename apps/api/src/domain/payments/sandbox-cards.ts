@@ -1,0 +1,49 @@
+/**
+ * The sandbox accepts only Stripe's documented test cards (payments-protocol.md §6). Anything
+ * else is refused with a pointer to them: the sandbox takes no real cards.
+ */
+export type CardOutcome = { outcome: 'succeed' } | { outcome: 'decline'; code: string; message: string };
+
+const outcomes: Record<string, CardOutcome> = {
+  '4242424242424242': { outcome: 'succeed' },
+  '5555555555554444': { outcome: 'succeed' },
+  '4000000000000077': { outcome: 'succeed' },
+  '4000000000000002': { outcome: 'decline', code: 'generic_decline', message: 'Your card was declined.' },
+  '4000000000009995': { outcome: 'decline', code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  '4000000000009987': { outcome: 'decline', code: 'lost_card', message: 'Your card was declined.' },
+  '4000000000000069': { outcome: 'decline', code: 'expired_card', message: 'Your card has expired.' },
+  '4000000000000127': { outcome: 'decline', code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+};
+
+export const successCard = '4242424242424242';
+
+function luhnValid(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** A card's sandbox outcome, or the reason it cannot be used at all. */
+export function sandboxCard(number: string): CardOutcome | { outcome: 'invalid'; message: string } {
+  if (!luhnValid(number)) return { outcome: 'invalid', message: 'Your card number is incorrect.' };
+  return (
+    outcomes[number] ?? {
+      outcome: 'invalid',
+      message: 'This is a sandbox: no real card is charged. Use a test card such as 4242 4242 4242 4242.',
+    }
+  );
+}
+
+/** A MM/YY expiry in the past is refused like an expired card. */
+export function expiryPassed(expiry: string, now: Date): boolean {
+  const [month = '0', year = '0'] = expiry.split('/').map((part) => part.trim());
+  const lastDay = new Date(Date.UTC(2000 + Number(year), Number(month), 1));
+  return lastDay.getTime() <= now.getTime();
+}

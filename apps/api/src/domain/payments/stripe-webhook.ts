@@ -1,0 +1,76 @@
+import type { Database } from '@meterway/db';
+import { and, eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { paymentEvents } from '../../db/schema/index.js';
+import { AppError } from '../../errors/app-error.js';
+import { nanosPerCent } from '../money.js';
+import { findCheckout, markClosed, markSucceeded } from './checkout-sessions.js';
+import type { WebhookDelivery, WebhookReceipt } from './payment-provider.js';
+import { callStripe } from './stripe-call.js';
+
+/** The only events we act on; anything else the endpoint is sent is acknowledged and ignored. */
+const checkoutEventTypes = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+] as const;
+type CheckoutEvent = Extract<Stripe.Event, { type: (typeof checkoutEventTypes)[number] }>;
+const isCheckoutEvent = (event: Stripe.Event): event is CheckoutEvent => (checkoutEventTypes as readonly string[]).includes(event.type);
+
+/**
+ * The event, if Stripe signed exactly these bytes with our endpoint secret within the last five
+ * minutes (the SDK's tolerance, against replays). Anything else is a 400 that changes nothing.
+ */
+export function verifyStripeEvent(stripe: Stripe, webhookSecret: string, delivery: WebhookDelivery): Stripe.Event {
+  try {
+    return stripe.webhooks.constructEvent(delivery.rawBody, delivery.signature ?? '', webhookSecret, undefined, undefined, delivery.now.getTime());
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw new AppError('BadRequest', 'The webhook body is not a Stripe event.');
+    // The SDK's first line says what was wrong (missing, malformed, mismatched, too old); the rest is a docs link.
+    throw new AppError('BadRequest', `Webhook signature verification failed: ${(error.message.split('\n')[0] ?? '').trim()}`);
+  }
+}
+
+/**
+ * Applies a verified checkout event, once per event id. The event is a snapshot from when it was
+ * sent and deliveries come late, twice or out of order, so the session is re-read from Stripe and
+ * its current state decides; the checkout-session transitions make that monotonic (a paid session
+ * is credited once and never leaves SUCCEEDED; a paid completion wins over an earlier expiry).
+ * The event id is recorded in the same transaction as the change, so a crash redelivers cleanly.
+ */
+export async function applyStripeEvent(deps: { db: Database; stripe: Stripe }, event: Stripe.Event, now: Date): Promise<WebhookReceipt> {
+  const receipt = (outcome: WebhookReceipt['outcome']): WebhookReceipt => ({ eventId: event.id, type: event.type, outcome });
+  if (!isCheckoutEvent(event)) return receipt('ignored');
+  // Only sessions we created count; an id we never issued is someone else's integration (or test data).
+  const ours = await findCheckout(deps.db, event.data.object.id);
+  if (!ours || ours.provider !== 'stripe') return receipt('ignored');
+  if (await alreadyHandled(deps.db, event.id)) return receipt('duplicate');
+
+  const session = await callStripe('read the checkout session', () => deps.stripe.checkout.sessions.retrieve(ours.id));
+  const handled = await deps.db.transaction(async (tx) => {
+    const [fresh] = await tx.insert(paymentEvents).values({ provider: 'stripe', id: event.id, type: event.type }).onConflictDoNothing().returning({ id: paymentEvents.id });
+    if (!fresh) return false;
+    await settle(tx, ours.id, session, event.type, now);
+    return true;
+  });
+  return receipt(handled ? 'handled' : 'duplicate');
+}
+
+async function alreadyHandled(db: Database, eventId: string): Promise<boolean> {
+  const rows = await db.select({ id: paymentEvents.id }).from(paymentEvents).where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.id, eventId))).limit(1);
+  return rows.length > 0;
+}
+
+async function settle(tx: Database, id: string, session: Stripe.Checkout.Session, type: CheckoutEvent['type'], now: Date) {
+  const paid = session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
+  if (paid) {
+    // The credit is what was paid for, before tax: Stripe's subtotal.
+    await markSucceeded(tx, id, now, session.amount_subtotal === null ? undefined : BigInt(session.amount_subtotal) * nanosPerCent);
+  } else if (session.status === 'expired') {
+    await markClosed(tx, id, 'EXPIRED', now);
+  } else if (type === 'checkout.session.async_payment_failed' && session.status === 'complete') {
+    await markClosed(tx, id, 'FAILED', now, 'The payment could not be collected. No credit was added; start a new top-up.');
+  }
+  // Otherwise (completed but unpaid: a delayed payment method still settling) it stays IN_PROGRESS.
+}

@@ -1,0 +1,39 @@
+import type { ChatCompletion, ListQuery } from '@meterway/contracts';
+import type { Database } from '@meterway/db';
+import { and, eq } from 'drizzle-orm';
+import { chatCompletions } from '../../db/schema/index.js';
+import { nanosToDollars } from '../money.js';
+import { keysetPage, type Page, toPage } from '../pagination/keyset-page.js';
+import { readPageQuery } from '../pagination/page-token.js';
+import type { Viewer } from '../people/ensure-person.js';
+
+export type ChatCompletionQuery = ListQuery & { publishableKeyId?: string | undefined };
+
+const toContract = (row: typeof chatCompletions.$inferSelect): ChatCompletion => ({
+  id: row.id,
+  createdAt: row.createdAt.toISOString(),
+  model: row.model,
+  publishableKeyId: row.publishableKeyId,
+  estimatedInputTokens: row.estimatedInputTokens,
+  inputTokens: row.inputTokens,
+  estimatedInputCost: nanosToDollars(row.estimatedInputCostNanos),
+  inputCost: nanosToDollars(row.inputCostNanos),
+  outputTokens: row.outputTokens,
+  outputCost: nanosToDollars(row.outputCostNanos),
+  // Null while the call is still being settled: the console shows no total rather than 0.
+  ...(row.totalCostNanos === null ? {} : { totalCost: nanosToDollars(row.totalCostNanos) }),
+});
+
+/** The viewer's organisation's metered calls, newest first unless `asc`, optionally one key's. */
+export async function listChatCompletions(deps: { db: Database; secret: string }, viewer: Viewer, query: ChatCompletionQuery): Promise<Page<ChatCompletion>> {
+  const keyId = query.publishableKeyId;
+  const context = { secret: deps.secret, scope: `chat-completions:${viewer.organizationId}:${keyId ?? 'all-keys'}`, asc: query.asc };
+  const page = await keysetPage(deps.db, {
+    table: chatCompletions,
+    where: and(eq(chatCompletions.organizationId, viewer.organizationId), keyId ? eq(chatCompletions.publishableKeyId, keyId) : undefined),
+    limit: query.limit,
+    context,
+    cursor: readPageQuery(context, query),
+  });
+  return toPage(page, toContract);
+}

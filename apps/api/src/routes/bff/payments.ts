@@ -1,0 +1,25 @@
+import { checkoutSessionRequestSchema, checkoutSessionResponseSchema, customerPortalResponseSchema } from '@meterway/contracts';
+import type { RouteDeps } from '../../deps.js';
+import { startCheckout } from '../../domain/payments/start-checkout.js';
+import { mutationRateLimit } from '../../plugins/rate-limit.js';
+import { viewerOf } from '../../plugins/session-auth.js';
+import type { FastifyZodInstance } from '../../plugins/zod.js';
+
+export function paymentRoutes(app: FastifyZodInstance, { db, config, payments }: RouteDeps) {
+  app.post(
+    '/bff/stripe/checkout-session',
+    { config: mutationRateLimit, schema: { body: checkoutSessionRequestSchema, response: { 200: checkoutSessionResponseSchema } } },
+    async (request) => startCheckout(db.db, payments, viewerOf(request), { amount: request.body.amount, consoleUrl: config.consoleUrl }),
+  );
+
+  app.post('/bff/stripe/customer-portal-session', { config: mutationRateLimit, schema: { response: { 200: customerPortalResponseSchema } } }, async (request) => {
+    const viewer = viewerOf(request);
+    const url = await payments.createPortalUrl({
+      organizationId: viewer.organizationId,
+      organizationName: viewer.organizationName,
+      email: viewer.email,
+      returnUrl: `${config.consoleUrl}/dashboard`,
+    });
+    return { url };
+  });
+}

@@ -1,0 +1,44 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { checkoutSessions, organizations } from '../../db/schema/index.js';
+import type { RouteDeps } from '../../deps.js';
+import { renderInvoices, renderReceipt } from '../../domain/payments/portal-page.js';
+import { verifyPortalToken } from '../../domain/payments/sandbox-provider.js';
+import { AppError } from '../../errors/app-error.js';
+import type { FastifyZodInstance } from '../../plugins/zod.js';
+
+/** The sandbox's customer portal (Invoices): server-rendered pages behind a signed, expiring link. */
+export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, config }: RouteDeps) {
+  const organizationOf = (token: string) => {
+    const organizationId = verifyPortalToken(secret, token, Date.now());
+    if (!organizationId) throw new AppError('NotFound', 'This invoices link has expired. Open Invoices from the console again.');
+    return organizationId;
+  };
+  const html = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'private, no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'" };
+
+  const tokenQuery = z.object({ token: z.string().max(300) });
+
+  app.get('/sandbox/portal', { schema: { querystring: tokenQuery } }, async (request, reply) => {
+    const { token } = request.query;
+    const page = await renderInvoices(db.db, organizationOf(token), {
+      receipt: (id) => `${config.apiUrl}/sandbox/portal/receipts/${encodeURIComponent(id)}?token=${token}`,
+      console: `${config.consoleUrl}/dashboard`,
+    });
+    return reply.headers(html).send(page);
+  });
+
+  app.get(
+    '/sandbox/portal/receipts/:checkoutSessionId',
+    { schema: { params: z.object({ checkoutSessionId: z.string().max(200) }), querystring: tokenQuery } },
+    async (request, reply) => {
+      const organizationId = organizationOf(request.query.token);
+      const [row] = await db.db
+        .select({ session: checkoutSessions, organizationName: organizations.name })
+        .from(checkoutSessions)
+        .innerJoin(organizations, eq(organizations.id, checkoutSessions.organizationId))
+        .where(and(eq(checkoutSessions.id, request.params.checkoutSessionId), eq(checkoutSessions.organizationId, organizationId), eq(checkoutSessions.status, 'SUCCEEDED')));
+      if (!row) throw new AppError('NotFound', 'Unknown receipt.');
+      return reply.headers(html).send(renderReceipt(row.session, row.organizationName, { invoices: `${config.apiUrl}/sandbox/portal?token=${request.query.token}` }));
+    },
+  );
+}

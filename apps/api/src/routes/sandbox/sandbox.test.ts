@@ -1,0 +1,135 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkoutSessions } from '../../db/schema/index.js';
+import { settleSandbox } from '../../domain/payments/sandbox-checkout.js';
+import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { setupTestApp } from '../../testing/setup-test-app.js';
+
+const t = setupTestApp({ SANDBOX_TAX_RATE: '0.1' }, { identity: true });
+afterEach(async () => expectLedgerConsistent(t.testDb.db));
+
+type Json = Record<string, any>;
+const bff = (cookie: string, method: 'GET' | 'POST', url: string, payload?: Json) =>
+  t.app.inject({ method, url, headers: { cookie }, ...(payload !== undefined ? { payload } : {}) });
+
+async function topUp(cookie: string, amount: number, cardNumber: string) {
+  const started = await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount });
+  expect(started.statusCode).toBe(200);
+  const { checkoutSessionId, clientSecret } = started.json();
+  const confirmed = await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout-sessions/${checkoutSessionId}/confirm`,
+    payload: { clientSecret, cardNumber, expiry: '12 / 34', cvc: '123' },
+  });
+  return { checkoutSessionId, clientSecret, confirmed };
+}
+
+async function statusOf(cookie: string, checkoutSessionId: string, until: string[] = ['SUCCEEDED', 'FAILED', 'EXPIRED']) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const me = (await bff(cookie, 'GET', '/bff/me')).json();
+    const session = me.organizationCheckoutSessions.find((candidate: Json) => candidate.checkoutSessionId === checkoutSessionId);
+    if (session && until.includes(session.status)) return { status: session.status as string, balance: me.remainingSpendAmount as number };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`checkout ${checkoutSessionId} did not settle`);
+}
+
+describe('sandbox payments', () => {
+  it('tops up $25 with the success card: IN_PROGRESS first, then SUCCEEDED and $25 of credit', async () => {
+    const { cookie } = await t.users.signUp();
+    const started = await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount: 25 });
+    const { checkoutSessionId, clientSecret } = started.json();
+    expect(checkoutSessionId).toMatch(/^cs_sandbox_/);
+    expect((await bff(cookie, 'GET', '/bff/me')).json().organizationCheckoutSessions).toEqual([{ checkoutSessionId, status: 'IN_PROGRESS' }]);
+
+    const summary = await t.app.inject({ method: 'GET', url: `/sandbox/checkout-sessions/${checkoutSessionId}?client_secret=${clientSecret}` });
+    expect(summary.json()).toMatchObject({ status: 'IN_PROGRESS', credit: 25, tax: 2.5, total: 27.5, currency: 'usd', testMode: true });
+
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/checkout-sessions/${checkoutSessionId}/confirm`,
+      payload: { clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+    });
+    expect(confirmed.statusCode).toBe(202);
+    expect(await statusOf(cookie, checkoutSessionId)).toEqual({ status: 'SUCCEEDED', balance: 25 });
+  });
+
+  it.each([
+    ['the decline card', '4000 0000 0000 0002'],
+    ['the insufficient-funds card', '4000000000009995'],
+  ])('fails with %s and adds no credit', async (_case, card) => {
+    const { cookie } = await t.users.signUp();
+    const { checkoutSessionId, confirmed } = await topUp(cookie, 10, card);
+    expect(confirmed.statusCode).toBe(202);
+    expect(await statusOf(cookie, checkoutSessionId)).toEqual({ status: 'FAILED', balance: 0 });
+  });
+
+  it('refuses a real card, a mistyped number, a wrong secret and a second confirm', async () => {
+    const { cookie } = await t.users.signUp();
+    const started = (await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount: 5 })).json();
+    const confirm = (payload: Json) => t.app.inject({ method: 'POST', url: `/sandbox/checkout-sessions/${started.checkoutSessionId}/confirm`, payload });
+    const card = { clientSecret: started.clientSecret, expiry: '12/34', cvc: '123' };
+    const real = await confirm({ ...card, cardNumber: '4111 1111 1111 1111' });
+    expect(real.statusCode).toBe(400);
+    expect(real.json().detail).toMatch(/Use a test card such as 4242 4242 4242 4242/);
+    expect((await confirm({ ...card, cardNumber: '4242 4242 4242 4241' })).json().errors).toEqual([{ field: 'cardNumber', message: 'Your card number is incorrect.' }]);
+    expect((await confirm({ ...card, clientSecret: 'cs_sandbox_wrong', cardNumber: '4242424242424242' })).statusCode).toBe(404);
+    expect((await confirm({ ...card, cardNumber: '4242424242424242' })).statusCode).toBe(202);
+    expect((await confirm({ ...card, cardNumber: '4242424242424242' })).statusCode).toBe(409);
+    expect(await statusOf(cookie, started.checkoutSessionId)).toEqual({ status: 'SUCCEEDED', balance: 5 });
+  });
+
+  it.each([
+    ['0', { amount: 0 }, 'amount', 'Minimum is 1'],
+    ['101', { amount: 101 }, 'amount', 'Maximum is 100'],
+    ['"abc"', { amount: 'abc' }, 'amount', 'This field is required'],
+    ['1.001', { amount: 1.001 }, 'amount', 'At most 2 decimals'],
+    ['a missing amount', {}, 'amount', 'This field is required'],
+  ])('refuses an amount of %s with a 400 naming the field', async (_case, payload, field, message) => {
+    const { cookie } = await t.users.signUp();
+    const response = await bff(cookie, 'POST', '/bff/stripe/checkout-session', payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toContainEqual({ field, message });
+    expect((await bff(cookie, 'GET', '/bff/me')).json().organizationCheckoutSessions).toEqual([]);
+  });
+
+  it('refuses a missing body with a 400', async () => {
+    const { cookie } = await t.users.signUp();
+    const response = await t.app.inject({ method: 'POST', url: '/bff/stripe/checkout-session', headers: { cookie, 'content-type': 'application/json' }, payload: '' });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('expires an open session once its time is up', async () => {
+    const { cookie } = await t.users.signUp();
+    const { checkoutSessionId } = (await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount: 3 })).json();
+    await t.testDb.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkoutSessions.id, checkoutSessionId));
+    await settleSandbox(t.testDb.db, new Date());
+    expect(await statusOf(cookie, checkoutSessionId)).toEqual({ status: 'EXPIRED', balance: 0 });
+  });
+
+  it('opens Invoices: a signed link to a page listing every top-up with a printable receipt', async () => {
+    const { cookie } = await t.users.signUp();
+    const { checkoutSessionId } = await topUp(cookie, 12.5, '4242424242424242');
+    await statusOf(cookie, checkoutSessionId);
+    const portal = await bff(cookie, 'POST', '/bff/stripe/customer-portal-session');
+    expect(portal.statusCode).toBe(200);
+    const url = new URL(portal.json().url);
+    const path = `${url.pathname}${url.search}`;
+    const page = await t.app.inject({ method: 'GET', url: path });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('Test mode: no real money');
+    expect(page.body).toContain('$12.50');
+    expect(page.body).toContain('$1.25');
+    expect(page.body).toContain('$13.75');
+    const receipt = await t.app.inject({ method: 'GET', url: `/sandbox/portal/receipts/${checkoutSessionId}${url.search}` });
+    expect(receipt.statusCode).toBe(200);
+    expect(receipt.body).toContain(checkoutSessionId);
+    expect((await t.app.inject({ method: 'GET', url: `${path.slice(0, -2)}xx` })).statusCode).toBe(404);
+  });
+
+  it('tells the console which provider is active, without a session', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/bff/config' });
+    expect(response.json()).toEqual({ paymentProvider: 'sandbox' });
+  });
+});
