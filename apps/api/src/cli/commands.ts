@@ -22,7 +22,9 @@ function oneEmail(command: string, args: string[]): string {
   return email;
 }
 
-/** The admin CLI's commands; issue #5's `grant-credit <email> <dollars> [reason]` joins them here. */
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** The admin CLI's commands. */
 export const commands: Record<string, Command> = {
   grant: {
     args: '<email>',
@@ -42,6 +44,18 @@ export const commands: Record<string, Command> = {
         return `${result.email}: system-admin flag ${result.changed ? 'cleared' : 'was not set'}, but SYSTEM_ADMIN_EMAILS lists this address, so they stay a system admin until it is removed there.`;
       }
       return result.changed ? `${result.email} is no longer a system admin.` : `${result.email} was not a system admin; nothing changed.`;
+    },
+  },
+  'grant-credit': {
+    args: '<email> <dollars> [reason]',
+    summary: 'add (or, negative, take back) credit for that person\'s organisation',
+    run: async (args, { execute }) => {
+      const [email, amount, ...reason] = args;
+      if (!email?.includes('@') || !amount || !/^-?\d+(\.\d{1,2})?$/.test(amount)) {
+        throw new UsageError('grant-credit takes an e-mail address, an amount in dollars with at most 2 decimals (negative to take back), and an optional reason.');
+      }
+      const result = await execute('grant-credit', { email, dollars: Number(amount), ...(reason.length ? { reason: reason.join(' ') } : {}) });
+      return `${result.amount >= 0 ? 'Granted' : 'Took back'} ${dollars.format(Math.abs(result.amount))} ${result.amount >= 0 ? 'to' : 'from'} ${result.organizationName} (${result.email}); balance now ${dollars.format(result.balance)}.`;
     },
   },
 };

@@ -1,12 +1,13 @@
 import type { Database } from '@meterway/db';
 import { z } from 'zod';
+import { grantCredit } from '../domain/credit/grant-credit.js';
 import { setSystemAdmin } from '../domain/people/set-system-admin.js';
 
 /**
  * What an operator can do to a running api, one entry per operation: its input and result shapes
  * and the domain call. The operator socket serves each as `POST /operator/<name>`; the admin CLI
- * runs the same entry directly when it owns the database. A new operation (issue #5's
- * grant-credit) is one more entry here and one more command in cli/commands.ts.
+ * runs the same entry directly when it owns the database. A new operation is one more entry here
+ * and one more command in cli/commands.ts.
  */
 type Operation<TInput extends z.ZodType, TOutput extends z.ZodType> = {
   input: TInput;
@@ -19,7 +20,15 @@ const operation = <TInput extends z.ZodType, TOutput extends z.ZodType>(definiti
 const personEmail = z.object({ email: z.string().trim().min(1, 'email is required').max(320) });
 const systemAdminChange = z.object({ email: z.string(), systemAdmin: z.boolean(), changed: z.boolean() });
 
+const creditGrant = z.object({
+  email: z.string().trim().min(1, 'email is required').max(320),
+  dollars: z.number().finite().min(-1_000_000).max(1_000_000),
+  reason: z.string().max(500).optional(),
+});
+const creditGranted = z.object({ email: z.string(), organizationName: z.string(), amount: z.number(), balance: z.number() });
+
 export const operations = {
+  'grant-credit': operation({ input: creditGrant, output: creditGranted, run: (db, input) => grantCredit(db, input) }),
   'grant-admin': operation({ input: personEmail, output: systemAdminChange, run: (db, { email }) => setSystemAdmin(db, email, true) }),
   'revoke-admin': operation({ input: personEmail, output: systemAdminChange, run: (db, { email }) => setSystemAdmin(db, email, false) }),
 };

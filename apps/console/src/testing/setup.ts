@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { format } from 'node:util';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { stubBrowserForMantine } from '@meterway/ui-kit/testing';
 import { setRuntimeConfig } from '../config/runtime-config';
 import { testRuntimeConfig } from './runtime-config';
 import { server } from './msw-server';
@@ -25,24 +26,5 @@ afterEach(() => {
   if (consoleErrors.length > 0) throw new Error(`console.error was called:\n${consoleErrors.join('\n')}`);
 });
 
-// jsdom has neither; Mantine needs both. The server tests run without a window.
-if (typeof window !== 'undefined') {
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }),
-  });
-  window.ResizeObserver = class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-}
+// The server tests run without a window.
+if (typeof window !== 'undefined') stubBrowserForMantine();

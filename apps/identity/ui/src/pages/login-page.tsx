@@ -1,7 +1,7 @@
+import { AuthCard } from '@meterway/ui-kit';
 import { Alert, Anchor, Center, Loader, Stack, Text } from '@mantine/core';
 import type { LoginFlow, UiNode } from '@ory/client-fetch';
 import { useEffect, useEffectEvent, useState } from 'react';
-import { AuthCard } from '../components/auth-card';
 import { FlowForm } from '../components/flow-form';
 import { FlowMessages } from '../components/flow-messages';
 import { FlowNodes } from '../components/flow-nodes';

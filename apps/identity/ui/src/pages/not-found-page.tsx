@@ -1,5 +1,5 @@
+import { AuthCard } from '@meterway/ui-kit';
 import { Button, Text } from '@mantine/core';
-import { AuthCard } from '../components/auth-card';
 
 /** Any other /ui/* path, e.g. a link to a flow this deployment shows in the console instead. */
 export function NotFoundPage({ consoleUrl }: { consoleUrl: string }) {

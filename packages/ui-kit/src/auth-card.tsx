@@ -1,13 +1,13 @@
 import { Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
-import { Logo } from '@meterway/ui-kit';
+import { Logo } from './logo';
 import type { ReactNode } from 'react';
 
-type AuthLayoutProps = { title: string; description?: string; children: ReactNode };
+type AuthCardProps = { title: string; description?: ReactNode; children: ReactNode; footer?: ReactNode };
 
-/** The centred card of the public screens: login, signup, recover. */
-export function AuthLayout({ title, description, children }: AuthLayoutProps) {
+/** The centred card of the sign-in screens: the console's public pages and identity's second factor. */
+export function AuthCard({ title, description, children, footer }: AuthCardProps) {
   return (
-    <Box mih="100dvh" bg="gray.0" px="md" pt="10vh" pb={48}>
+    <Box component="main" mih="100dvh" bg="gray.0" px="md" pt="10vh" pb={48}>
       <Center>
         <Stack w="100%" maw={420} gap="xl">
           <Center>
@@ -26,6 +26,7 @@ export function AuthLayout({ title, description, children }: AuthLayoutProps) {
             </Stack>
             {children}
           </Paper>
+          {footer}
         </Stack>
       </Center>
     </Box>
