@@ -1,10 +1,13 @@
 import type { ApiDb } from './db/index.js';
 import type { ApiConfig } from './env.js';
 import type { PaymentProvider } from './domain/payments/payment-provider.js';
+import type { Pricing } from './gateway/pricing.js';
+import type { ModelProvider } from './gateway/providers/model-provider.js';
 import type { IdentitySessions } from './plugins/identity-sessions.js';
 
 /** What the app is built from (server.ts and the tests pass these). */
-export type AppDeps = { config: ApiConfig; db: ApiDb; sessions?: IdentitySessions; payments?: PaymentProvider };
+/** Tests may inject the parts that reach outside: identity, the payment provider, the model provider. */
+export type AppDeps = { config: ApiConfig; db: ApiDb; sessions?: IdentitySessions; payments?: PaymentProvider; models?: ModelProvider; pricing?: Pricing };
 
 /** What route modules receive: the deps plus what the app resolved at boot. */
 export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider };

@@ -9,6 +9,10 @@ const apiEnv = z.object({
   API_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   UPSTREAM_BASE_URL: httpUrl.optional(),
   UPSTREAM_API_KEY: z.string().optional(),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000, 'must be at least 1000').default(60_000),
+  UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(500, 'must be at least 500').default(30_000),
+  GATEWAY_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').default(600),
+  PRICING_FILE: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -39,6 +43,12 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     identityInternalUrl: env.IDENTITY_INTERNAL_URL ?? publicUrls(env).identityUrl,
     secret: env.API_SECRET,
     upstream: env.UPSTREAM_BASE_URL ? { baseUrl: env.UPSTREAM_BASE_URL, apiKey: env.UPSTREAM_API_KEY } : undefined,
+    gateway: {
+      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+      idleTimeoutMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
+      rateLimitPerMinute: env.GATEWAY_RATE_LIMIT_PER_MINUTE,
+      pricingFile: env.PRICING_FILE,
+    },
     stripe: env.STRIPE_SECRET_KEY
       ? {
           secretKey: env.STRIPE_SECRET_KEY,

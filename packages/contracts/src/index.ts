@@ -26,3 +26,4 @@ export {
   sandboxCheckoutSchema,
   sandboxConfirmSchema,
 } from './bff/payments.js';
+export { type ChatRequest, chatRequestSchema } from './gateway/chat.js';

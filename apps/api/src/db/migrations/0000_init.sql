@@ -68,6 +68,12 @@ CREATE TABLE "app"."feedback" (
 	CONSTRAINT "feedback_type_known" CHECK (type in ('bug', 'feature_request', 'question', 'key_deletion', 'other'))
 );
 --> statement-breakpoint
+CREATE TABLE "app"."key_rate_windows" (
+	"publishable_key_id" text PRIMARY KEY NOT NULL,
+	"window_start" timestamp (3) with time zone NOT NULL,
+	"count" integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "app"."key_spend" (
 	"publishable_key_id" uuid NOT NULL,
 	"period_start" date NOT NULL,
@@ -112,6 +118,16 @@ CREATE TABLE "app"."publishable_keys" (
 	"deleted_at" timestamp (3) with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "app"."reservations" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"organization_id" uuid NOT NULL,
+	"publishable_key_id" uuid NOT NULL,
+	"period_start" date NOT NULL,
+	"amount_nanos" bigint NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"expires_at" timestamp (3) with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "app"."secrets" (
 	"name" text PRIMARY KEY NOT NULL,
 	"value" text NOT NULL
@@ -127,6 +143,8 @@ ALTER TABLE "app"."feedback" ADD CONSTRAINT "feedback_person_id_persons_id_fk" F
 ALTER TABLE "app"."key_spend" ADD CONSTRAINT "key_spend_publishable_key_id_publishable_keys_id_fk" FOREIGN KEY ("publishable_key_id") REFERENCES "app"."publishable_keys"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "app"."persons" ADD CONSTRAINT "persons_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "app"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "app"."publishable_keys" ADD CONSTRAINT "publishable_keys_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "app"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "app"."reservations" ADD CONSTRAINT "reservations_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "app"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "app"."reservations" ADD CONSTRAINT "reservations_publishable_key_id_publishable_keys_id_fk" FOREIGN KEY ("publishable_key_id") REFERENCES "app"."publishable_keys"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "chat_completions_organization_page" ON "app"."chat_completions" USING btree ("organization_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "chat_completions_key_page" ON "app"."chat_completions" USING btree ("organization_id","publishable_key_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "checkout_sessions_organization" ON "app"."checkout_sessions" USING btree ("organization_id","created_at");--> statement-breakpoint
@@ -138,4 +156,5 @@ CREATE UNIQUE INDEX "persons_identity" ON "app"."persons" USING btree ("identity
 CREATE INDEX "persons_email" ON "app"."persons" USING btree ("email");--> statement-breakpoint
 CREATE INDEX "persons_created" ON "app"."persons" USING btree ("created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "publishable_keys_value" ON "app"."publishable_keys" USING btree ("value");--> statement-breakpoint
-CREATE INDEX "publishable_keys_organization" ON "app"."publishable_keys" USING btree ("organization_id","created_at");
+CREATE INDEX "publishable_keys_organization" ON "app"."publishable_keys" USING btree ("organization_id","created_at");--> statement-breakpoint
+CREATE INDEX "reservations_expiry" ON "app"."reservations" USING btree ("expires_at");

@@ -6,3 +6,4 @@ export { feedback } from './feedback.js';
 export { secrets } from './secrets.js';
 export { billingCustomers, checkoutSessions, creditBalances, creditEntries, paymentEvents } from './credit.js';
 export type { CheckoutStatus, CreditEntryKind } from './credit.js';
+export { keyRateWindows, reservations } from './metering.js';

@@ -1,0 +1,34 @@
+import { bigint, date, index, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { appSchema } from './app-schema.js';
+import { organizations } from './people.js';
+import { publishableKeys } from './publishable-keys.js';
+
+/**
+ * What an in-flight gateway call holds against its organisation's credit and its key's monthly
+ * budget until it is settled. A crashed instance leaves rows behind; they expire and the sweeper
+ * releases them.
+ */
+export const reservations = appSchema.table(
+  'reservations',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    publishableKeyId: uuid('publishable_key_id')
+      .notNull()
+      .references(() => publishableKeys.id),
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (table) => [index('reservations_expiry').on(table.expiresAt)],
+);
+
+/** Per-key request counters, one fixed one-minute window per key, shared by every instance. */
+export const keyRateWindows = appSchema.table('key_rate_windows', {
+  publishableKeyId: text('publishable_key_id').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true, precision: 3 }).notNull(),
+  count: integer('count').notNull(),
+});

@@ -1,0 +1,10 @@
+import type { ApiConfig } from '../env.js';
+import { demoModel } from './providers/demo-model.js';
+import type { ModelProvider } from './providers/model-provider.js';
+import { openAiCompatible } from './providers/openai-compatible.js';
+
+/** Any OpenAI-compatible provider when UPSTREAM_BASE_URL is set; otherwise the offline demo model. */
+export function createModelProvider(config: ApiConfig): ModelProvider {
+  if (!config.upstream) return demoModel();
+  return openAiCompatible({ baseUrl: config.upstream.baseUrl, apiKey: config.upstream.apiKey, timeoutMs: config.gateway.timeoutMs, idleTimeoutMs: config.gateway.idleTimeoutMs });
+}

@@ -1,0 +1,32 @@
+/** A gateway failure, answered in OpenAI's error shape `{"error":{"message","type","code","param"}}`. */
+export class GatewayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly code: string,
+    message: string,
+    readonly param: string | null = null,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'GatewayError';
+  }
+
+  body() {
+    return { error: { message: this.message, type: this.type, code: this.code, param: this.param } };
+  }
+}
+
+export const gatewayErrors = {
+  invalidRequest: (message: string, param: string | null = null) => new GatewayError(400, 'invalid_request_error', 'invalid_request', message, param),
+  unknownModel: (model: string) => new GatewayError(400, 'invalid_request_error', 'model_not_found', `The model '${model}' does not exist or is not priced on this gateway.`, 'model'),
+  invalidKey: () => new GatewayError(401, 'invalid_request_error', 'invalid_api_key', 'Incorrect or missing publishable key. Create one in the Meterway console.'),
+  insufficientCredit: () => new GatewayError(402, 'insufficient_quota', 'insufficient_quota', 'Your prepaid credit is used up. Add credits in the Meterway console.'),
+  originNotAllowed: (origin: string | undefined) =>
+    new GatewayError(403, 'permission_error', 'origin_not_allowed', origin ? `The origin ${origin} is not allowed for this key.` : 'Requests need an Origin header allowed for this key.'),
+  budgetExceeded: () => new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),
+  rateLimited: (retryAfterSeconds: number) =>
+    new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
+  upstream: () => new GatewayError(502, 'api_error', 'upstream_error', 'The model provider failed. Nothing was charged.'),
+  upstreamTimeout: () => new GatewayError(504, 'api_error', 'upstream_timeout', 'The model provider did not answer in time. Nothing was charged.'),
+};

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/** Prices have at most 3 decimals per 1M tokens, so each token costs a whole number of nano-dollars. */
+const price = z
+  .number()
+  .min(0)
+  .refine((value) => Number.isInteger(Math.round(value * 1000 * 1e6) / 1e6), 'at most 3 decimals');
+
+const pricingFileSchema = z.object({
+  version: z.string().min(1),
+  currency: z.literal('USD'),
+  unit: z.literal('per 1M tokens'),
+  /** Added on top of the provider's price, e.g. 0.1 for 10 %. */
+  margin: z.number().min(0).max(10).default(0),
+  models: z.record(z.string().min(1).max(100), z.object({ input: price, output: price })).refine((models) => Object.keys(models).length > 0, 'at least one model'),
+});
+
+export type ModelPrice = { id: string; inputPerMillion: number; outputPerMillion: number; inputNanosPerToken: bigint; outputNanosPerToken: bigint };
+export type Pricing = { version: string; models: Map<string, ModelPrice> };
+
+/** USD per 1M tokens → nano-dollars per token (× 1e9 / 1e6), with the margin, rounded up. */
+const perToken = (usdPerMillion: number, margin: number) => BigInt(Math.ceil(usdPerMillion * 1000 * (1 + margin) - 1e-9));
+
+/** Loads and validates the pricing file at boot; a bad file stops the api with the reason. */
+export function loadPricing(file: string): Pricing {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`The pricing file ${file} cannot be read: ${(error as Error).message}`);
+  }
+  const parsed = pricingFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`The pricing file ${file} is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  }
+  const { version, margin, models } = parsed.data;
+  return {
+    version,
+    models: new Map(
+      Object.entries(models).map(([id, { input, output }]) => [
+        id,
+        { id, inputPerMillion: input, outputPerMillion: output, inputNanosPerToken: perToken(input, margin), outputNanosPerToken: perToken(output, margin) },
+      ]),
+    ),
+  };
+}

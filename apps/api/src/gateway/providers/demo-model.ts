@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { countTextTokens, estimateInputTokens } from '../tokenize.js';
+import type { ChatBody, ModelProvider } from './model-provider.js';
+
+export const demoModelId = 'meterway-demo';
+
+const words =
+  'Meterway demo model here. This answer is made offline, word by word, so you can try keys, budgets, streaming and metering without a model provider. Every token is counted and charged from your prepaid credit like a real call.'.split(
+    ' ',
+  );
+
+/** The answer's words: deterministic, about twice as many tokens as the last message, within max_tokens. */
+function answerFor(body: ChatBody): string[] {
+  const last = body.messages.at(-1);
+  const asked = countTextTokens(typeof last?.content === 'string' ? last.content : '');
+  const limit = body.max_completion_tokens ?? body.max_tokens ?? 256;
+  const target = Math.max(1, Math.min(limit, 8 + asked * 2));
+  const out: string[] = [];
+  for (let i = 0; countTextTokens(out.join(' ')) < target; i++) {
+    const candidate = [...out, words[i % words.length] ?? ''];
+    if (countTextTokens(candidate.join(' ')) > target) break;
+    out.push(words[i % words.length] ?? '');
+  }
+  return out.length ? out : [words[0] ?? ''];
+}
+
+/** The built-in offline model for the embedded default: no network, OpenAI's wire shapes. */
+export function demoModel(): ModelProvider {
+  return {
+    name: 'demo',
+    complete: async (body) => {
+      const text = answerFor(body).join(' ');
+      const promptTokens = estimateInputTokens(body.messages);
+      const completionTokens = countTextTokens(text);
+      return {
+        text,
+        usage: { promptTokens, completionTokens },
+        body: {
+          id: `chatcmpl-${randomUUID()}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: demoModelId,
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }],
+          usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+        },
+      };
+    },
+    stream: async function* (body, signal) {
+      const id = `chatcmpl-${randomUUID()}`;
+      const created = Math.floor(Date.now() / 1000);
+      const base = { id, object: 'chat.completion.chunk', created, model: demoModelId };
+      const answer = answerFor(body);
+      yield { text: '', chunk: { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] } };
+      for (const [index, word] of answer.entries()) {
+        if (signal.aborted) return;
+        const text = index === 0 ? word : ` ${word}`;
+        yield { text, chunk: { ...base, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] } };
+      }
+      yield { text: '', chunk: { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } };
+      const promptTokens = estimateInputTokens(body.messages);
+      const completionTokens = countTextTokens(answer.join(' '));
+      const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+      yield { text: '', usage: { promptTokens, completionTokens }, chunk: { ...base, choices: [], usage } };
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import { eq } from 'drizzle-orm';
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
+import { startFakeUpstream } from '../../testing/fake-upstream.js';
+import { setupGateway } from '../../testing/gateway-fixture.js';
+import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+afterAll(async () => upstream?.close());
+
+const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }));
+afterEach(async () => {
+  upstream.setMode('ok');
+  await expectLedgerConsistent(t.testDb.db);
+  expect(await t.testDb.db.select().from(reservations)).toEqual([]);
+});
+
+// gpt-4o-mini: $0.15 / $0.60 per 1M tokens → 150 and 600 nano-dollars per token.
+const model = 'gpt-4o-mini';
+const messages = [{ role: 'user' as const, content: 'Say hello in eight words.' }];
+
+function client(key: string, origin = 'https://app.example.com') {
+  return new OpenAI({ baseURL: `${t.url}/v1`, apiKey: key, maxRetries: 0, defaultHeaders: origin ? { origin } : {} });
+}
+
+async function state(organizationId: string, keyId: string) {
+  const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, organizationId));
+  const [balance] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId));
+  const [spend] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, keyId));
+  return { rows, balance: balance?.balanceNanos, reserved: balance?.reservedNanos, spent: spend?.spentNanos ?? 0n };
+}
+
+describe('POST /v1/chat/completions through the openai SDK', () => {
+  it('meters a non-streaming call: the row, the ledger, the balance and the key spend', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const completion = await client(account.value).chat.completions.create({ model, messages, max_tokens: 8 });
+    expect(completion.choices[0]?.message.content).toBe('alpha beta gamma delta epsilon zeta eta theta');
+    const after = await state(account.organizationId, account.keyId);
+    expect(after.rows).toHaveLength(1);
+    const row = after.rows[0]!;
+    expect(row).toMatchObject({ id: completion.id, model, inputTokens: 11, outputTokens: 8, usageEstimated: false });
+    expect(row.estimatedInputTokens).toBeGreaterThan(0);
+    expect(row.inputCostNanos).toBe(11n * 150n);
+    expect(row.outputCostNanos).toBe(8n * 600n);
+    expect(row.totalCostNanos).toBe(11n * 150n + 8n * 600n);
+    expect(after.balance).toBe(1_000_000_000n - row.totalCostNanos!);
+    expect(after.reserved).toBe(0n);
+    expect(after.spent).toBe(row.totalCostNanos);
+  });
+
+  it('streams with usage and charges the usage the provider reported', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const stream = await client(account.value).chat.completions.create({ model, messages, max_tokens: 5, stream: true });
+    let text = '';
+    let sawUsage = false;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      if (chunk.usage) sawUsage = true;
+    }
+    expect(text).toBe('alpha beta gamma delta epsilon');
+    expect(sawUsage).toBe(false);
+    expect(upstream.requests.at(-1)?.stream_options).toEqual({ include_usage: true });
+    const after = await state(account.organizationId, account.keyId);
+    expect(after.rows[0]).toMatchObject({ inputTokens: 11, outputTokens: 5, usageEstimated: false, totalCostNanos: 11n * 150n + 5n * 600n });
+  });
+
+  it('charges nothing when the provider fails (502) or hangs past the timeout (504)', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    for (const [mode, status] of [['error', 502], ['hang', 504]] as const) {
+      upstream.setMode(mode);
+      const error = await client(account.value).chat.completions.create({ model, messages }).catch((caught) => caught);
+      expect(error.status).toBe(status);
+      expect(error.error).toMatchObject({ type: 'api_error', code: status === 502 ? 'upstream_error' : 'upstream_timeout' });
+    }
+    const after = await state(account.organizationId, account.keyId);
+    expect(after).toMatchObject({ rows: [], balance: 1_000_000_000n, reserved: 0n, spent: 0n });
+  });
+
+  it('charges from its own count when the provider reports no usage, and flags the row', async () => {
+    upstream.setMode('no-usage');
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });
+    const [row] = (await state(account.organizationId, account.keyId)).rows;
+    expect(row).toMatchObject({ usageEstimated: true, outputTokens: 4 });
+    expect(row!.inputTokens).toBe(row!.estimatedInputTokens);
+    expect(row!.totalCostNanos).toBeGreaterThan(0n);
+  });
+
+  it('charges what was produced when the client goes away mid-stream', async () => {
+    upstream.setMode('slow-stream');
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const abort = new AbortController();
+    const stream = await client(account.value).chat.completions.create({ model, messages, max_tokens: 8, stream: true }, { signal: abort.signal });
+    let received = 0;
+    await (async () => {
+      for await (const chunk of stream) {
+        if (chunk.choices[0]?.delta?.content) received++;
+        if (received === 2) abort.abort();
+      }
+    })().catch(() => undefined);
+    for (let attempt = 0; attempt < 40 && (await state(account.organizationId, account.keyId)).rows.length === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const [row] = (await state(account.organizationId, account.keyId)).rows;
+    expect(row?.usageEstimated).toBe(true);
+    expect(row!.outputTokens).toBeGreaterThanOrEqual(2);
+    expect(row!.outputTokens).toBeLessThan(8);
+  });
+
+  it('lowers max_tokens to what the credit can pay, and refuses when nothing is affordable (402)', async () => {
+    // $0.000005 of credit: 11-ish input tokens at 150 n$ and then 600 n$ per output token.
+    const poor = await t.account({ creditDollars: 0.000005, budgetDollars: 10 });
+    await client(poor.value).chat.completions.create({ model, messages, max_tokens: 1000 });
+    const sent = upstream.requests.at(-1)?.max_tokens;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(10);
+    const broke = await t.account({ creditDollars: 0, budgetDollars: 10 });
+    const error = await client(broke.value).chat.completions.create({ model, messages }).catch((caught) => caught);
+    expect(error.status).toBe(402);
+    expect(error.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+  });
+
+  it('refuses a key whose monthly budget is spent with 429 budget_exceeded', async () => {
+    const account = await t.account({ creditDollars: 10, budgetDollars: 0 });
+    const error = await client(account.value).chat.completions.create({ model, messages }).catch((caught) => caught);
+    expect(error.status).toBe(429);
+    expect(error.error.code).toBe('budget_exceeded');
+  });
+
+  it('answers bad keys, unknown models and bad bodies in OpenAI\'s error shape', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const badKey = await client('pk_live_thisIsNotAKeyThatExists12345').chat.completions.create({ model, messages }).catch((caught) => caught);
+    expect(badKey.status).toBe(401);
+    expect(badKey.error).toMatchObject({ code: 'invalid_api_key', param: null });
+    const unknown = await client(account.value).chat.completions.create({ model: 'gpt-unknown', messages }).catch((caught) => caught);
+    expect(unknown.status).toBe(400);
+    expect(unknown.error).toMatchObject({ code: 'model_not_found', param: 'model' });
+    const empty = await client(account.value).chat.completions.create({ model, messages: [] }).catch((caught) => caught);
+    expect(empty.status).toBe(400);
+    expect(empty.error).toMatchObject({ type: 'invalid_request_error', param: 'messages', message: 'messages must not be empty' });
+  });
+});
+
+describe('Origin', () => {
+  const call = async (key: string, origin: string | undefined) => {
+    const response = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+      body: JSON.stringify({ model, messages, max_tokens: 2 }),
+    });
+    return { status: response.status, allowOrigin: response.headers.get('access-control-allow-origin') };
+  };
+
+  it('allows the exact origin and localhost on any port; refuses foreign, missing, null and another scheme', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1, origins: ['https://app.example.com', 'localhost'] });
+    expect(await call(account.value, 'https://app.example.com')).toEqual({ status: 200, allowOrigin: 'https://app.example.com' });
+    expect((await call(account.value, 'http://localhost:5173')).status).toBe(200);
+    expect((await call(account.value, 'https://localhost:8443')).status).toBe(200);
+    // Refusals still carry CORS headers, so the browser app can read the error.
+    expect(await call(account.value, 'https://evil.example.net')).toEqual({ status: 403, allowOrigin: 'https://evil.example.net' });
+    expect((await call(account.value, undefined)).status).toBe(403);
+    expect((await call(account.value, 'null')).status).toBe(403);
+    expect((await call(account.value, 'http://app.example.com')).status).toBe(403);
+  });
+
+  it('answers preflights for any origin without a key', async () => {
+    const response = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://anywhere.example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://anywhere.example.org');
+    expect(response.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+  });
+});

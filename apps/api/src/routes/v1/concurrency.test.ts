@@ -1,0 +1,94 @@
+import type { AddressInfo } from 'node:net';
+import { createDb } from '@meterway/db';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.js';
+import { schema } from '../../db/index.js';
+import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { loadApiConfig } from '../../env.js';
+import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
+import { startFakeUpstream } from '../../testing/fake-upstream.js';
+import { setupGateway } from '../../testing/gateway-fixture.js';
+import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+const provider = () => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 10_000, idleTimeoutMs: 5_000 });
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+const t = setupGateway(provider);
+
+// On Postgres (CI) a second api instance shares the database, as two production instances would.
+let second: { app: FastifyInstance; url: string; close: () => Promise<void> } | undefined;
+beforeAll(async () => {
+  const databaseUrl = t.testDb.handle.databaseUrl;
+  if (!databaseUrl) return;
+  const db = await createDb({ schema, databaseUrl, dataDir: '', service: 'api' });
+  const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent' }), db, models: provider() });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  second = { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: async () => (await app.close(), await db.close()) };
+});
+afterAll(async () => {
+  await second?.close();
+  await upstream?.close();
+});
+
+const messages = [{ role: 'user', content: 'Count to eight.' }];
+// gpt-4o-mini worst case per call: the estimate of the input × 150 n$ + 8 × 600 n$ (≈ 7,000 n$).
+const worstCase = 7_000;
+
+async function fire(key: string, calls: number) {
+  const urls = [t.url, second?.url ?? t.url];
+  return Promise.all(
+    Array.from({ length: calls }, (_, i) =>
+      fetch(`${urls[i % urls.length]}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, origin: 'https://app.example.com', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens: 8 }),
+      }).then((response) => response.status),
+    ),
+  );
+}
+
+async function totals(organizationId: string, keyId: string) {
+  const [charged] = await t.testDb.db
+    .select({ total: sql<string>`coalesce(sum(${chatCompletions.totalCostNanos}), 0)::text`, count: sql<number>`count(*)::int` })
+    .from(chatCompletions)
+    .where(eq(chatCompletions.organizationId, organizationId));
+  const [credit] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId));
+  const [spend] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, keyId));
+  return { charged: BigInt(charged?.total ?? 0), calls: charged?.count ?? 0, balance: credit?.balanceNanos ?? 0n, reserved: credit?.reservedNanos ?? 0n, spent: spend?.spentNanos ?? 0n };
+}
+
+describe(`200 parallel calls${process.env.DATABASE_URL ? ' on two api instances sharing one Postgres' : ''}`, () => {
+  it('never spend more than the key budget: every call is charged once or refused with 429', async () => {
+    const account = await t.account({ creditDollars: 10, budgetDollars: (20 * worstCase) / 1e9 });
+    const statuses = await fire(account.value, 200);
+    const after = await totals(account.organizationId, account.keyId);
+    const ok = statuses.filter((status) => status === 200).length;
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    expect(ok).toBeGreaterThanOrEqual(15);
+    expect(ok).toBe(after.calls);
+    expect(after.spent).toBe(after.charged);
+    expect(after.spent).toBeLessThanOrEqual(BigInt(20 * worstCase));
+    expect(after.balance).toBe(10_000_000_000n - after.charged);
+    expect(after.reserved).toBe(0n);
+    await expectLedgerConsistent(t.testDb.db);
+  });
+
+  it('never drive credit below zero: every call is charged once or refused with 402', async () => {
+    const credit = 20 * worstCase;
+    const account = await t.account({ creditDollars: credit / 1e9, budgetDollars: 10 });
+    const statuses = await fire(account.value, 200);
+    const after = await totals(account.organizationId, account.keyId);
+    const ok = statuses.filter((status) => status === 200).length;
+    expect(statuses.every((status) => status === 200 || status === 402)).toBe(true);
+    expect(ok).toBeGreaterThanOrEqual(15);
+    expect(ok).toBe(after.calls);
+    expect(after.balance).toBe(BigInt(credit) - after.charged);
+    expect(after.balance >= 0n).toBe(true);
+    expect(await t.testDb.db.select().from(reservations)).toEqual([]);
+    await expectLedgerConsistent(t.testDb.db);
+  });
+});

@@ -1,0 +1,65 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type UpstreamMode = 'ok' | 'no-usage' | 'error' | 'hang' | 'slow-stream';
+
+/**
+ * A local OpenAI-compatible provider speaking the real wire format (JSON and SSE), with switchable
+ * behaviour; it records each request body for assertions.
+ */
+export async function startFakeUpstream() {
+  let mode: UpstreamMode = 'ok';
+  const requests: Record<string, any>[] = [];
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+
+  const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    const body = JSON.parse(raw || '{}');
+    requests.push(body);
+    if (mode === 'error') {
+      response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
+      return;
+    }
+    if (mode === 'hang') return; // never answers
+    const count = Math.min(body.max_tokens ?? body.max_completion_tokens ?? 8, words.length);
+    const content = words.slice(0, count).join(' ');
+    const usage = { prompt_tokens: 11, completion_tokens: count, total_tokens: 11 + count };
+    const base = { id: 'chatcmpl-upstream', created: 1, model: body.model };
+    if (!body.stream) {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          ...(mode === 'no-usage' ? {} : { usage }),
+        }),
+      );
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
+    for (const [index, word] of words.slice(0, count).entries()) {
+      send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: index ? ` ${word}` : word }, finish_reason: null }] });
+      if (mode === 'slow-stream') await new Promise((resolve) => setTimeout(resolve, 150));
+      if (response.destroyed) return;
+    }
+    send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+    if (mode !== 'no-usage' && body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage });
+    response.end('data: [DONE]\n\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    setMode: (next: UpstreamMode) => {
+      mode = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { setupTestDb } from '@meterway/db/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { createApp } from '../app.js';
+import { migrations, schema } from '../db/index.js';
+import { organizations, publishableKeys } from '../db/schema/index.js';
+import { postEntry } from '../domain/credit/ledger.js';
+import { newKeyValue } from '../domain/keys/key-value.js';
+import { dollarsToNanos } from '../domain/money.js';
+import { loadApiConfig } from '../env.js';
+import type { ModelProvider } from '../gateway/providers/model-provider.js';
+
+/**
+ * The api listening on a real socket (the openai SDK needs a URL), on this file's own database,
+ * with the model provider the test chooses; `account()` makes an organisation with credit and a key.
+ */
+export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv = {}) {
+  const testDb = setupTestDb({ schema, migrations });
+  let app: FastifyInstance | undefined;
+  let url = '';
+  beforeAll(async () => {
+    app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db: testDb.handle, models: models() });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  async function account(options: { creditDollars: number; budgetDollars: number; origins?: string[] }) {
+    const organizationId = randomUUID();
+    await testDb.db.insert(organizations).values({ id: organizationId, name: 'Gateway test' });
+    if (options.creditDollars > 0) {
+      await testDb.db.transaction((tx) =>
+        postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(options.creditDollars), reference: `cs_${randomUUID()}` }),
+      );
+    }
+    const keyId = randomUUID();
+    const value = newKeyValue();
+    await testDb.db.insert(publishableKeys).values({
+      id: keyId,
+      organizationId,
+      name: 'Test key',
+      value,
+      spendLimitNanos: dollarsToNanos(options.budgetDollars),
+      allowedOrigins: options.origins ?? ['https://app.example.com'],
+    });
+    return { organizationId, keyId, value };
+  }
+
+  return {
+    testDb,
+    get url() {
+      return url;
+    },
+    account,
+  };
+}
