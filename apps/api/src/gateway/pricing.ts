@@ -28,7 +28,7 @@ export function loadPricing(file: string): Pricing {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`The pricing file ${file} cannot be read: ${(error as Error).message}`);
+    throw new Error(`The pricing file ${file} cannot be read: ${(error as Error).message}`, { cause: error });
   }
   const parsed = pricingFileSchema.safeParse(raw);
   if (!parsed.success) {
