@@ -1,0 +1,81 @@
+import { eq } from 'drizzle-orm';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { admit } from '../../domain/metering/admission.js';
+import { findKey } from '../../domain/metering/find-key.js';
+import { releaseExpired } from '../../domain/metering/settlement.js';
+import { demoModel } from '../../gateway/providers/demo-model.js';
+import { setupGateway } from '../../testing/gateway-fixture.js';
+import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+
+const t = setupGateway(() => demoModel(), { GATEWAY_RATE_LIMIT_PER_MINUTE: '5' });
+const client = (key: string) => new OpenAI({ baseURL: `${t.url}/v1`, apiKey: key, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
+const messages = [{ role: 'user' as const, content: 'Tell me about Meterway.' }];
+
+describe('the offline demo model (the embedded default)', () => {
+  it('answers deterministically, streamed or not, with usage, and is metered like any model', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const once = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages });
+    const twice = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages });
+    expect(once.choices[0]?.message.content).toBe(twice.choices[0]?.message.content);
+    expect(once.choices[0]?.message.content).toMatch(/^Meterway demo model here\./);
+    expect(once.usage?.completion_tokens).toBeGreaterThan(5);
+
+    const stream = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, stream: true, stream_options: { include_usage: true } });
+    let text = '';
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe(once.choices[0]?.message.content);
+    expect(usage?.completion_tokens).toBe(once.usage?.completion_tokens);
+
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+    expect(rows).toHaveLength(3);
+    expect(rows.every((row) => !row.usageEstimated && (row.totalCostNanos ?? 0n) > 0n)).toBe(true);
+    await expectLedgerConsistent(t.testDb.db);
+  });
+
+  it('follows max_tokens', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const short = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 3 });
+    expect(short.usage?.completion_tokens).toBeLessThanOrEqual(3);
+  });
+
+  it('lists the priced models for a valid key', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const models = await client(account.value).models.list();
+    expect(models.data.map((model) => model.id)).toEqual(expect.arrayContaining(['meterway-demo', 'gpt-4o-mini']));
+  });
+
+  it('limits requests per key per minute with 429 and Retry-After, shared through the database', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 7; i++) {
+      const response = await fetch(`${t.url}/v1/models`, { headers: { authorization: `Bearer ${account.value}`, origin: 'https://app.example.com' } });
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter = response.headers.get('retry-after');
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(5);
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+
+  it('releases the reservations a crashed instance left behind once they expire', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const key = await findKey(t.testDb.db, account.value);
+    const admitted = await admit(t.testDb.db, { key: key!, prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n }, inputTokens: 10, requestedMaxTokens: 100, now: new Date() });
+    const [held] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
+    expect(held?.reservedNanos).toBe(admitted.reservedNanos);
+    expect(await releaseExpired(t.testDb.db, new Date())).toBe(0);
+    expect(await releaseExpired(t.testDb.db, new Date(Date.now() + 11 * 60 * 1000))).toBeGreaterThanOrEqual(1);
+    const [after] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
+    const [spend] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, account.keyId));
+    expect(after?.reservedNanos).toBe(0n);
+    expect(spend?.reservedNanos).toBe(0n);
+    expect(await t.testDb.db.select().from(reservations).where(eq(reservations.id, admitted.reservationId))).toEqual([]);
+  });
+});
