@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import { echoRequestId, fastifyOptions, packagePath, registerHealth } from '@meterway/service';
+import { echoRequestId, fastifyOptions, registerHealth } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
@@ -15,13 +15,9 @@ import { bffRoutes } from './routes/bff/index.js';
 import { loadSecret } from './domain/secrets/load-secret.js';
 import { createPaymentProvider } from './domain/payments/create-payment-provider.js';
 import { configRoutes } from './routes/bff/config.js';
-import { releaseExpired } from './domain/metering/settlement.js';
-import { createModelProvider } from './gateway/create-model-provider.js';
-import { loadPricing } from './gateway/pricing.js';
-import { chatCompletionRoutes } from './routes/v1/chat-completions.js';
-import { gatewayScope } from './routes/v1/gateway-scope.js';
-import { sandboxCheckoutRoutes, sandboxSettler } from './routes/sandbox/checkout.js';
-import { sandboxPortalRoutes } from './routes/sandbox/portal.js';
+import { registerSandbox } from './routes/sandbox/index.js';
+import { registerGateway } from './routes/v1/index.js';
+import { docsRoutes } from './routes/docs/docs.js';
 import { stripeWebhookRoutes } from './routes/webhooks/stripe.js';
 
 export type { AppDeps, RouteDeps } from './deps.js';
@@ -47,26 +43,15 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const routeDeps: RouteDeps = { ...deps, secret, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
   configRoutes(zod, routeDeps);
 
-  // The metering gateway: OpenAI-compatible, publishable keys, its own CORS and error shape.
-  const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
-  const models = deps.models ?? createModelProvider(config);
-  await fastify.register(async (gateway) => {
-    gatewayScope(gateway);
-    chatCompletionRoutes(gateway, { db: db.db, pricing, provider: models, rateLimitPerMinute: config.gateway.rateLimitPerMinute });
-  }, { prefix: '/v1' });
-  const sweeper = setInterval(() => {
-    releaseExpired(db.db, new Date()).catch((error: unknown) => fastify.log.error({ err: error }, 'releasing expired reservations failed'));
-  }, 30_000);
-  fastify.addHook('onClose', async () => clearInterval(sweeper));
-  if (routeDeps.payments.name === 'sandbox') {
-    const settler = sandboxSettler(db, fastify.log);
-    fastify.addHook('onClose', async () => settler.stop());
-    await zod.register(async (sandbox: FastifyZodInstance) => {
-      await registerRateLimit(sandbox);
-      sandboxCheckoutRoutes(sandbox, routeDeps, settler.settleSoon);
-      sandboxPortalRoutes(sandbox, routeDeps);
-    });
-  }
+  const pricing = await registerGateway(fastify, deps);
+  // The docs show what is charged: the price list with the margin, per 1M tokens.
+  const pricedModels = [...pricing.models.values()].map((model) => ({
+    id: model.id,
+    inputPerMillion: Number(model.inputNanosPerToken) / 1000,
+    outputPerMillion: Number(model.outputNanosPerToken) / 1000,
+  }));
+  docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels });
+  if (routeDeps.payments.name === 'sandbox') await registerSandbox(zod, routeDeps);
   if (routeDeps.payments.name === 'stripe') await stripeWebhookRoutes(zod, routeDeps);
   // The console's backend: its origin only, with cookies.
   await zod.register(async (console: FastifyZodInstance) => {

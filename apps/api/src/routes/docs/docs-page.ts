@@ -1,0 +1,259 @@
+import { codeBlock, escapeHtml as e } from './code-block.js';
+import { docsScript, docsStyle } from './docs-assets.js';
+
+export type DocsModel = { id: string; inputPerMillion: number; outputPerMillion: number };
+export type DocsPageInput = { apiUrl: string; consoleUrl: string; models: DocsModel[] };
+
+export const demoModelId = 'meterway-demo';
+
+const sections = [
+  ['overview', 'Overview'],
+  ['authentication', 'Authentication'],
+  ['quickstart-fetch', 'Quickstart: fetch'],
+  ['quickstart-sdk', 'Quickstart: openai SDK'],
+  ['metering', 'Metering and billing'],
+  ['errors', 'Errors'],
+  ['limits', 'Limits'],
+  ['models', 'Models and pricing'],
+  ['reference', 'API reference'],
+] as const;
+type SectionId = (typeof sections)[number][0];
+
+const usd = (value: number) =>
+  Number.isFinite(value) ? `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })}` : e(String(value));
+
+const h2 = (id: SectionId) => {
+  const title = sections.find(([sectionId]) => sectionId === id)?.[1] ?? id;
+  return `<h2 id="${id}">${title}<a class="anchor" href="#${id}" aria-label="Link to ${title}">#</a></h2>`;
+};
+const h3 = (id: string, title: string) => `<h3 id="${id}">${title}<a class="anchor" href="#${id}" aria-label="Link to ${title}">#</a></h3>`;
+
+const logo = `<svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true"><rect width="24" height="24" rx="6" fill="#fff" fill-opacity=".18"/><path d="M5 17V7l7 6 7-6v10" fill="none" stroke="#fff" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+
+/** The developer quickstart served at GET /docs: one self-contained page, every interpolated value escaped. */
+export function renderDocsPage({ apiUrl, consoleUrl, models }: DocsPageInput): string {
+  const base = `${apiUrl.replace(/\/+$/, '')}/v1`;
+  const consoleBase = consoleUrl.replace(/\/+$/, '');
+  const dashboard = e(`${consoleBase}/dashboard`);
+  const usagePage = e(`${consoleBase}/chat-completions`);
+  const openapi = e(`${apiUrl.replace(/\/+$/, '')}/openapi.json`);
+
+  const toc = `<nav class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ol>${sections.map(([id, title]) => `<li><a href="#${id}">${title}</a></li>`).join('')}</ol></nav>`;
+
+  const overview = `
+<p class="eyebrow">Developer quickstart</p>
+<h1>Call AI models from your browser app</h1>
+<p class="lead">Meterway is an OpenAI-compatible API that your front end calls directly with a publishable key. Every call is metered and paid from your prepaid credit, within the budget you set for the key.</p>
+${h2('overview')}
+<div class="base-url"><span class="label">Base URL</span><code>${e(base)}</code></div>
+<p>The API follows OpenAI's Chat Completions API, so existing clients work by changing the base URL and the key.</p>
+<div class="endpoints">
+  <div class="endpoint"><span class="method post">POST</span><code>/v1/chat/completions</code><span>Create a chat completion, streamed over server-sent events with <code>stream: true</code>, or as one JSON response.</span></div>
+  <div class="endpoint"><span class="method get">GET</span><code>/v1/models</code><span>List the models you can call.</span></div>
+</div>`;
+
+  const authentication = `
+${h2('authentication')}
+<p>Every request carries a publishable key as a bearer token: <code>Authorization: Bearer pk_live_…</code>. Create keys in the <a href="${dashboard}">console</a>, each with its allowed origins and monthly budget.</p>
+${codeBlock(`POST ${base}/chat/completions\nAuthorization: Bearer pk_live_…\nContent-Type: application/json\nOrigin: https://app.example.com`, 'http', 'Request headers')}
+<p>Publishable keys are meant to live in browser code. They are not secret; what protects them is:</p>
+<ul>
+  <li><strong>Allowed origins.</strong> The browser's <code>Origin</code> header must equal one of the key's allowed origins exactly: scheme, host and port. The literal entry <code>localhost</code> allows <code>http</code> and <code>https</code> localhost on any port.</li>
+  <li><strong>A monthly budget</strong> per key, in USD.</li>
+  <li><strong>A per-key rate limit</strong> in requests per minute.</li>
+  <li><strong>Your prepaid credit</strong>: nothing is spent beyond it.</li>
+</ul>
+<div class="table-wrap"><table>
+  <thead><tr><th>Allowed origin entry</th><th>Accepts</th><th>Refuses (examples)</th></tr></thead>
+  <tbody>
+    <tr><td><code>https://app.example.com</code></td><td><code>https://app.example.com</code></td><td><code>http://app.example.com</code>, <code>https://www.example.com</code>, <code>https://app.example.com:8443</code></td></tr>
+    <tr><td><code>localhost</code></td><td><code>http://localhost:5173</code>, <code>https://localhost:3000</code>, …</td><td>Any other host. Remove it before going to production.</td></tr>
+  </tbody>
+</table></div>
+<p>Requests without an <code>Origin</code> header, such as server-side code or <code>curl</code>, are refused with <code>403 origin_not_allowed</code>. Browsers add the header on their own; you never set it yourself.</p>
+<div class="callout warn"><strong>Origin is not a secret.</strong><p>Outside a browser, anyone can send any <code>Origin</code> header, so the allowed origins stop other websites from using your key but cannot stop a determined script. The budget is what bounds the damage: keep each key's budget tight, and use one key per app.</p></div>`;
+
+  const request = (extra: string) =>
+    `{\n    model: '${demoModelId}',\n    messages: [{ role: 'user', content: 'Write a haiku about metering.' }],\n    max_tokens: 200,${extra}\n  }`;
+  const quickstartFetch = `
+${h2('quickstart-fetch')}
+<p>No library needed: <code>fetch</code> and a few lines to read the stream.</p>
+${h3('fetch-basic', 'Non-streaming')}
+${codeBlock(
+  `const API = '${base}';
+const KEY = 'pk_live_…'; // your publishable key
+
+const response = await fetch(\`\${API}/chat/completions\`, {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', Authorization: \`Bearer \${KEY}\` },
+  body: JSON.stringify(${request('')}),
+});
+const body = await response.json();
+if (!response.ok) throw new Error(\`\${body.error.code}: \${body.error.message}\`);
+
+console.log(body.choices[0].message.content);
+console.log(body.usage); // { prompt_tokens, completion_tokens, total_tokens }`,
+  'js',
+)}
+${h3('fetch-stream', 'Streaming')}
+<p>With <code>stream: true</code> the response is a stream of server-sent events: lines of <code>data: {json}</code> separated by blank lines, each carrying a chunk of the reply, and a final <code>data: [DONE]</code>.</p>
+${codeBlock(
+  `const response = await fetch(\`\${API}/chat/completions\`, {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', Authorization: \`Bearer \${KEY}\` },
+  body: JSON.stringify(${request('\n    stream: true,')}),
+});
+if (!response.ok) {
+  const { error } = await response.json();
+  throw new Error(\`\${error.code}: \${error.message}\`);
+}
+
+const output = document.querySelector('#output');
+const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+let buffer = '';
+for (;;) {
+  const { value, done } = await reader.read();
+  if (done) break;
+  buffer += value;
+  const lines = buffer.split('\\n');
+  buffer = lines.pop(); // keep a partial line for the next read
+  for (const line of lines) {
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (data === '[DONE]') continue; // the stream ends right after
+    const chunk = JSON.parse(data);
+    // the usage chunk, if you asked for it, has no choices
+    output.textContent += chunk.choices[0]?.delta?.content ?? '';
+  }
+}`,
+  'js',
+)}
+<p>To receive token counts on a stream, add <code>stream_options: { include_usage: true }</code>: the last chunk before <code>[DONE]</code> then has an empty <code>choices</code> array and a <code>usage</code> object.</p>`;
+
+  const quickstartSdk = `
+${h2('quickstart-sdk')}
+<p>The official <code>openai</code> npm package works unchanged: point <code>baseURL</code> at Meterway and pass your publishable key.</p>
+${codeBlock('npm install openai', 'sh')}
+${h3('sdk-basic', 'Non-streaming')}
+${codeBlock(
+  `import OpenAI from 'openai';
+
+const client = new OpenAI({
+  baseURL: '${base}',
+  apiKey: 'pk_live_…',
+  // The SDK refuses to run in a browser unless told to: publishable keys are made for it.
+  dangerouslyAllowBrowser: true,
+});
+
+const completion = await client.chat.completions.create({
+  model: '${demoModelId}',
+  messages: [{ role: 'user', content: 'Write a haiku about metering.' }],
+  max_tokens: 200,
+});
+console.log(completion.choices[0].message.content);`,
+  'js',
+)}
+${h3('sdk-stream', 'Streaming')}
+${codeBlock(
+  `const stream = await client.chat.completions.create({
+  model: '${demoModelId}',
+  messages: [{ role: 'user', content: 'Write a haiku about metering.' }],
+  max_tokens: 200,
+  stream: true,
+});
+const output = document.querySelector('#output');
+for await (const chunk of stream) {
+  output.textContent += chunk.choices[0]?.delta?.content ?? '';
+}`,
+  'js',
+)}
+<p>Errors surface as <code>OpenAI.APIError</code> with <code>status</code>, <code>code</code> and <code>message</code>; see <a href="#errors">Errors</a>.</p>`;
+
+  const metering = `
+${h2('metering')}
+<p>Each call is paid from your prepaid credit and counted against the key's monthly budget, in three steps:</p>
+<ol class="steps">
+  <li><strong>Estimate.</strong> The input tokens of your request are counted before the call.</li>
+  <li><strong>Reserve.</strong> The worst case, estimated input plus <code>max_tokens</code> of output, is reserved against the key's budget and your credit.</li>
+  <li><strong>Charge.</strong> When the call ends, only the actual usage is charged and the rest of the reservation is released.</li>
+</ol>
+<p>If <code>max_tokens</code> is absent, or more than you can afford, it is lowered to what the key's remaining budget and your credit can pay. Setting <code>max_tokens</code> to what you really need keeps reservations small, so concurrent calls are not refused while an earlier one is still running.</p>
+<p>Cost of a call = input tokens × input price / 1,000,000 + output tokens × output price / 1,000,000, at the <a href="#models">prices below</a>. If the model provider fails or times out, nothing is charged.</p>
+<div class="callout info"><strong>See every call.</strong><p>Usage appears in the console's <a href="${usagePage}">Chat completions</a> page, with estimated and actual tokens and costs for each call.</p></div>`;
+
+  // Types and codes as the gateway answers them (gateway/openai-error.ts).
+  const errorRows: [number, string, string, string][] = [
+    [400, 'invalid_request_error', 'invalid_request', 'The request body is invalid: check <code>param</code> and <code>message</code>.'],
+    [400, 'invalid_request_error', 'model_not_found', 'Unknown model. <code>GET /v1/models</code> lists the models you can call.'],
+    [401, 'invalid_request_error', 'invalid_api_key', 'The key is missing, unknown or deleted.'],
+    [402, 'insufficient_quota', 'insufficient_quota', `Your prepaid credit is exhausted. <a href="${dashboard}">Top up in the console</a>.`],
+    [403, 'permission_error', 'origin_not_allowed', "The <code>Origin</code> header is missing or is not one of the key's allowed origins."],
+    [429, 'insufficient_quota', 'budget_exceeded', "The key's monthly budget is spent. It resets on the 1st of the month, UTC; raise it in the console if needed."],
+    [429, 'requests', 'rate_limit_exceeded', "Too many requests for this key. Wait for the <code>Retry-After</code> header's seconds, then retry."],
+    [502, 'api_error', 'upstream_error', 'The model provider failed. Nothing is charged.'],
+    [504, 'api_error', 'upstream_timeout', 'The model provider did not answer in time. Nothing is charged.'],
+  ];
+  const errors = `
+${h2('errors')}
+<p>Errors use OpenAI's error shape and the matching HTTP status. Error responses carry CORS headers, so your app can read them. Branch on <code>error.code</code>; the message is for humans and may change.</p>
+${codeBlock(`{\n  "error": {\n    "message": "The model 'gpt-9' does not exist or is not priced on this gateway.",\n    "type": "invalid_request_error",\n    "code": "model_not_found",\n    "param": "model"\n  }\n}`, 'json', 'Example: 400 response body')}
+<div class="table-wrap"><table>
+  <thead><tr><th>Status</th><th>Type</th><th>Code</th><th>Meaning and what to do</th></tr></thead>
+  <tbody>${errorRows.map(([status, type, code, meaning]) => `<tr><td><span class="status s${String(status)[0]}">${status}</span></td><td><code>${type}</code></td><td><code>${code}</code></td><td>${meaning}</td></tr>`).join('')}</tbody>
+</table></div>`;
+
+  const limits = `
+${h2('limits')}
+<div class="table-wrap"><table>
+  <thead><tr><th>Limit</th><th>Value</th></tr></thead>
+  <tbody>
+    <tr><td>Request body</td><td>At most 1 MB.</td></tr>
+    <tr><td><code>max_tokens</code></td><td>Lowered to what the key's budget and your credit can pay (see <a href="#metering">Metering</a>).</td></tr>
+    <tr><td>Requests per minute, per key</td><td>600 by default; the operator sets it with <code>GATEWAY_RATE_LIMIT_PER_MINUTE</code>. Beyond it: <code>429 rate_limit_exceeded</code> with <code>Retry-After</code>.</td></tr>
+    <tr><td>Monthly budget, per key</td><td>Set in the console; resets on the 1st of the month, UTC.</td></tr>
+  </tbody>
+</table></div>`;
+
+  const modelRows = models
+    .map(
+      (model) =>
+        `<tr><td><code>${e(model.id)}</code>${model.id === demoModelId ? '<span class="badge">demo</span>' : ''}</td><td class="num">${usd(model.inputPerMillion)}</td><td class="num">${usd(model.outputPerMillion)}</td></tr>`,
+    )
+    .join('');
+  const modelsSection = `
+${h2('models')}
+<p>Prices in USD per 1 million tokens. <code>GET /v1/models</code> returns the same list.</p>
+${
+  models.length
+    ? `<div class="table-wrap"><table><thead><tr><th>Model</th><th class="num">Input / 1M tokens</th><th class="num">Output / 1M tokens</th></tr></thead><tbody>${modelRows}</tbody></table></div>`
+    : '<p class="muted">No models are priced yet.</p>'
+}
+<p><code>${demoModelId}</code> is the built-in offline demo model: it answers with deterministic text, so you can try everything out without a model provider.</p>`;
+
+  const reference = `
+${h2('reference')}
+<p>The machine-readable OpenAPI description of the API is at <a href="${openapi}"><code>${openapi}</code></a>.</p>`;
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Docs · Meterway</title>
+<meta name="description" content="Call the Meterway OpenAI-compatible API from a browser app with a publishable key.">
+<style>${docsStyle}</style>
+</head>
+<body>
+<header class="topbar"><div class="topbar-inner"><a class="brand" href="#top">${logo}Meterway</a><span class="section-name">Docs</span>
+<nav><a href="${openapi}">OpenAPI</a><a href="${dashboard}">Console</a></nav></div></header>
+<div class="layout" id="top">
+${toc}
+<main>
+${overview}${authentication}${quickstartFetch}${quickstartSdk}${metering}${errors}${limits}${modelsSection}${reference}
+<footer>Meterway API · <a href="${dashboard}">Console</a> · <a href="${openapi}">OpenAPI</a></footer>
+</main>
+</div>
+<script>${docsScript}</script>
+</body>
+</html>`;
+}

@@ -1,0 +1,92 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docsRoutes } from './docs.js';
+
+const models = [
+  { id: 'meterway-demo', inputPerMillion: 0.1, outputPerMillion: 0.4 },
+  { id: 'gpt-4o-mini', inputPerMillion: 0.15, outputPerMillion: 0.6 },
+  { id: 'big-model', inputPerMillion: 2.5, outputPerMillion: 10 },
+  { id: 'evil<script>alert(1)</script>', inputPerMillion: 1, outputPerMillion: 2 },
+];
+
+let app: FastifyInstance;
+let html: string;
+/** The page as read: tags stripped (code blocks are highlighted into spans), entities decoded. */
+let text: string;
+let headers: Record<string, unknown>;
+
+beforeAll(async () => {
+  app = Fastify();
+  docsRoutes(app, { apiUrl: 'https://api.example.test', consoleUrl: 'https://console.example.test', models: () => models });
+  const response = await app.inject({ method: 'GET', url: '/docs' });
+  expect(response.statusCode).toBe(200);
+  html = response.body;
+  const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
+  text = html.replace(/<[^>]+>/g, '').replace(/&(lt|gt|quot|#39|amp);/g, (entity) => entities[entity] ?? entity);
+  headers = response.headers;
+});
+afterAll(() => app.close());
+
+describe('GET /docs', () => {
+  it('answers a cacheable HTML page under a strict CSP', () => {
+    expect(headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(headers['cache-control']).toBe('public, max-age=300');
+    const csp = String(headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/\son[a-z]+=/i); // no inline event handlers
+    expect(html).not.toMatch(/<(link|img|iframe)\b|\ssrc=/i); // nothing loaded from elsewhere
+  });
+
+  it('states the base URL, the Bearer example, the console and the OpenAPI reference', () => {
+    expect(text).toContain('Base URLhttps://api.example.test/v1');
+    expect(text).toContain("baseURL: 'https://api.example.test/v1'");
+    expect(text).toContain('Authorization: Bearer pk_live_…');
+    expect(html).toContain('href="https://console.example.test/dashboard"');
+    expect(html).toContain('href="https://api.example.test/openapi.json"');
+    expect(text).toContain('dangerouslyAllowBrowser: true');
+    expect(text).toContain('for await (const chunk of stream)');
+    expect(text).toContain('GATEWAY_RATE_LIMIT_PER_MINUTE');
+  });
+
+  it('lists each model with its prices per million tokens', () => {
+    const row = (id: string) => html.match(new RegExp(`<tr><td><code>${id}</code>.*?</tr>`))?.[0] ?? '';
+    expect(row('meterway-demo')).toMatch(/\$0\.10<\/td>.*\$0\.40<\/td>/);
+    expect(row('gpt-4o-mini')).toMatch(/\$0\.15<\/td>.*\$0\.60<\/td>/);
+    expect(row('big-model')).toMatch(/\$2\.50<\/td>.*\$10\.00<\/td>/);
+  });
+
+  it('documents every error with its status, type and code', () => {
+    const errors: [number, string, string][] = [
+      [400, 'invalid_request_error', 'invalid_request'],
+      [400, 'invalid_request_error', 'model_not_found'],
+      [401, 'invalid_request_error', 'invalid_api_key'],
+      [402, 'insufficient_quota', 'insufficient_quota'],
+      [403, 'permission_error', 'origin_not_allowed'],
+      [429, 'insufficient_quota', 'budget_exceeded'],
+      [429, 'requests', 'rate_limit_exceeded'],
+      [502, 'api_error', 'upstream_error'],
+      [504, 'api_error', 'upstream_timeout'],
+    ];
+    for (const [status, type, code] of errors) expect(html).toContain(`>${status}</span></td><td><code>${type}</code></td><td><code>${code}</code></td>`);
+  });
+
+  it('escapes interpolated values', () => {
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('evil&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html.match(/<script>/g)).toHaveLength(1); // only the page's own copy-button script
+  });
+
+  it('escapes the urls too, in text, code and attributes', async () => {
+    const other = Fastify();
+    docsRoutes(other, { apiUrl: 'https://api.example.test/"><script>x</script>', consoleUrl: "https://c.test/'onload='x", models: () => [] });
+    const body = (await other.inject({ method: 'GET', url: '/docs' })).body;
+    await other.close();
+    expect(body).not.toContain('"><script>x');
+    expect(body).not.toContain("'onload='");
+    expect(body).toContain('&quot;&gt;&lt;script&gt;x');
+    expect(body).toContain('No models are priced yet.');
+  });
+});

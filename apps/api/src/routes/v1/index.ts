@@ -1,0 +1,30 @@
+import { packagePath } from '@meterway/service';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import { releaseExpired } from '../../domain/metering/settlement.js';
+import { createModelProvider } from '../../gateway/create-model-provider.js';
+import { loadPricing, type Pricing } from '../../gateway/pricing.js';
+import { chatCompletionRoutes } from './chat-completions.js';
+import { gatewayScope } from './gateway-scope.js';
+
+/**
+ * The metering gateway under /v1: OpenAI-compatible, publishable keys, its own CORS and error
+ * shape; and the sweeper that releases reservations a crashed instance left behind.
+ */
+export async function registerGateway(fastify: FastifyInstance, deps: AppDeps): Promise<Pricing> {
+  const { config, db } = deps;
+  const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
+  const provider = deps.models ?? createModelProvider(config);
+  await fastify.register(
+    async (gateway) => {
+      gatewayScope(gateway);
+      chatCompletionRoutes(gateway, { db: db.db, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute });
+    },
+    { prefix: '/v1' },
+  );
+  const sweeper = setInterval(() => {
+    releaseExpired(db.db, new Date()).catch((error: unknown) => fastify.log.error({ err: error }, 'releasing expired reservations failed'));
+  }, 30_000);
+  fastify.addHook('onClose', async () => clearInterval(sweeper));
+  return pricing;
+}
