@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     // Tests read loosely typed JSON bodies (Kratos flows, problem details) to assert on them.
-    files: ['**/*.test.{ts,tsx}', '**/testing/**'],
+    files: ['**/*.test.{ts,tsx}', '**/testing/**', 'e2e/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
