@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
 import { theme } from '@meterway/ui-kit';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -15,6 +16,8 @@ export function AppProvider({ children, queryClient, env = 'default' }: AppProvi
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <MantineProvider theme={theme} env={env}>
+      {/* Mantine's defaults are kept (bottom-right, 4000 ms, at most 5): the spec does not override them (§9). */}
+      <Notifications />
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineProvider>
   );

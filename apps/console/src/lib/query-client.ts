@@ -1,9 +1,28 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, type DefaultOptions } from '@tanstack/react-query';
+import { type NotifyMeta, reportQueryError } from './notify';
 
-export function createQueryClient(): QueryClient {
+declare module '@tanstack/react-query' {
+  // `meta: { silent: true }` and `meta: { errorMessage }` are typed on every query and mutation.
+  interface Register {
+    queryMeta: NotifyMeta;
+    mutationMeta: NotifyMeta;
+  }
+}
+
+/**
+ * The app's QueryClient. Every failed query and mutation reaches reportQueryError, the one place
+ * failures become a 'Wooops!' toast (or a log line when marked silent); components do not toast
+ * errors themselves. Tests pass their own defaults (no retries).
+ */
+export function createQueryClient(defaultOptions: DefaultOptions = {}): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({ onError: (error, query) => reportQueryError(error, query.meta) }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _onMutateResult, mutation) => reportQueryError(error, mutation.options.meta),
+    }),
     defaultOptions: {
-      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 },
+      ...defaultOptions,
+      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000, ...defaultOptions.queries },
     },
   });
 }

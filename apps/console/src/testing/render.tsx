@@ -1,14 +1,17 @@
-import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AppProvider } from '../app/provider';
 import { routes } from '../app/router';
+import { createQueryClient } from '../lib/query-client';
 
-/** Renders a route table at `path` inside the app's providers in test mode. */
+/**
+ * Renders a route table at `path` inside the app's providers in test mode, with the app's own
+ * QueryClient (failures toast as in production) minus retries.
+ */
 export function renderRoutes(routeTable: RouteObject[], path: string) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const queryClient = createQueryClient({ queries: { retry: false }, mutations: { retry: false } });
   const router = createMemoryRouter(routeTable, { initialEntries: [path] });
   const user = userEvent.setup();
   const view = render(

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { format } from 'node:util';
+import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { stubBrowserForMantine } from '@meterway/ui-kit/testing';
@@ -21,6 +22,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  // Mantine keeps toasts in a module-level store; without this they would outlive their test.
+  notifications.clean();
   server.resetHandlers();
   vi.restoreAllMocks();
   if (consoleErrors.length > 0) throw new Error(`console.error was called:\n${consoleErrors.join('\n')}`);
