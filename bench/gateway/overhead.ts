@@ -1,0 +1,268 @@
+// `npm run bench:gateway --workspace bench`: what the metering gateway adds to a call. Three targets
+// in front of one zero-latency OpenAI-compatible upstream, each sequentially (one connection) and
+// at 32 connections: (a) the upstream itself, (b) a bare node:http pass-through proxy, (c) the
+// gateway with metering on, on Postgres (a fresh database on DATABASE_URL, dropped at the end).
+// Upstream, proxy and load generator run in processes of their own; the gateway runs in this one,
+// built with createApp as server.ts builds it (a pool of 10 connections). Afterwards the recorded
+// rows are checked against the 2xx the gateway sent, and the balance against the ledger; when the
+// gateway misses a target, phases.ts shows where the time goes.
+//
+// BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_SAMPLES (3000 timed sequential calls per
+// target), BENCH_STREAM=1 (also SSE streams), BENCH_PROFILE=1/0 (profile always/never).
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { createDb } from '@meterway/db';
+import { createTestDb } from '@meterway/db/testing';
+import { sql } from 'drizzle-orm';
+import { createApp } from '../../apps/api/src/app.js';
+import { migrations, schema } from '../../apps/api/src/db/index.js';
+import { organizations, publishableKeys } from '../../apps/api/src/db/schema/index.js';
+import { postEntry } from '../../apps/api/src/domain/credit/ledger.js';
+import { newKeyValue } from '../../apps/api/src/domain/keys/key-value.js';
+import { dollarsToNanos } from '../../apps/api/src/domain/money.js';
+import { loadApiConfig } from '../../apps/api/src/env.js';
+import type { CannonSummary, LoadCommand, LoadReply, SequentialSummary, Target } from './load.js';
+import { processTicks, profileGateway } from './phases.js';
+
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const samples = Number(process.env.BENCH_SAMPLES ?? 3000);
+const withStream = process.env.BENCH_STREAM === '1';
+const targets = { p50: 1.0, p99: 4, meteredPerSecond: 1500 };
+const origin = 'https://app.example.com';
+const chatBody = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 };
+
+const load1 = () => loadavg().map((value) => value.toFixed(2)).join(' / ');
+console.log(`gateway overhead bench · ${new Date().toISOString()} · Node ${process.version} · ${cpus().length} CPUs · load average ${load1()} (1/5/15 min)`);
+
+/** A bench process of its own (tsx's loader is inherited); resolves with the port it reports, if any. */
+function start(file: string, args: string[] = [], reportsPort = true): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(new URL(file, import.meta.url), args, { stdio: 'inherit' });
+  if (!reportsPort) return Promise.resolve({ child, port: 0 });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+}
+
+const children: ChildProcess[] = [];
+const upstream = await start('./upstream.ts');
+children.push(upstream.child);
+const proxy = await start('./proxy.ts', [`http://127.0.0.1:${upstream.port}`]);
+children.push(proxy.child);
+const loader = await start('./load.ts', [], false);
+children.push(loader.child);
+
+let nextId = 1;
+const pending = new Map<number, (reply: LoadReply) => void>();
+loader.child.on('message', (reply: LoadReply) => pending.get(reply.id)?.(reply));
+function ask<K extends LoadCommand['kind']>(command: Omit<Extract<LoadCommand, { kind: K }>, 'id'>): Promise<LoadReply> {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, (reply) => {
+      pending.delete(id);
+      if (reply.error) reject(new Error(reply.error));
+      else resolve(reply);
+    });
+    loader.child.send({ ...command, id });
+  });
+}
+
+const testDb = await createTestDb({ schema, migrations, databaseUrl });
+// The api's own pool, sized as server.ts sizes it (createDb's default), on the fresh database.
+const appDb = await createDb({ schema, databaseUrl: testDb.databaseUrl, dataDir: '', service: 'api' });
+const upstreamBaseUrl = `http://127.0.0.1:${upstream.port}/v1`;
+let closeApp = async () => {};
+let failed = false;
+try {
+  const app = await createApp({
+    config: loadApiConfig({ LOG_LEVEL: 'silent', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', UPSTREAM_BASE_URL: upstreamBaseUrl }),
+    db: appDb,
+  });
+  closeApp = () => app.close();
+
+  // The 2xx the gateway sent, counted at the socket: autocannon drops the calls in flight when its
+  // time is up, so the client's count may fall short of what was answered (and recorded).
+  let gatewayOk = 0;
+  app.server.prependListener('request', (request, response: ServerResponse) => {
+    if (request.method !== 'POST' || request.url !== '/v1/chat/completions') return;
+    const writeHead = response.writeHead;
+    response.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+      if (status >= 200 && status < 300) gatewayOk++;
+      return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
+    } as ServerResponse['writeHead'];
+  });
+
+  const gatewayUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+
+  // One organisation with plenty of credit and one key with a large budget, as gateway-fixture.ts makes them.
+  const organizationId = randomUUID();
+  const topUp = dollarsToNanos(1_000_000);
+  await testDb.db.insert(organizations).values({ id: organizationId, name: 'Gateway bench' });
+  await testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: topUp, reference: `cs_${randomUUID()}` }));
+  const keyId = randomUUID();
+  const keyValue = newKeyValue();
+  await testDb.db.insert(publishableKeys).values({
+    id: keyId,
+    organizationId,
+    name: 'Bench key',
+    value: keyValue,
+    spendLimitNanos: dollarsToNanos(1_000_000),
+    allowedOrigins: [origin],
+  });
+
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${keyValue}`, origin };
+  const modes = withStream ? [false, true] : [false];
+  type Measured = CannonSummary & { cpuMsPerRequest: number };
+  type Row = { name: string; stream: boolean; sequential: SequentialSummary; one: Measured; many: Measured };
+  const rows: Row[] = [];
+  let clientOk = 0;
+
+  for (const stream of modes) {
+    const body = JSON.stringify(stream ? { ...chatBody, stream: true } : chatBody);
+    const list: Target[] = [
+      { name: '(a) upstream directly', url: `http://127.0.0.1:${upstream.port}/v1/chat/completions`, headers, body },
+      { name: '(b) node:http proxy', url: `http://127.0.0.1:${proxy.port}/v1/chat/completions`, headers, body },
+      { name: '(c) gateway, metered', url: `${gatewayUrl}/v1/chat/completions`, headers, body },
+    ];
+    // The CPU the serving process spent per request: the upstream's, the proxy's (upstream not
+    // included), or this one's, which does nothing but the gateway's work while it is measured.
+    const servers = [upstream.child.pid, proxy.child.pid, undefined];
+    const cpuMs = (target: Target) => {
+      const pid = servers[list.indexOf(target)];
+      if (pid === undefined) {
+        const used = process.cpuUsage();
+        return (used.user + used.system) / 1000;
+      }
+      return (processTicks(pid) ?? Number.NaN) * 10; // USER_HZ = 100
+    };
+    const cannon = async (target: Target, connections: number, duration: number) => {
+      const cpu = cpuMs(target);
+      const summary = (await ask<'cannon'>({ kind: 'cannon', target, connections, seconds: duration })).cannon!;
+      if (target === list[2]) clientOk += summary.ok;
+      return { ...summary, cpuMsPerRequest: (cpuMs(target) - cpu) / Math.max(1, summary.ok + summary.non2xx) };
+    };
+    const measured = new Map<string, { one: Measured; many: Measured }>();
+    for (const target of list) {
+      await cannon(target, 1, warmupSeconds);
+      const one = await cannon(target, 1, seconds);
+      await cannon(target, 32, warmupSeconds);
+      const many = await cannon(target, 32, seconds);
+      measured.set(target.name, { one, many });
+      console.log(
+        `${stream ? 'stream ' : ''}${target.name.padEnd(24)} c=1 ${Math.round(one.requestsPerSecond)} req/s (p50 ${one.p50} ms, p99 ${one.p99} ms)  ` +
+          `c=32 ${Math.round(many.requestsPerSecond)} req/s (p50 ${many.p50} ms, p99 ${many.p99} ms)  load ${load1()}`,
+      );
+    }
+    // Sub-millisecond sequential latencies, the targets taken in turn (200 warm-up rounds).
+    const timed = (await ask<'sequential'>({ kind: 'sequential', targets: list, samples, warmup: 200 })).sequential!;
+    clientOk += timed[list[2]!.name]!.ok;
+    for (const target of list) rows.push({ name: target.name, stream, sequential: timed[target.name]!, ...measured.get(target.name)! });
+  }
+
+  // The table.
+  const ms = (value: number) => `${value.toFixed(2)} ms`;
+  const int = (value: number) => Math.round(value).toLocaleString('en');
+  console.log(`\nsequential: ${samples} timed calls per target, round-robin across targets; c=1 and c=32: autocannon ${seconds} s after ${warmupSeconds} s warm-up;`);
+  console.log('CPU/req: CPU time of the serving process (upstream; proxy alone; gateway) per request');
+  console.log(`load average ${load1()} (1/5/15 min)\n`);
+  const header = ['target', 'seq p50', 'seq p90', 'seq p99', 'c=1 req/s', 'c=32 p50', 'c=32 p99', 'c=32 req/s', 'CPU/req c=1, 32', 'errors / non-2xx'];
+  const table = rows.map((row) => [
+    `${row.stream ? 'stream ' : ''}${row.name}`,
+    ms(row.sequential.p50),
+    ms(row.sequential.p90),
+    ms(row.sequential.p99),
+    int(row.one.requestsPerSecond),
+    `${row.many.p50} ms`,
+    `${row.many.p99} ms`,
+    int(row.many.requestsPerSecond),
+    `${row.one.cpuMsPerRequest.toFixed(3)}, ${row.many.cpuMsPerRequest.toFixed(3)} ms`,
+    `${row.one.errors + row.many.errors + row.one.timeouts + row.many.timeouts} / ${row.one.non2xx + row.many.non2xx + row.sequential.failed}`,
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column]!.length)));
+  for (const cells of [header, ...table]) console.log(cells.map((cell, column) => (column ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  '));
+
+  console.log('\nadded over (a), sequential:');
+  let missed = false;
+  for (const stream of modes) {
+    const [direct, proxied, metered] = rows.filter((row) => row.stream === stream);
+    for (const row of [proxied!, metered!]) {
+      const p50 = row.sequential.p50 - direct!.sequential.p50;
+      const p99 = row.sequential.p99 - direct!.sequential.p99;
+      const judged = row === metered && !stream;
+      if (judged && (p50 > targets.p50 || p99 > targets.p99)) missed = true;
+      console.log(
+        `  ${`${stream ? 'stream ' : ''}${row.name}`.padEnd(31)} p50 +${ms(p50)}  p99 +${ms(p99)}  mean +${ms(row.sequential.mean - direct!.sequential.mean)}` +
+          (judged ? `   (targets p50 ≤ ${targets.p50} ms, p99 ≤ ${targets.p99} ms: ${p50 <= targets.p50 && p99 <= targets.p99 ? 'met' : 'MISSED'})` : ''),
+      );
+    }
+  }
+  const metered = rows.find((row) => !row.stream && row.name.startsWith('(c)'))!;
+  if (metered.many.requestsPerSecond < targets.meteredPerSecond) missed = true;
+  console.log(
+    `metered requests/s at c=32: ${int(metered.many.requestsPerSecond)} (target ≥ ${int(targets.meteredPerSecond)}: ${metered.many.requestsPerSecond >= targets.meteredPerSecond ? 'met' : 'MISSED'})`,
+  );
+
+  // Correctness: every 2xx the gateway sent is one recorded call, and the money adds up.
+  for (let wait = 0; wait < 100; wait++) {
+    const open = (await testDb.db.execute(sql`select count(*)::int as n from app.reservations`)) as unknown as { rows: { n: number }[] };
+    if (open.rows[0]!.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const [facts] = (
+    (await testDb.db.execute(sql`
+      select (select count(*) from app.chat_completions)::int as completions,
+        (select coalesce(sum(total_cost_nanos), 0) from app.chat_completions)::text as charged,
+        (select count(*) from app.reservations)::int as reservations,
+        b.balance_nanos::text as balance, b.reserved_nanos::text as reserved,
+        (select coalesce(sum(amount_nanos), 0) from app.credit_entries e where e.organization_id = b.organization_id)::text as ledger,
+        (select coalesce(sum(spent_nanos), 0) from app.key_spend where publishable_key_id = ${keyId})::text as spent
+      from app.credit_balances b where b.organization_id = ${organizationId}`)) as unknown as {
+      rows: { completions: number; charged: string; reservations: number; balance: string; reserved: string; ledger: string; spent: string }[];
+    }
+  ).rows;
+  const checks = [
+    [`chat_completions rows ${facts!.completions} = 2xx the gateway sent ${gatewayOk} (client received ${clientOk})`, facts!.completions === gatewayOk && clientOk <= gatewayOk],
+    [`balance ${facts!.balance} = ledger sum ${facts!.ledger} n$`, facts!.balance === facts!.ledger],
+    [`balance = top-up ${topUp} − Σ recorded cost ${facts!.charged} n$`, BigInt(facts!.balance) === topUp - BigInt(facts!.charged)],
+    [`key spend ${facts!.spent} = Σ recorded cost n$`, facts!.spent === facts!.charged],
+    [`no reservation left (${facts!.reservations} rows, ${facts!.reserved} n$ held)`, facts!.reservations === 0 && facts!.reserved === '0'],
+  ] as const;
+  console.log('\ncorrectness after the run:');
+  for (const [text, ok] of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${text}`);
+  if (checks.some(([, ok]) => !ok)) failed = true;
+
+  const profile = process.env.BENCH_PROFILE;
+  if (profile === '1' || (missed && profile !== '0')) {
+    console.log(`\n${missed ? 'targets missed: ' : ''}where the time goes`);
+    await profileGateway({
+      db: appDb.db,
+      databaseUrl: testDb.databaseUrl!,
+      keyValue,
+      origin,
+      body: chatBody,
+      upstreamBaseUrl,
+      samples: Math.min(samples, 2000),
+      cannon: async (connections, duration) => {
+        const target = { name: 'gateway', url: `${gatewayUrl}/v1/chat/completions`, headers, body: JSON.stringify(chatBody) };
+        return (await ask<'cannon'>({ kind: 'cannon', target, connections, seconds: duration })).cannon!;
+      },
+      pids: { load: loader.child.pid, upstream: upstream.child.pid },
+    });
+    const after = (await testDb.db.execute(sql`
+      select b.balance_nanos = (select coalesce(sum(amount_nanos), 0) from app.credit_entries e where e.organization_id = b.organization_id) as equal
+      from app.credit_balances b where b.organization_id = ${organizationId}`)) as unknown as { rows: { equal: boolean }[] };
+    console.log(`\nafter profiling: balance = ledger sum: ${after.rows[0]?.equal ? 'ok' : 'FAIL'}`);
+    if (!after.rows[0]?.equal) failed = true;
+  }
+  console.log(`\nload average at the end ${load1()} (1/5/15 min)`);
+} finally {
+  await closeApp();
+  await appDb.close();
+  await testDb.close();
+  for (const child of children) child.kill();
+}
+if (failed) process.exitCode = 1;
