@@ -35,7 +35,8 @@ function pipe(stream, name, target) {
 
 for (const service of stack) {
   const [command, ...args] = service.command;
-  const child = spawn(command, args, { cwd: service.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Each service leads its own process group, so stopping it also stops what it started (npx, tsx watch).
+  const child = spawn(command, args, { cwd: service.dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.set(service.name, child);
   pipe(child.stdout, service.name, process.stdout);
   pipe(child.stderr, service.name, process.stderr);
@@ -55,11 +56,19 @@ function stop(exitCode) {
   stopping = true;
   process.exitCode = exitCode;
   if (children.size === 0) process.exit(exitCode);
-  for (const child of children.values()) child.kill('SIGTERM');
+  for (const child of children.values()) signalGroup(child, 'SIGTERM');
   setTimeout(() => {
-    for (const child of children.values()) child.kill('SIGKILL');
+    for (const child of children.values()) signalGroup(child, 'SIGKILL');
     process.exit(1);
   }, 15_000).unref();
+}
+
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }
 
 process.on('SIGINT', () => stop(0));
