@@ -1,21 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowser } from '../support/browser.js';
 import { runStackToExit, startStack } from '../support/stack.js';
 
 const stack = inject('stack');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useBrowser();
 
 describe('the stack as npm start runs it', () => {
   it('shows the login form in the browser', async () => {
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${stack.consoleUrl}/login`);

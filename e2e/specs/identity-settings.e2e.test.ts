@@ -1,17 +1,10 @@
 import { generate } from 'otplib';
-import type { APIRequestContext, Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import type { APIRequestContext } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowser } from '../support/browser.js';
 
 const stack = inject('stack');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useBrowser();
 
 const json = { accept: 'application/json' };
 const csrfOf = (flow: any) => flow.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
@@ -24,7 +17,7 @@ async function callIdentity(request: APIRequestContext, method: 'GET' | 'POST', 
 
 describe('identity hosted pages in Chromium', () => {
   it('changes the password and enrols TOTP on /ui/settings; the next login needs the second factor', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     const page = await context.newPage();
     const email = `e2e-${Date.now()}@example.com`;
     const firstPassword = 'first long passphrase for e2e';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -24,4 +25,21 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** A browser for the calling spec file, launched before its tests and closed after them. */
+export function useBrowser(): { readonly browser: Browser } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('The browser is launched in beforeAll.');
+      return browser;
+    },
+  };
 }
