@@ -1,0 +1,2 @@
+export { stubBrowserForMantine } from './browser-stubs';
+export { failOnConsoleError } from './console-errors';
