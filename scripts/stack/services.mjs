@@ -3,43 +3,38 @@ import { join } from 'node:path';
 
 export const root = new URL('../..', import.meta.url).pathname;
 
-const port = (name, fallback) => Number(process.env[name] || fallback);
+const built = ['node', '--enable-source-maps', 'dist/server.js'];
+const fromSource = ['npx', 'tsx', 'watch', 'src/server.ts'];
+
+/** One part: where it lives, what it is built from, where it listens and how it starts. */
+function part({ name, portName, defaultPort, urlName, inputs, dev, devCommand = fromSource, devHealthPath = '/healthz' }) {
+  const port = Number(process.env[portName] || defaultPort);
+  return {
+    name,
+    dir: join(root, 'apps', name),
+    inputs,
+    output: 'dist/server.js',
+    url: process.env[urlName] || `http://localhost:${port}`,
+    healthUrl: `http://127.0.0.1:${port}${dev ? devHealthPath : '/healthz'}`,
+    command: dev ? devCommand : built,
+  };
+}
 
 export function services({ dev }) {
-  const urls = {
-    identity: process.env.IDENTITY_URL || `http://localhost:${port('IDENTITY_PORT', 4000)}`,
-    api: process.env.API_URL || `http://localhost:${port('API_PORT', 8080)}`,
-    console: process.env.CONSOLE_URL || `http://localhost:${port('CONSOLE_PORT', 3000)}`,
-  };
-  const local = (name, envName, fallback) => `http://127.0.0.1:${port(envName, fallback)}`;
   return [
-    {
-      name: 'identity',
-      dir: join(root, 'apps/identity'),
-      inputs: ['src', 'ui', 'package.json'],
-      output: 'dist/server.js',
-      url: urls.identity,
-      healthUrl: `${local('identity', 'IDENTITY_PORT', 4000)}/healthz`,
-      command: dev ? ['npx', 'tsx', 'watch', 'src/server.ts'] : ['node', '--enable-source-maps', 'dist/server.js'],
-    },
-    {
-      name: 'api',
-      dir: join(root, 'apps/api'),
-      inputs: ['src', 'package.json'],
-      output: 'dist/server.js',
-      url: urls.api,
-      healthUrl: `${local('api', 'API_PORT', 8080)}/healthz`,
-      command: dev ? ['npx', 'tsx', 'watch', 'src/server.ts'] : ['node', '--enable-source-maps', 'dist/server.js'],
-    },
-    {
+    part({ name: 'identity', portName: 'IDENTITY_PORT', defaultPort: 4000, urlName: 'IDENTITY_URL', inputs: ['src', 'ui', 'package.json'], dev }),
+    part({ name: 'api', portName: 'API_PORT', defaultPort: 8080, urlName: 'API_URL', inputs: ['src', 'package.json'], dev }),
+    part({
       name: 'console',
-      dir: join(root, 'apps/console'),
+      portName: 'CONSOLE_PORT',
+      defaultPort: 3000,
+      urlName: 'CONSOLE_URL',
       inputs: ['src', 'server', 'index.html', 'vite.config.ts', 'package.json'],
-      output: 'dist/server.js',
-      url: urls.console,
-      healthUrl: dev ? `${local('console', 'CONSOLE_PORT', 3000)}/config.json` : `${local('console', 'CONSOLE_PORT', 3000)}/healthz`,
-      command: dev ? ['npx', 'vite'] : ['node', '--enable-source-maps', 'dist/server.js'],
-    },
+      dev,
+      // The Vite dev server has no /healthz; its /config.json answers once it is ready.
+      devCommand: ['npx', 'vite'],
+      devHealthPath: '/config.json',
+    }),
   ];
 }
 
