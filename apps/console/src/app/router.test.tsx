@@ -4,11 +4,11 @@ import { RouteError } from '../components/route-error';
 import { renderRoute, renderRoutes } from '../testing/render';
 
 describe('the route table', () => {
-  it.each(['/', '/no-such-page', '/signup/deeper'])('sends the unknown path %s to /login', async (path) => {
+  it.each(['/', '/no-such-page', '/signup/deeper'])('sends the unknown path %s to /dashboard', async (path) => {
     const { router } = renderRoute(path);
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(await screen.findByRole('heading', { name: 'dashboard' })).toBeInTheDocument();
   });
 
   it("shows 'Unexpected Application Error!' for an error no route handled", async () => {

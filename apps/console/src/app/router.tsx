@@ -2,7 +2,9 @@ import { redirect, type RouteObject } from 'react-router';
 import { RouteError } from '../components/route-error';
 import { paths } from '../config/paths';
 
-/** The route table; every screen is its own lazily loaded chunk. */
+// The route table. Every screen is its own lazily loaded module exporting `Component` (and, where
+// it guards or loads, `loader`), so /login never downloads the signed-in screens.
+
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
@@ -10,14 +12,31 @@ export const routes: RouteObject[] = [
     HydrateFallback: () => null,
     children: [
       {
-        path: paths.login.path,
-        lazy: async () => {
-          const { LoginRoute } = await import('./routes/login');
-          return { Component: LoginRoute };
-        },
+        // Public screens: a visitor already signed in goes to the dashboard (or verify-email).
+        lazy: () => import('./routes/public-layout'),
+        children: [
+          { path: paths.login.path, lazy: () => import('./routes/login') },
+          { path: paths.signup.path, lazy: () => import('./routes/signup') },
+          { path: paths.recover.path, lazy: () => import('./routes/recover') },
+        ],
       },
-      // Spec §2 sends unknown paths to the dashboard; until the authenticated screens exist, to login.
-      { path: '*', loader: () => redirect(paths.login.getHref()), element: null },
+      { path: paths.recoverPassword.path, lazy: () => import('./routes/recover-password') },
+      { path: paths.termsOfService.path, lazy: () => import('./routes/terms-of-service') },
+      { path: paths.verifyEmail.path, lazy: () => import('./routes/verify-email') },
+      {
+        // Signed-in screens: /bff/me first, then the shell around the screen.
+        lazy: () => import('./routes/app-layout'),
+        children: [
+          { path: paths.dashboard.path, lazy: () => import('./routes/dashboard') },
+          { path: paths.chatCompletions.path, lazy: () => import('./routes/chat-completions') },
+          { path: paths.addCredits.path, lazy: () => import('./routes/add-credits') },
+          { path: paths.admin.path, lazy: () => import('./routes/admin') },
+          { path: paths.adminUsers.path, lazy: () => import('./routes/admin-users') },
+          { path: paths.adminFeedback.path, lazy: () => import('./routes/admin-feedback') },
+        ],
+      },
+      // Spec §2: any unknown path goes to the dashboard.
+      { path: '*', loader: () => redirect(paths.dashboard.getHref()), element: null },
     ],
   },
 ];

@@ -1,6 +1,28 @@
 /** Every route path, in one place; links use getHref() so a path is never retyped. */
+const withQuery = (path: string, query: Record<string, string | undefined>): string => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+};
+
 export const paths = {
   login: { path: '/login', getHref: () => '/login' },
   signup: { path: '/signup', getHref: () => '/signup' },
   recover: { path: '/recover', getHref: () => '/recover' },
+  recoverPassword: { path: '/recover-password', getHref: (flowId?: string) => withQuery('/recover-password', { flowId }) },
+  termsOfService: { path: '/terms-of-service', getHref: () => '/terms-of-service' },
+  verifyEmail: { path: '/verify-email', getHref: (flowId?: string) => withQuery('/verify-email', { flowId }) },
+  dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
+  chatCompletions: {
+    path: '/chat-completions',
+    getHref: (publishableKeyId?: string) => withQuery('/chat-completions', { publishableKeyId }),
+  },
+  addCredits: {
+    path: '/add-credits',
+    getHref: (checkoutSessionId?: string) => withQuery('/add-credits', { checkoutSessionId }),
+  },
+  admin: { path: '/admin', getHref: () => '/admin' },
+  adminUsers: { path: '/admin/users', getHref: () => '/admin/users' },
+  adminFeedback: { path: '/admin/feedback', getHref: () => '/admin/feedback' },
 } as const;

@@ -1,0 +1,4 @@
+// Placeholder until its owner lands the screen.
+export function Component() {
+  return <h1>dashboard</h1>;
+}

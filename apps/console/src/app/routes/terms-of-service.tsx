@@ -1,0 +1,4 @@
+// Placeholder until its owner lands the screen.
+export function Component() {
+  return <h1>terms-of-service</h1>;
+}

@@ -1,0 +1,16 @@
+import { type Me, meSchema } from '@meterway/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from './api-client';
+
+// GET /bff/me (spec §7): the current user, read by the guards, the shell, the balance card and the
+// payment status. Lives in lib/ because several features read it.
+
+export const getMe = (signal?: AbortSignal): Promise<Me> => apiRequest('/bff/me', { schema: meSchema, signal });
+
+export const meQueryKey = ['me'] as const;
+
+/** Silent: a failed /bff/me is a redirect (to login or verify-email), not a toast. */
+export const meQueryOptions = () =>
+  queryOptions({ queryKey: meQueryKey, queryFn: ({ signal }) => getMe(signal), meta: { silent: true } });
+
+export const useMe = (options: { refetchInterval?: number } = {}) => useQuery({ ...meQueryOptions(), ...options });
