@@ -148,6 +148,9 @@ export async function profileGateway(input: Input): Promise<void> {
     done('upstream (openai SDK)');
     await settle(db, {
       reservationId: admission.reservationId,
+      organizationId: key.organizationId,
+      publishableKeyId: key.id,
+      periodStart: admission.periodStart,
       completionId: `chatcmpl-${randomUUID()}`,
       model: body.model,
       estimatedInputTokens,

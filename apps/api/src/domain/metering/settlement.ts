@@ -1,8 +1,9 @@
 import type { Database } from '@meterway/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
-import { postEntry } from '../credit/ledger.js';
+import { creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import type { Prices } from './admission.js';
+import { batchBy, type Outcome } from './batch.js';
+import { rowsOf } from './sql-values.js';
 
 type Reservation = typeof reservations.$inferSelect;
 
@@ -28,6 +29,10 @@ export async function release(db: Database, reservationId: string): Promise<void
 
 export type Metered = {
   reservationId: string;
+  /** Whose reservation it is: the batch of the key and period it is settled with. */
+  organizationId: string;
+  publishableKeyId: string;
+  periodStart: string;
   completionId: string;
   model: string;
   estimatedInputTokens: number;
@@ -39,46 +44,61 @@ export type Metered = {
   now: Date;
 };
 
+/** Settles a batch of one key's calls in one round trip (app.settle_calls); the ids it settled. */
+async function settleAll(db: Database, calls: Metered[]): Promise<Set<string>> {
+  const [first] = calls as [Metered];
+  const rows = calls.map((call, ord) => {
+    const inputCost = BigInt(call.inputTokens) * call.prices.inputNanosPerToken;
+    const outputCost = BigInt(call.outputTokens) * call.prices.outputNanosPerToken;
+    return {
+      ord,
+      reservation_id: call.reservationId,
+      completion_id: call.completionId,
+      created_at: call.now.toISOString(),
+      model: call.model,
+      estimated_input_tokens: call.estimatedInputTokens,
+      input_tokens: call.inputTokens,
+      estimated_input_cost_nanos: (BigInt(call.estimatedInputTokens) * call.prices.inputNanosPerToken).toString(),
+      input_cost_nanos: inputCost.toString(),
+      output_tokens: call.outputTokens,
+      output_cost_nanos: outputCost.toString(),
+      total_cost_nanos: (inputCost + outputCost).toString(),
+      usage_estimated: call.usageEstimated,
+    };
+  });
+  const result = await db.execute(sql`select app.settle_calls(
+    ${first.organizationId}::uuid, ${first.publishableKeyId}::uuid, ${first.periodStart}::date, ${JSON.stringify(rows)}::jsonb)`);
+  return new Set(rowsOf<{ settle_calls: string }>(result).map((row) => row.settle_calls));
+}
+
+const settlers = new WeakMap<Database, (call: Metered) => Promise<boolean>>();
+
+function settlerFor(db: Database) {
+  let settleOne = settlers.get(db);
+  if (!settleOne) {
+    settleOne = batchBy(
+      (call: Metered) => `${call.publishableKeyId}/${call.periodStart}`,
+      async (calls): Promise<Outcome<boolean>[]> => {
+        const settled = await settleAll(db, calls);
+        return calls.map((call) => ({ ok: true, value: settled.has(call.completionId) }));
+      },
+    );
+    settlers.set(db, settleOne);
+  }
+  return settleOne;
+}
+
 /**
- * Settles a call in one transaction: the reservation is released, the actual cost is charged to
- * the credit (a ledger entry referencing the completion, so it is charged once) and to the key's
- * monthly spend, and the completion is recorded with its estimated and actual figures.
+ * Settles a call: the reservation is released, the actual cost is charged to the credit (a ledger
+ * entry referencing the completion, so it is charged once) and to the key's monthly spend, and the
+ * completion is recorded with its estimated and actual figures, all in one transaction shared with
+ * the other calls of the key settling at the same moment. Undefined when the reservation was
+ * already swept.
  */
 export async function settle(db: Database, call: Metered): Promise<{ totalNanos: bigint } | undefined> {
-  const estimatedInputCost = BigInt(call.estimatedInputTokens) * call.prices.inputNanosPerToken;
-  const inputCost = BigInt(call.inputTokens) * call.prices.inputNanosPerToken;
-  const outputCost = BigInt(call.outputTokens) * call.prices.outputNanosPerToken;
-  const total = inputCost + outputCost;
-  return db.transaction(async (tx) => {
-    const reservation = await releaseIn(tx, call.reservationId);
-    if (!reservation) return undefined;
-    // Never more than the balance holds: a provider that overshoots max_tokens is charged to zero, not below.
-    const [credit] = await tx.select({ balance: creditBalances.balanceNanos }).from(creditBalances).where(eq(creditBalances.organizationId, reservation.organizationId));
-    const charge = credit && credit.balance < total ? credit.balance : total;
-    if (charge > 0n) {
-      await postEntry(tx, { organizationId: reservation.organizationId, kind: 'usage_charge', amountNanos: -charge, reference: call.completionId });
-    }
-    await tx
-      .update(keySpend)
-      .set({ spentNanos: sql`${keySpend.spentNanos} + ${total}` })
-      .where(and(eq(keySpend.publishableKeyId, reservation.publishableKeyId), eq(keySpend.periodStart, reservation.periodStart)));
-    await tx.insert(chatCompletions).values({
-      id: call.completionId,
-      organizationId: reservation.organizationId,
-      publishableKeyId: reservation.publishableKeyId,
-      createdAt: call.now,
-      model: call.model,
-      estimatedInputTokens: call.estimatedInputTokens,
-      inputTokens: call.inputTokens,
-      estimatedInputCostNanos: estimatedInputCost,
-      inputCostNanos: inputCost,
-      outputTokens: call.outputTokens,
-      outputCostNanos: outputCost,
-      totalCostNanos: total,
-      usageEstimated: call.usageEstimated,
-    });
-    return { totalNanos: total };
-  });
+  const settled = await settlerFor(db)(call);
+  if (!settled) return undefined;
+  return { totalNanos: BigInt(call.inputTokens) * call.prices.inputNanosPerToken + BigInt(call.outputTokens) * call.prices.outputNanosPerToken };
 }
 
 /** Reservations of crashed instances: released once expired. */

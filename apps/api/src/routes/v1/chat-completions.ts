@@ -62,17 +62,20 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
       if (error instanceof Refusal) throw error.reason === 'credit' ? gatewayErrors.insufficientCredit() : gatewayErrors.budgetExceeded();
       throw error;
     }
-    const call = { completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens, model: body.model };
+    const call = { key, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens, model: body.model };
     return body.stream ? streamCompletion(reply, deps, capped(body, admission), call) : complete(reply, deps, capped(body, admission), call);
   });
 }
 
-type Call = { completionId: string; admission: Admission; price: ModelPrice; estimatedInputTokens: number; model: string };
+type Call = { key: GatewayKey; completionId: string; admission: Admission; price: ModelPrice; estimatedInputTokens: number; model: string };
 
 /** Charges what the provider reports, or, when it reports nothing, our own count (flagged). */
 function meter(deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string) {
   return settle(deps.db, {
     reservationId: call.admission.reservationId,
+    organizationId: call.key.organizationId,
+    publishableKeyId: call.key.id,
+    periodStart: call.admission.periodStart,
     completionId: call.completionId,
     model: call.model,
     estimatedInputTokens: call.estimatedInputTokens,
