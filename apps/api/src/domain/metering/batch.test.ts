@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { batchBy } from './batch.js';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('batchBy (group commit)', () => {
+  it('runs a lone item at once, and sends what queued behind a running batch as the next one', async () => {
+    const batches: number[][] = [];
+    const submit = batchBy(
+      () => 'one key',
+      async (items: number[]) => {
+        batches.push(items);
+        await tick();
+        return items.map((item) => ({ ok: true as const, value: item * 10 }));
+      },
+    );
+
+    const results = await Promise.all([1, 2, 3, 4].map((item) => submit(item)));
+
+    expect(results).toEqual([10, 20, 30, 40]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('keeps groups apart and fails only the items whose outcome failed', async () => {
+    const batches: string[][] = [];
+    const submit = batchBy(
+      (item: string) => item[0]!,
+      async (items: string[]) => {
+        batches.push(items);
+        await tick();
+        return items.map((item) => (item.endsWith('!') ? { ok: false as const, error: new Error(`refused ${item}`) } : { ok: true as const, value: item }));
+      },
+    );
+
+    const results = await Promise.allSettled(['a1', 'b1', 'a2!', 'b2'].map((item) => submit(item)));
+
+    expect(results.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message))).toEqual([
+      'a1',
+      'b1',
+      'refused a2!',
+      'b2',
+    ]);
+    expect(batches).toEqual([['a1'], ['b1'], ['a2!'], ['b2']]);
+  });
+
+  it('rejects every item of a batch whose run threw, and keeps serving later ones', async () => {
+    let fail = true;
+    const submit = batchBy(
+      () => 'k',
+      async (items: number[]) => {
+        if (fail) throw new Error('database gone');
+        return items.map((item) => ({ ok: true as const, value: item }));
+      },
+    );
+
+    await expect(submit(1)).rejects.toThrow('database gone');
+    fail = false;
+    await expect(submit(2)).resolves.toBe(2);
+  });
+});
