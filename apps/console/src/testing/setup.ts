@@ -1,11 +1,15 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { failOnConsoleError, stubBrowserForMantine } from '@meterway/ui-kit/testing';
 import { setRuntimeConfig } from '../config/runtime-config';
 import { testRuntimeConfig } from './runtime-config';
 import { server } from './msw-server';
+
+// A screen's first render waits for its lazily loaded module; on a loaded 2-core machine that
+// can pass Testing Library's default of 1 s.
+configure({ asyncUtilTimeout: 3000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { theme } from '@meterway/ui-kit';
+import { cssVariablesResolver, theme } from '@meterway/ui-kit';
 import type { UiConfig } from './config';
 import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
@@ -16,7 +16,7 @@ export function App({ config, env = 'default' }: AppProps) {
   const path = window.location.pathname.replace(/\/+$/, '');
   const Page = path === '/ui/settings' ? SettingsPage : path === '/ui/login' ? LoginPage : NotFoundPage;
   return (
-    <MantineProvider theme={theme} env={env}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env}>
       <Page consoleUrl={config.consoleUrl} />
     </MantineProvider>
   );

@@ -1,0 +1,84 @@
+import { Button, Stack, Table, Text } from '@mantine/core';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { type Pagination, Pager, type TokenPaging } from './pager';
+
+export type PagedTableColumn<Row> = {
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** Right-aligned, for amounts and counts. */
+  numeric?: boolean;
+};
+
+type PagedTableProps<Row> = {
+  /** Names the table for assistive technology, e.g. "Chat completions". */
+  label: string;
+  query: UseQueryResult<{ items: Row[]; pagination: Pagination }>;
+  paging: TokenPaging;
+  columns: readonly PagedTableColumn<Row>[];
+  rowKey: (row: Row) => string;
+  /** Shown instead of the table when the page has no rows, e.g. "No users found". */
+  emptyText: string;
+  /** Below this width the table scrolls sideways instead of squeezing its columns. */
+  minWidth?: number;
+  /** What to show for a failure this list knows about (a 403…); undefined falls back to a retry. */
+  renderError?: (error: unknown) => ReactNode | undefined;
+};
+
+/**
+ * One page of a token-paged list (spec §4) with its pager. "Loading..." until the page arrives,
+ * the list's empty text for no rows. A failure was already logged by the QueryClient (list loads
+ * are silent, spec §8); here it only replaces the table so the page is never blank.
+ */
+export function PagedTable<Row>({ label, query, paging, columns, rowKey, emptyText, minWidth = 0, renderError }: PagedTableProps<Row>) {
+  const { data } = query;
+  if (!data) {
+    if (query.isError) return renderError?.(query.error) ?? <LoadFailed onRetry={() => void query.refetch()} />;
+    return <Text c="dimmed">Loading...</Text>;
+  }
+
+  return (
+    <Stack gap="sm">
+      {data.items.length === 0 ? (
+        <Text c="dimmed">{emptyText}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={minWidth} type="native">
+          <Table aria-label={label} striped highlightOnHover verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((column) => (
+                  <Table.Th key={column.header} ta={column.numeric ? 'right' : undefined}>
+                    {column.header}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((row) => (
+                <Table.Tr key={rowKey(row)}>
+                  {columns.map((column) => (
+                    <Table.Td key={column.header} ta={column.numeric ? 'right' : undefined}>
+                      {column.cell(row)}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Pager paging={paging} pagination={data.pagination} />
+    </Stack>
+  );
+}
+
+function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <Stack align="flex-start" gap="xs">
+      <Text>This list could not be loaded.</Text>
+      <Button variant="default" size="xs" onClick={onRetry}>
+        Try again
+      </Button>
+    </Stack>
+  );
+}

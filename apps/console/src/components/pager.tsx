@@ -1,0 +1,90 @@
+import { Button, Group, Text } from '@mantine/core';
+import { maxPageSize } from '@meterway/contracts';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { applyListParams, parseListParams } from '../config/list-params';
+
+/** The tokens of a list answer (spec §3 pagination). */
+export type Pagination = { nextPageToken: string | null; previousPageToken: string | null };
+
+/** The query every list call sends (spec §7): order, the token of the page wanted, limit 100, searchString. */
+export type ListRequest = {
+  asc: boolean;
+  nextPageToken?: string;
+  previousPageToken?: string;
+  limit: number;
+  searchString: string;
+};
+
+// The token that led to the page sits in the URL beside `page`, so reload, back and a shared
+// link show the same page. Only one of the two is ever set.
+const tokenParams = ['nextPageToken', 'previousPageToken'] as const;
+
+/**
+ * Token paging kept in the URL (spec §4): First drops the token and the page number, Next and
+ * Previous store the answer's token and move the page number by one. A page number without a
+ * token is page 1, because without a token the api answers the first page.
+ */
+export function useTokenPaging() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const nextPageToken = searchParams.get('nextPageToken') || undefined;
+  const previousPageToken = nextPageToken ? undefined : searchParams.get('previousPageToken') || undefined;
+  const listParams = useMemo(() => parseListParams(searchParams), [searchParams]);
+  const page = nextPageToken || previousPageToken ? listParams.page : 1;
+
+  const request: ListRequest = {
+    asc: listParams.sortDirection === 'ASC',
+    ...(nextPageToken ? { nextPageToken } : {}),
+    ...(previousPageToken ? { previousPageToken } : {}),
+    limit: maxPageSize,
+    // Sent, and ignored by the api (spec §7).
+    searchString: listParams.searchString ?? '',
+  };
+
+  const go = useCallback(
+    (nextPage: number | undefined, token?: { name: (typeof tokenParams)[number]; value: string }) =>
+      setSearchParams((current) => {
+        const next = applyListParams(current, { page: nextPage });
+        for (const name of tokenParams) next.delete(name);
+        if (token) next.set(token.name, token.value);
+        return next;
+      }),
+    [setSearchParams],
+  );
+
+  return {
+    page,
+    request,
+    first: () => go(undefined),
+    next: (token: string) => go(page + 1, { name: 'nextPageToken', value: token }),
+    previous: (token: string) => go(Math.max(1, page - 1), { name: 'previousPageToken', value: token }),
+  };
+}
+
+export type TokenPaging = ReturnType<typeof useTokenPaging>;
+
+type PagerProps = { paging: TokenPaging; pagination: Pagination };
+
+/** First, Previous, Next and the page label; nothing when the list fits on one page (spec §4). */
+export function Pager({ paging, pagination }: PagerProps) {
+  const { nextPageToken, previousPageToken } = pagination;
+  if (!nextPageToken && !previousPageToken) return null;
+  return (
+    <Group component="nav" aria-label="Pages" justify="flex-end" gap="xs">
+      {previousPageToken && (
+        <Text size="sm" c="dimmed" mr="xs">
+          Page {paging.page}
+        </Text>
+      )}
+      <Button variant="default" size="xs" disabled={!previousPageToken} onClick={paging.first}>
+        First
+      </Button>
+      <Button variant="default" size="xs" disabled={!previousPageToken} onClick={() => previousPageToken && paging.previous(previousPageToken)}>
+        Previous
+      </Button>
+      <Button variant="default" size="xs" disabled={!nextPageToken} onClick={() => nextPageToken && paging.next(nextPageToken)}>
+        Next
+      </Button>
+    </Group>
+  );
+}

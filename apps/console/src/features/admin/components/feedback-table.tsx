@@ -1,0 +1,46 @@
+import { Text } from '@mantine/core';
+import type { Feedback } from '@meterway/contracts';
+import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
+import { useTokenPaging } from '../../../components/pager';
+import { feedbackTypeLabels } from '../admin-format';
+import { useFeedback } from '../api/get-feedback';
+import { isForbidden, NoAdminAccess } from './no-admin-access';
+
+const columns: readonly PagedTableColumn<Feedback>[] = [
+  {
+    header: 'ID',
+    cell: (row) => (
+      <Text ff="monospace" size="xs">
+        {row.id}
+      </Text>
+    ),
+  },
+  { header: 'From Email', cell: (row) => row.fromEmail },
+  { header: 'Type', cell: (row) => feedbackTypeLabels[row.type] },
+  // Descriptions are free text up to 5000 characters; keep the author's line breaks.
+  {
+    header: 'Description',
+    cell: (row) => (
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {row.description}
+      </Text>
+    ),
+  },
+];
+
+/** All submitted feedback, newest first (system admins only). */
+export function FeedbackTable() {
+  const paging = useTokenPaging();
+  const query = useFeedback(paging.request);
+  return (
+    <PagedTable
+      label="Feedback"
+      query={query}
+      paging={paging}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyText="No feedback found"
+      renderError={(error) => (isForbidden(error) ? <NoAdminAccess /> : undefined)}
+    />
+  );
+}

@@ -1,0 +1,37 @@
+import { Text } from '@mantine/core';
+import type { Person } from '@meterway/contracts';
+import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
+import { useTokenPaging } from '../../../components/pager';
+import { formatDateTime } from '../../../lib/format';
+import { usePersons } from '../api/get-persons';
+import { isForbidden, NoAdminAccess } from './no-admin-access';
+
+const columns: readonly PagedTableColumn<Person>[] = [
+  {
+    header: 'ID',
+    cell: (row) => (
+      <Text ff="monospace" size="xs">
+        {row.id}
+      </Text>
+    ),
+  },
+  { header: 'Email', cell: (row) => row.email },
+  { header: 'Created at', cell: (row) => formatDateTime(row.createdAt) },
+];
+
+/** Every user of every organisation, newest first (system admins only). */
+export function PersonsTable() {
+  const paging = useTokenPaging();
+  const query = usePersons(paging.request);
+  return (
+    <PagedTable
+      label="Users"
+      query={query}
+      paging={paging}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyText="No users found"
+      renderError={(error) => (isForbidden(error) ? <NoAdminAccess /> : undefined)}
+    />
+  );
+}

@@ -1,0 +1,58 @@
+import { Text } from '@mantine/core';
+import type { ChatCompletion } from '@meterway/contracts';
+import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
+import { useTokenPaging } from '../../../components/pager';
+import { useChatCompletions } from '../api/get-chat-completions';
+import { formatDateTime } from '../../../lib/format';
+import { formatCost, formatTokens } from '../usage-format';
+
+const columns: readonly PagedTableColumn<ChatCompletion>[] = [
+  {
+    header: 'ID',
+    cell: (row) => (
+      <Text ff="monospace" size="xs">
+        {row.id}
+      </Text>
+    ),
+  },
+  { header: 'Created at', cell: (row) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.createdAt)}</Text> },
+  { header: 'Model', cell: (row) => row.model },
+  { header: 'Estimated input tokens', numeric: true, cell: (row) => formatTokens(row.estimatedInputTokens) },
+  { header: 'Actual input tokens', numeric: true, cell: (row) => formatTokens(row.inputTokens) },
+  { header: 'Estimated input cost', numeric: true, cell: (row) => formatCost(row.estimatedInputCost) },
+  { header: 'Actual input cost', numeric: true, cell: (row) => formatCost(row.inputCost) },
+  { header: 'Output tokens', numeric: true, cell: (row) => formatTokens(row.outputTokens) },
+  { header: 'Output cost', numeric: true, cell: (row) => formatCost(row.outputCost) },
+  // The api leaves the total out while a call is still being settled (spec §2: "No data").
+  {
+    header: 'Total cost',
+    numeric: true,
+    cell: (row) =>
+      row.totalCost === undefined ? (
+        <Text span c="dimmed" size="sm">
+          No data
+        </Text>
+      ) : (
+        <Text span fw={600} size="sm">
+          {formatCost(row.totalCost)}
+        </Text>
+      ),
+  },
+];
+
+/** The organisation's metered calls, newest first, optionally one publishable key's. */
+export function ChatCompletionsTable({ publishableKeyId }: { publishableKeyId?: string }) {
+  const paging = useTokenPaging();
+  const query = useChatCompletions({ ...paging.request, ...(publishableKeyId ? { publishableKeyId } : {}) });
+  return (
+    <PagedTable
+      label="Chat completions"
+      query={query}
+      paging={paging}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyText="No chat completions found"
+      minWidth={1100}
+    />
+  );
+}

@@ -1,0 +1,19 @@
+// Amounts are shown in US dollars the same way whatever the browser's language, as the spec
+// writes them ("$10 / month", "$0.42 spent this month").
+// signDisplay 'negative': a rounding of -0.001 reads "$0.00", not "-$0.00".
+const withCents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', signDisplay: 'negative' });
+const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', signDisplay: 'negative', maximumFractionDigits: 0 });
+
+/**
+ * Dollars as money: `formatMoney(25)` → "$25.00", `formatMoney(0.4249)` → "$0.42". With
+ * `omitZeroCents`, an amount of whole dollars drops its cents: "$10" (but "$12.50" stays).
+ */
+export function formatMoney(dollars: number, { omitZeroCents = false }: { omitZeroCents?: boolean } = {}): string {
+  const whole = Math.round(dollars * 100) % 100 === 0;
+  return (omitZeroCents && whole ? wholeDollars : withCents).format(dollars);
+}
+
+// Spec §9: date and 24-hour time in the browser's language.
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium', hourCycle: 'h23' });
+
+export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));

@@ -1,0 +1,69 @@
+import type { ChatCompletion, Feedback, Person } from '@meterway/contracts';
+import { HttpResponse, http } from 'msw';
+import { testRuntimeConfig } from './runtime-config';
+
+/**
+ * The list endpoints for route tests: typed factories and one handler per list. A handler answers
+ * a fixed page, or asks `answer` with the request's query so a test can page by token and see
+ * what was sent.
+ */
+
+const api = testRuntimeConfig.apiUrls['http://localhost:3000'];
+
+export type Page<Item> = { items: Item[]; pagination: { nextPageToken: string | null; previousPageToken: string | null } };
+
+export const pageOf = <Item>(items: Item[], pagination: Partial<Page<Item>['pagination']> = {}): Page<Item> => ({
+  items,
+  pagination: { nextPageToken: null, previousPageToken: null, ...pagination },
+});
+
+export const buildChatCompletion = (overrides: Partial<ChatCompletion> = {}): ChatCompletion => ({
+  id: 'chatcmpl-7f3a9c2e',
+  createdAt: '2026-03-14T21:05:09.000Z',
+  model: 'meterway-demo',
+  publishableKeyId: '3a7c1a52-1f0e-4d5e-9a51-2f3c4b5d6e7f',
+  estimatedInputTokens: 1300,
+  inputTokens: 1234,
+  estimatedInputCost: 0.00065,
+  inputCost: 0.000617,
+  outputTokens: 82,
+  outputCost: 0.000123,
+  totalCost: 0.00074,
+  ...overrides,
+});
+
+export const buildPerson = (overrides: Partial<Person> = {}): Person => ({
+  id: '0b9e2c1d-6a4f-4e8b-9c3d-1e2f3a4b5c6d',
+  email: 'grace@example.com',
+  createdAt: '2026-01-02T07:08:09.000Z',
+  ...overrides,
+});
+
+export const buildFeedback = (overrides: Partial<Feedback> = {}): Feedback => ({
+  id: '5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f',
+  fromEmail: 'grace@example.com',
+  type: 'feature_request',
+  description: 'Please add a CSV export.',
+  ...overrides,
+});
+
+type Answer<Item> = Page<Item> | Response | ((query: URLSearchParams) => Page<Item> | Response | Promise<Page<Item> | Response>);
+
+const list = <Item>(path: string) => (answer: Answer<Item>) =>
+  http.get(`${api}${path}`, async ({ request }) => {
+    const result = typeof answer === 'function' ? await answer(new URL(request.url).searchParams) : answer;
+    return result instanceof Response ? result : HttpResponse.json(result);
+  });
+
+/** The api's problem details for a failed call (application/problem+json). */
+export const problem = (status: number) =>
+  HttpResponse.json({ type: 'about:blank', title: `Status ${status}`, status, code: status === 403 ? 'Forbidden' : undefined }, {
+    status,
+    headers: { 'Content-Type': 'application/problem+json' },
+  });
+
+export const listsHandlers = {
+  chatCompletions: list<ChatCompletion>('/bff/chat-completions'),
+  persons: list<Person>('/admin/persons'),
+  feedback: list<Feedback>('/admin/feedback'),
+};
