@@ -4,7 +4,8 @@ import swagger from '@fastify/swagger';
 import { echoRequestId, fastifyOptions, registerHealth } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps, RouteDeps } from './deps.js';
+import type { AppDeps, AppPluginDeps, RouteDeps } from './deps.js';
+import { createSettlements } from './gateway/settlements.js';
 import { identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson } from './plugins/problem-json.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -23,7 +24,7 @@ import { stripeWebhookRoutes } from './routes/webhooks/stripe.js';
 export type { AppDeps, RouteDeps } from './deps.js';
 
 /** The whole api as a Fastify plugin; server.ts and the tests both build it with createApp. */
-export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function app(fastify: FastifyInstance, deps: AppPluginDeps): Promise<void> {
   const { config, db } = deps;
   const zod = fastify.withTypeProvider<ZodTypeProvider>();
   zod.setValidatorCompiler(validatorCompiler);
@@ -70,6 +71,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route the app registered, for the authorisation matrix and the docs. */
     routeTable: { method: string; url: string }[];
+    /** Resolves once every gateway call answered so far is settled (shutdown; tests reading the ledger). */
+    gatewaySettled: () => Promise<void>;
   }
 }
 
@@ -80,6 +83,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routeTable.push({ method, url: route.url });
   });
-  await fastify.register(app, deps);
+  const settlements = createSettlements();
+  fastify.decorate('gatewaySettled', settlements.settled);
+  fastify.addHook('onClose', settlements.settled);
+  await fastify.register(app, { ...deps, settlements });
   return fastify;
 }

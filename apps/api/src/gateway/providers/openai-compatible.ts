@@ -59,10 +59,11 @@ export function openAiCompatible(options: Options): ModelProvider {
   const transport = url.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
 
+  type Sent = { response: IncomingMessage; timedOut: () => boolean; idle: () => void };
+
   /** Sends the body; resolves with the response once its headers arrived within the timeout. */
-  function send(body: ChatBody, signal: AbortSignal): Promise<{ response: IncomingMessage; timedOut: () => boolean; idle: () => void }> {
+  function send(body: ChatBody, signal: AbortSignal, payload = JSON.stringify(body), retried = false): Promise<Sent> {
     return new Promise((resolve, reject) => {
-      const payload = JSON.stringify(body);
       let timedOut = false;
       const request = transport.request(url, {
         method: 'POST',
@@ -87,7 +88,16 @@ export function openAiCompatible(options: Options): ModelProvider {
         }, options.idleTimeoutMs);
       };
       request.once('close', () => clearTimeout(timer));
-      request.once('error', reject);
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the provider closed while idle: it never saw this request, so
+        // sending it once more on a fresh connection cannot bill it twice (Node's documented pattern).
+        if (request.reusedSocket && error.code === 'ECONNRESET' && !retried && !signal.aborted) {
+          clearTimeout(timer);
+          send(body, signal, payload, true).then(resolve, reject);
+          return;
+        }
+        reject(error);
+      });
       request.once('response', (response) => resolve({ response, timedOut: () => timedOut, idle }));
       request.end(payload);
     });
