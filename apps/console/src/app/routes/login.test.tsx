@@ -1,6 +1,29 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import loginInvalidCredentials from '@meterway/contracts/fixtures/identity/login-invalid-credentials.json';
+import loginSecondFactorRequired from '@meterway/contracts/fixtures/identity/login-second-factor-required.json';
+import loginSuccess from '@meterway/contracts/fixtures/identity/login-success.json';
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { browserLocation } from '../../features/auth/location';
+import { logger } from '../../lib/logger';
+import { identityFails, recordingPost, renderAuthRoute, sessions } from '../../testing/auth-handlers';
+import { identity, type IdentityFixture } from '../../testing/identity-handlers';
+import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
+
+beforeEach(() => {
+  server.use(identity.whoami(sessions.none));
+  vi.spyOn(logger, 'warn').mockImplementation(() => {});
+});
+
+/** Renders /login and submits valid credentials; `signedIn` is the session identity answers afterwards. */
+async function logIn(signedIn?: IdentityFixture) {
+  const view = renderAuthRoute('/login');
+  await view.user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+  await view.user.type(screen.getByLabelText('Password'), 'correct horse battery');
+  if (signedIn) server.use(identity.whoami(signedIn));
+  await view.user.click(screen.getByRole('button', { name: 'Login' }));
+  return view;
+}
 
 describe('/login', () => {
   it('shows the e-mail and password fields, the Login button and the links to signup and recover', async () => {
@@ -32,5 +55,80 @@ describe('/login', () => {
 
     expect(screen.getByText('Minimum length is 3')).toBeInTheDocument();
     expect(screen.getByText('Maximum length is 100')).toBeInTheDocument();
+  });
+
+  it('logs in with the typed credentials and goes to the dashboard', async () => {
+    const submitted = recordingPost('/self-service/login', loginSuccess);
+    server.use(identity.createLoginFlow(), submitted.handler);
+
+    const { router } = await logIn(sessions.verified);
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(submitted.sent[0]?.body).toMatchObject({ method: 'password', identifier: 'ada@example.com', password: 'correct horse battery' });
+  });
+
+  it('lists the returned messages in a red Failure alert', async () => {
+    server.use(identity.createLoginFlow(), identity.submitLogin(loginInvalidCredentials));
+
+    const { router } = await logIn();
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Failure')).toBeInTheDocument();
+    expect(
+      within(alert).getByText(
+        'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.',
+      ),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('sends a visitor whose e-mail is not verified to verify-email', async () => {
+    server.use(identity.createLoginFlow(), identity.submitLogin(loginSuccess));
+
+    const { router } = await logIn(sessions.unverified);
+
+    expect(await screen.findByRole('button', { name: 'Send code' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/verify-email');
+  });
+
+  it('goes to verify-email with the flow identity already mailed a code for, when it says so', async () => {
+    const unverified: IdentityFixture = {
+      status: 403,
+      body: {
+        error: {
+          id: 'session_verified_address_required',
+          code: 403,
+          message: 'your email or phone address is not yet verified',
+          details: {
+            continue_with: [{ action: 'show_verification_ui', flow: { id: 'verification-1', verifiable_address: 'ada@example.com' } }],
+          },
+        },
+      },
+    };
+    server.use(identity.createLoginFlow(), identity.submitLogin(unverified));
+
+    const { router } = await logIn(sessions.unverified);
+
+    expect(await screen.findByLabelText('Verification code')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?flowId=verification-1');
+  });
+
+  it('hands the browser to identity when a second factor is required', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    server.use(identity.createLoginFlow(), identity.submitLogin(loginSecondFactorRequired));
+
+    await logIn();
+
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:4000/self-service/login/browser?aal=aal2'));
+  });
+
+  it("shows 'ory.createBrowserLoginFlow failed' when no login flow can be created", async () => {
+    server.use(identityFails('get', '/self-service/login/browser'));
+
+    await logIn();
+
+    expect(await screen.findByText('ory.createBrowserLoginFlow failed')).toBeInTheDocument();
+    expect(screen.getByText('Wooops!')).toBeInTheDocument();
   });
 });

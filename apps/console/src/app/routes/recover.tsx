@@ -1,4 +1,58 @@
-// Placeholder until its owner lands the screen.
+import { Alert, Anchor, Stack, Text } from '@mantine/core';
+import { AuthCard } from '@meterway/ui-kit';
+import { Link, useNavigate } from 'react-router';
+import { paths } from '../../config/paths';
+import { useRecoverByLink } from '../../features/auth/api/recover-by-link';
+import { useSendRecoveryCode } from '../../features/auth/api/send-recovery-code';
+import { FailureAlert } from '../../features/auth/components/failure-alert';
+import { RecoverForm } from '../../features/auth/components/recover-form';
+import { recoveryTexts } from '../../features/auth/texts';
+import type { RecoveryResult } from '../../lib/identity-client';
+
+const failureOf = (result: RecoveryResult | undefined) =>
+  result?.type === 'Failure' ? result.messages : result?.type === 'UserNotFound' ? [] : undefined;
+
 export function Component() {
-  return <h1>recover</h1>;
+  const navigate = useNavigate();
+  const link = useRecoverByLink();
+  const code = useSendRecoveryCode();
+  // Starting one action resets the other, so at most one outcome is shown.
+  const failure = failureOf(link.data ?? code.data);
+
+  return (
+    <AuthCard title="Recover your account" description="Enter the e-mail address of your account and we will help you back in.">
+      <title>Recover your account · Meterway</title>
+      <Stack gap="md">
+        {failure && <FailureAlert title={recoveryTexts.failure} messages={failure} />}
+        {link.data?.type === 'Success' && (
+          // No title: Mantine's teal title colour on the teal background is below WCAG AA contrast.
+          <Alert color="teal" variant="light">
+            {recoveryTexts.linkSent}
+          </Alert>
+        )}
+        <RecoverForm
+          sendingLink={link.isPending}
+          sendingCode={code.isPending}
+          onSendLink={({ email }) => {
+            code.reset();
+            link.mutate(email);
+          }}
+          onSendCode={({ email }) => {
+            link.reset();
+            code.mutate(email, {
+              onSuccess: (result) => {
+                if (result.type === 'Success') void navigate(paths.recoverPassword.getHref(result.flowId));
+              },
+            });
+          }}
+        />
+        <Text size="sm" c="dimmed" ta="center">
+          Remembered it?{' '}
+          <Anchor component={Link} to={paths.login.getHref()} fw={500}>
+            Back to login
+          </Anchor>
+        </Text>
+      </Stack>
+    </AuthCard>
+  );
 }

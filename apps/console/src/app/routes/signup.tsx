@@ -1,4 +1,30 @@
-// Placeholder until its owner lands the screen.
+import { AuthCard } from '@meterway/ui-kit';
+import { useNavigate } from 'react-router';
+import { paths } from '../../config/paths';
+import { useRegister } from '../../features/auth/api/register';
+import { SignupForm } from '../../features/auth/components/signup-form';
+
 export function Component() {
-  return <h1>signup</h1>;
+  const navigate = useNavigate();
+  const { mutate, data, isPending } = useRegister();
+
+  return (
+    <AuthCard title="Create your account" description="Sign up, verify your e-mail, and you are ready to go.">
+      <title>Sign up · Meterway</title>
+      <SignupForm
+        loading={isPending}
+        messages={data?.type === 'Failure' ? data.messages : []}
+        onSubmit={({ email, password }) =>
+          mutate(
+            { email, password },
+            {
+              onSuccess: (result) => {
+                if (result.type === 'Success') void navigate(paths.verifyEmail.getHref(result.flowId));
+              },
+            },
+          )
+        }
+      />
+    </AuthCard>
+  );
 }

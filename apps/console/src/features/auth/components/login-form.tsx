@@ -2,17 +2,18 @@ import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@m
 import { schemaResolver, useForm } from '@mantine/form';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { type LoginValues, loginSchema } from '../login-schema';
+import { type LoginValues, loginSchema } from '../schemas';
 import { FailureAlert } from './failure-alert';
 
 type LoginFormProps = {
-  /** Called with valid values only; while its promise is pending the button shows a spinner. */
-  onSubmit?: (values: LoginValues) => void | Promise<void>;
+  /** Called with valid values only. */
+  onSubmit?: (values: LoginValues) => void;
   /** Messages of a failed attempt, shown in the Failure alert. */
   messages?: readonly string[];
+  loading?: boolean;
 };
 
-export function LoginForm({ onSubmit, messages = [] }: LoginFormProps) {
+export function LoginForm({ onSubmit, messages = [], loading = false }: LoginFormProps) {
   const form = useForm<LoginValues>({
     mode: 'uncontrolled',
     initialValues: { email: '', password: '' },
@@ -21,7 +22,7 @@ export function LoginForm({ onSubmit, messages = [] }: LoginFormProps) {
 
   return (
     // noValidate: the messages come from the shared schema, not from the browser.
-    <form noValidate onSubmit={form.onSubmit(async (values) => onSubmit?.(values))}>
+    <form noValidate onSubmit={form.onSubmit((values) => onSubmit?.(values))}>
       <Stack gap="md">
         {messages.length > 0 && <FailureAlert messages={messages} />}
         <TextInput
@@ -46,7 +47,7 @@ export function LoginForm({ onSubmit, messages = [] }: LoginFormProps) {
             </Anchor>
           </Group>
         </Stack>
-        <Button type="submit" fullWidth loading={form.submitting}>
+        <Button type="submit" fullWidth loading={loading}>
           Login
         </Button>
         <Text size="sm" c="dimmed" ta="center">

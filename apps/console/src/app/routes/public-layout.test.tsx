@@ -1,0 +1,57 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../lib/logger';
+import { identityUnreachable, renderAuthRoute, sessions } from '../../testing/auth-handlers';
+import { identity } from '../../testing/identity-handlers';
+import { server } from '../../testing/msw-server';
+
+const publicScreens = [
+  { path: '/login', heading: 'Log in to your account' },
+  { path: '/signup', heading: 'Create your account' },
+  { path: '/recover', heading: 'Recover your account' },
+];
+
+beforeEach(() => {
+  vi.spyOn(logger, 'warn').mockImplementation(() => {});
+});
+
+describe('the public screens guard', () => {
+  it.each(publicScreens)('sends a signed-in, verified visitor from $path to the dashboard', async ({ path }) => {
+    server.use(identity.whoami(sessions.verified));
+    const { router } = renderAuthRoute(path);
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it.each(publicScreens)('sends a signed-in visitor with an unverified e-mail from $path to verify-email', async ({ path }) => {
+    server.use(identity.whoami(sessions.unverified));
+    const { router } = renderAuthRoute(path);
+
+    expect(await screen.findByRole('button', { name: 'Send code' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/verify-email');
+  });
+
+  it.each(publicScreens)('shows $path to a visitor who is logged out', async ({ path, heading }) => {
+    server.use(identity.whoami(sessions.none));
+    const { router } = renderAuthRoute(path);
+
+    expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(path);
+  });
+
+  it('shows the login screen while the second factor is still pending', async () => {
+    server.use(identity.whoami(sessions.secondFactorPending));
+    renderAuthRoute('/login');
+
+    expect(await screen.findByRole('heading', { name: 'Log in to your account' })).toBeInTheDocument();
+  });
+
+  it('still shows the login screen when identity cannot be reached', async () => {
+    server.use(identityUnreachable('get', '/sessions/whoami'));
+    const { router } = renderAuthRoute('/login');
+
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+});
