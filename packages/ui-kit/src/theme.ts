@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, Modal, Notification } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -6,6 +6,15 @@ export const theme = createTheme({
   // text on filled buttons; shade 8 is above 4.5:1.
   primaryShade: 8,
   defaultRadius: 'md',
+  components: {
+    // Mantine's close buttons carry an icon and no name; screen readers need one.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+      // A titled toast's message is gray 6 (3.3:1 on white).
+      styles: { description: { color: 'var(--mantine-color-gray-7)' } },
+    }),
+  },
 });
 
 /** Mantine's `dimmed` text (gray 6) and error text (red 6) are 3.3:1 on white; gray 7 and red 9 read at AA. */

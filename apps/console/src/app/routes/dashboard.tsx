@@ -1,4 +1,18 @@
-// Placeholder until its owner lands the screen.
+import { Stack, Title } from '@mantine/core';
+import { PageContainer } from '../../components/page-container';
+import { CreditBalanceCard } from '../../features/billing/components/credit-balance-card';
+import { PublishableKeysSection } from '../../features/keys/components/publishable-keys-section';
+
+// The home screen (spec §2): credit balance with Add credits and Invoices, then the keys.
 export function Component() {
-  return <h1>dashboard</h1>;
+  return (
+    <PageContainer size="md">
+      <title>Dashboard · Meterway</title>
+      <Stack gap="xl">
+        <Title order={1}>Dashboard</Title>
+        <CreditBalanceCard />
+        <PublishableKeysSection />
+      </Stack>
+    </PageContainer>
+  );
 }

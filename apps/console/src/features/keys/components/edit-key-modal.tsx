@@ -1,0 +1,71 @@
+import { Button, Modal } from '@mantine/core';
+import type { PublishableKey } from '@meterway/contracts';
+import { useState } from 'react';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { notifySuccess } from '../../../lib/notify';
+import { useDeletePublishableKey } from '../api/delete-publishable-key';
+import { useSendKeyDeletionFeedback } from '../api/send-key-deletion-feedback';
+import { useUpdatePublishableKey } from '../api/update-publishable-key';
+import { keyFormValuesOf, keyInputOf } from '../key-form-schema';
+import { KeyForm, useKeyForm } from './key-form';
+
+type EditKeyModalProps = { publishableKey: PublishableKey; onClose: () => void };
+
+/** Edits one key; Delete asks first, in place of this modal, and may collect a reason. */
+export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps) {
+  const form = useKeyForm(keyFormValuesOf(key));
+  const updateKey = useUpdatePublishableKey();
+  const deleteKey = useDeletePublishableKey();
+  const sendFeedback = useSendKeyDeletionFeedback();
+  const [confirming, setConfirming] = useState(false);
+
+  const remove = (reason: string) =>
+    deleteKey.mutate(key.id, {
+      onSuccess: () => {
+        if (reason) sendFeedback.mutate(reason);
+        notifySuccess('Publishable key deleted');
+        onClose();
+      },
+    });
+
+  return (
+    <>
+      <Modal opened={!confirming} onClose={onClose} title="Edit publishable key" size="lg">
+        <KeyForm
+          form={form}
+          submitLabel="Save"
+          submitting={updateKey.isPending}
+          onSubmit={(values) =>
+            updateKey.mutate(
+              { id: key.id, input: keyInputOf(values) },
+              {
+                onSuccess: () => {
+                  notifySuccess('Publishable key updated');
+                  onClose();
+                },
+              },
+            )
+          }
+          secondaryAction={
+            // red.9: the theme's red.6 on white is 3.3:1, below WCAG AA.
+            <Button variant="outline" color="red.9" onClick={() => setConfirming(true)}>
+              Delete
+            </Button>
+          }
+        />
+      </Modal>
+      <ConfirmModal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title="Delete Publishable Key"
+        confirmLabel="Delete"
+        confirmColor="red.9"
+        loading={deleteKey.isPending}
+        reasonLabel="Reason (optional)"
+        onConfirm={remove}
+      >
+        {`Are you sure you want to delete the publishable key ${key.name}? This action cannot be undone.`}
+      </ConfirmModal>
+    </>
+  );
+}

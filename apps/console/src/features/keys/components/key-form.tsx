@@ -1,0 +1,47 @@
+import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
+import type { ReactNode } from 'react';
+import { type KeyFormValues, keyFormSchema } from '../key-form-schema';
+import { AllowedDomainsField } from './allowed-domains-field';
+
+/** The key form's state; controlled, because the suggestions follow what is typed. */
+export const useKeyForm = (initialValues: KeyFormValues) =>
+  useForm<KeyFormValues>({ initialValues, validate: schemaResolver(keyFormSchema, { sync: true }) });
+
+type KeyFormProps = {
+  form: UseFormReturnType<KeyFormValues>;
+  /** Called with values the schema accepted. */
+  onSubmit: (values: KeyFormValues) => void;
+  submitLabel: string;
+  submitting: boolean;
+  /** Shown at the start of the button row (the edit form's Delete). */
+  secondaryAction?: ReactNode;
+};
+
+/** Name, monthly budget and allowed domains of a publishable key (spec §3, §5), for create and edit. */
+export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryAction }: KeyFormProps) {
+  return (
+    // noValidate: the messages come from the schema, not from the browser.
+    <form noValidate onSubmit={form.onSubmit(onSubmit)}>
+      <Stack gap="md">
+        <TextInput label="Name" placeholder="Web app" data-autofocus {...form.getInputProps('name')} />
+        <NumberInput
+          label="Budget"
+          description="Dollars this key may spend per calendar month"
+          // Mantine's dimmed grey misses WCAG AA contrast on white.
+          descriptionProps={{ c: 'gray.7' }}
+          prefix="$"
+          decimalScale={2}
+          {...form.getInputProps('budget')}
+        />
+        <AllowedDomainsField form={form} />
+        <Group justify={secondaryAction ? 'space-between' : 'flex-end'}>
+          {secondaryAction}
+          <Button type="submit" loading={submitting}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+import { Stack, Text } from '@mantine/core';
+import type { PublishableKey } from '@meterway/contracts';
+
+const localhostPattern = /^(https?:\/\/)?localhost(:\d+)?\/?$/i;
+
+/** Spec §2: "localhost" or any http(s)://localhost:port entry. */
+export const allowsLocalhost = (origins: readonly string[]) => origins.some((origin) => localhostPattern.test(origin.trim()));
+
+export const keyWarningTexts = {
+  noOrigins: 'No allowed domains: for security, configure at least one so that only your sites can use this key.',
+  localhost: 'localhost is allowed: remove it before going to production.',
+} as const;
+
+/** The per-row warnings of the keys table (spec §2). */
+export function KeyWarnings({ allowedOrigins }: Pick<PublishableKey, 'allowedOrigins'>) {
+  const warnings = [
+    ...(allowedOrigins.length === 0 ? [keyWarningTexts.noOrigins] : []),
+    ...(allowsLocalhost(allowedOrigins) ? [keyWarningTexts.localhost] : []),
+  ];
+  if (warnings.length === 0) return null;
+  return (
+    <Stack gap={4} mt={4}>
+      {warnings.map((warning) => (
+        // The page's text colour on a pale orange: Mantine's light alert colours miss WCAG AA contrast.
+        <Text key={warning} size="xs" bg="orange.0" px={8} py={4} bdrs="sm" style={{ borderLeft: '3px solid var(--mantine-color-orange-6)' }}>
+          {warning}
+        </Text>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,31 @@
+import { Button, Group, Stack, Title } from '@mantine/core';
+import type { PublishableKey } from '@meterway/contracts';
+import { useState } from 'react';
+import { loadPublishableKeysFailed, usePublishableKeys } from '../api/get-publishable-keys';
+import { CreateKeyModal } from './create-key-modal';
+import { EditKeyModal } from './edit-key-modal';
+import { PublishableKeysTable } from './publishable-keys-table';
+
+/** The dashboard's keys: the table, New publishable key, and the create and edit modals (spec §2). */
+export function PublishableKeysSection() {
+  const { data: publishableKeys, isError } = usePublishableKeys();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<PublishableKey>();
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={2} size="h3">
+          Publishable keys
+        </Title>
+        <Button onClick={() => setCreating(true)}>
+          New publishable key
+        </Button>
+      </Group>
+      <PublishableKeysTable publishableKeys={publishableKeys} failure={isError ? loadPublishableKeysFailed : undefined} onOpen={setEditing} />
+      <CreateKeyModal opened={creating} onClose={() => setCreating(false)} />
+      {/* Keyed by id: each key's form starts from that key's values. */}
+      {editing && <EditKeyModal key={editing.id} publishableKey={editing} onClose={() => setEditing(undefined)} />}
+    </Stack>
+  );
+}

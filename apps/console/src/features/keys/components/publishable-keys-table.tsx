@@ -1,0 +1,97 @@
+import { Group, List, Table, Text, UnstyledButton } from '@mantine/core';
+import type { PublishableKey } from '@meterway/contracts';
+import { formatMoney } from '../../../lib/format';
+import { CopyValueButton } from './copy-value-button';
+import { KeyWarnings } from './key-warnings';
+
+/** Spec §9: the table shows a key's first 20 characters. */
+export const keyPreviewLength = 20;
+
+export const keyPreview = (value: string) => (value.length > keyPreviewLength ? `${value.slice(0, keyPreviewLength)}...` : value);
+
+type PublishableKeysTableProps = {
+  /** Undefined while the list loads. */
+  publishableKeys: PublishableKey[] | undefined;
+  /** Shown instead of "Loading..." when the list could not be loaded. */
+  failure?: string;
+  onOpen: (key: PublishableKey) => void;
+};
+
+const columns = ['Name', 'Key', 'Budget', 'Current period spend', 'Allowed domains'] as const;
+
+export function PublishableKeysTable({ publishableKeys, failure, onOpen }: PublishableKeysTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={800}>
+      <Table highlightOnHover verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => (
+              <Table.Th key={column}>{column}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {publishableKeys === undefined ? (
+            <MessageRow>{failure ?? 'Loading...'}</MessageRow>
+          ) : publishableKeys.length === 0 ? (
+            <MessageRow>No publishable keys added yet.</MessageRow>
+          ) : (
+            publishableKeys.map((key) => <KeyRow key={key.id} publishableKey={key} onOpen={onOpen} />)
+          )}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function MessageRow({ children }: { children: string }) {
+  return (
+    <Table.Tr>
+      <Table.Td colSpan={columns.length}>
+        <Text ta="center" py="md">
+          {children}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKey; onOpen: (key: PublishableKey) => void }) {
+  return (
+    // The whole row opens the key for a mouse; the name is its button for the keyboard.
+    <Table.Tr style={{ cursor: 'pointer' }} onClick={() => onOpen(key)}>
+      <Table.Td>
+        <UnstyledButton
+          fw={600}
+          td="underline"
+          onClick={(event) => {
+            event.stopPropagation();
+            onOpen(key);
+          }}
+        >
+          {key.name}
+        </UnstyledButton>
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap">
+          <Text ff="monospace" size="sm">
+            {keyPreview(key.value)}
+          </Text>
+          <CopyValueButton value={key.value} label={`Copy key ${key.name}`} />
+        </Group>
+      </Table.Td>
+      <Table.Td>{`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}</Table.Td>
+      <Table.Td>{`${formatMoney(key.currentPeriodSpendAmount)} spent this month`}</Table.Td>
+      <Table.Td>
+        {key.allowedOrigins.length > 0 && (
+          <List size="sm" listStyleType="none">
+            {key.allowedOrigins.map((origin) => (
+              <List.Item key={origin}>{origin}</List.Item>
+            ))}
+          </List>
+        )}
+        <KeyWarnings allowedOrigins={key.allowedOrigins} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}

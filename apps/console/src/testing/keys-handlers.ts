@@ -1,0 +1,92 @@
+import type { PublishableKey } from '@meterway/contracts';
+import { HttpResponse, http } from 'msw';
+import { testRuntimeConfig } from './runtime-config';
+
+/**
+ * MSW handlers for the dashboard: publishable keys, the key-deletion feedback and the invoices
+ * portal. A mutation handler given a `requests` array records there what it received (the key
+ * id from the path and the JSON body), for tests that assert what was sent. `failure` answers
+ * that status as problem details instead.
+ */
+
+const api = testRuntimeConfig.apiUrls['http://localhost:3000'];
+
+export type RecordedRequest = { id?: string; body?: unknown };
+
+export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): PublishableKey => ({
+  id: '6f1d2c3b-4a59-4e68-8d7c-1b2a3c4d5e6f',
+  name: 'Web app',
+  value: 'pk_live_4fQx9LmN2pR7sT1vW3yZ8aB6cD0eF5gH',
+  spendLimitAmount: 10,
+  spendLimitPeriodType: 'monthly',
+  currentPeriodSpendAmount: 0.42,
+  allowedOrigins: ['https://app.example.com'],
+  ...overrides,
+});
+
+/** The api's problem details (application/problem+json). */
+export const problem = (status: number) =>
+  HttpResponse.json(
+    { type: 'about:blank', title: `Status ${status}`, status, detail: `Status ${status}` },
+    { status, headers: { 'Content-Type': 'application/problem+json' } },
+  );
+
+const record = async (requests: RecordedRequest[] | undefined, request: Request, id?: string) => {
+  const text = await request.clone().text();
+  requests?.push({ ...(id ? { id } : {}), ...(text ? { body: JSON.parse(text) as unknown } : {}) });
+};
+
+type MutationOptions = { requests?: RecordedRequest[]; failure?: number };
+
+export const keysHandlers = {
+  /**
+   * GET /bff/publishable-keys. Each call answers the next list of `answers` (the last one again
+   * once they run out), so a test sees the list change after a mutation. `until` holds the
+   * answer back until it resolves, for the loading state.
+   */
+  list: (answers: PublishableKey[] | PublishableKey[][], { until }: { until?: Promise<unknown> } = {}) => {
+    const lists = (answers.length > 0 && Array.isArray(answers[0]) ? answers : [answers]) as PublishableKey[][];
+    let call = 0;
+    return http.get(`${api}/bff/publishable-keys`, async () => {
+      await until;
+      const publishableKeys = lists[Math.min(call++, lists.length - 1)];
+      return HttpResponse.json({ publishableKeys });
+    });
+  },
+  listFailure: (status = 500) => http.get(`${api}/bff/publishable-keys`, () => problem(status)),
+
+  /** POST /bff/publishable-keys: 201 with `created`. */
+  create: (created: PublishableKey, { requests, failure }: MutationOptions = {}) =>
+    http.post(`${api}/bff/publishable-keys`, async ({ request }) => {
+      await record(requests, request);
+      return failure ? problem(failure) : HttpResponse.json(created, { status: 201 });
+    }),
+
+  /** PUT /bff/publishable-keys/:id: 204. */
+  update: ({ requests, failure }: MutationOptions = {}) =>
+    http.put(`${api}/bff/publishable-keys/:publishableKeyId`, async ({ request, params }) => {
+      await record(requests, request, String(params.publishableKeyId));
+      return failure ? problem(failure) : new HttpResponse(null, { status: 204 });
+    }),
+
+  /** DELETE /bff/publishable-keys/:id: 204. */
+  remove: ({ requests, failure }: MutationOptions = {}) =>
+    http.delete(`${api}/bff/publishable-keys/:publishableKeyId`, async ({ request, params }) => {
+      await record(requests, request, String(params.publishableKeyId));
+      return failure ? problem(failure) : new HttpResponse(null, { status: 204 });
+    }),
+
+  /** POST /bff/feedback: 201 with the new entry's id. */
+  feedback: ({ requests, failure }: MutationOptions = {}) =>
+    http.post(`${api}/bff/feedback`, async ({ request }) => {
+      await record(requests, request);
+      return failure ? problem(failure) : HttpResponse.json({ id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a' }, { status: 201 });
+    }),
+
+  /** POST /bff/stripe/customer-portal-session: the portal's URL. */
+  customerPortal: ({ requests, failure, url = 'https://billing.example.com/portal/session_123' }: MutationOptions & { url?: string } = {}) =>
+    http.post(`${api}/bff/stripe/customer-portal-session`, async ({ request }) => {
+      await record(requests, request);
+      return failure ? problem(failure) : HttpResponse.json({ url });
+    }),
+};
