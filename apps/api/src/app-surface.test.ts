@@ -24,6 +24,21 @@ describe('api surface', () => {
     expect((await preflight('https://evil.example.net')).headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('lets the console read the payment config and drive the sandbox checkout from its origin', async () => {
+    const config = await t.app.inject({ method: 'GET', url: '/bff/config', headers: { origin: 'https://console.example.com' } });
+    expect(config.headers['access-control-allow-origin']).toBe('https://console.example.com');
+    expect(config.headers['access-control-allow-credentials']).toBe('true');
+    const confirm = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/sandbox/checkout-sessions/cs_sandbox_x/confirm',
+      headers: { origin: 'https://console.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(confirm.statusCode).toBe(204);
+    expect(confirm.headers['access-control-allow-origin']).toBe('https://console.example.com');
+    const foreign = await t.app.inject({ method: 'GET', url: '/bff/config', headers: { origin: 'https://evil.example.net' } });
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('sends security headers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(response.headers['x-content-type-options']).toBe('nosniff');

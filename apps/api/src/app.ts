@@ -42,7 +42,6 @@ export async function app(fastify: FastifyInstance, deps: AppPluginDeps): Promis
   const sessions = deps.sessions ?? identitySessions(config.identityInternalUrl);
   const secret = await loadSecret(db.db, config.secret);
   const routeDeps: RouteDeps = { ...deps, secret, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
-  configRoutes(zod, routeDeps);
 
   const pricing = await registerGateway(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
@@ -52,17 +51,21 @@ export async function app(fastify: FastifyInstance, deps: AppPluginDeps): Promis
     outputPerMillion: Number(model.outputNanosPerToken) / 1000,
   }));
   docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels });
-  if (routeDeps.payments.name === 'sandbox') await registerSandbox(zod, routeDeps);
   if (routeDeps.payments.name === 'stripe') await stripeWebhookRoutes(zod, routeDeps);
-  // The console's backend: its origin only, with cookies.
-  await zod.register(async (console: FastifyZodInstance) => {
-    await console.register(cors, { origin: [new URL(config.consoleUrl).origin], credentials: true, methods: ['GET', 'POST', 'PUT', 'DELETE'] });
-    requireViewer(console, { db: db.db, sessions, systemAdminEmails: config.systemAdminEmails });
-    await registerRateLimit(console);
-    bffRoutes(console, routeDeps);
-    await console.register(async (admin: FastifyZodInstance) => {
-      requireSystemAdmin(admin);
-      adminRoutes(admin, routeDeps);
+  // What the console calls: its origin only, with cookies. The payment config and the sandbox's
+  // checkout are public; the BFF and the admin routes need a signed-in viewer.
+  await zod.register(async (fromConsole: FastifyZodInstance) => {
+    await fromConsole.register(cors, { origin: [new URL(config.consoleUrl).origin], credentials: true, methods: ['GET', 'POST', 'PUT', 'DELETE'] });
+    configRoutes(fromConsole, routeDeps);
+    if (routeDeps.payments.name === 'sandbox') await registerSandbox(fromConsole, routeDeps);
+    await fromConsole.register(async (console: FastifyZodInstance) => {
+      requireViewer(console, { db: db.db, sessions, systemAdminEmails: config.systemAdminEmails });
+      await registerRateLimit(console);
+      bffRoutes(console, routeDeps);
+      await console.register(async (admin: FastifyZodInstance) => {
+        requireSystemAdmin(admin);
+        adminRoutes(admin, routeDeps);
+      });
     });
   });
 }

@@ -92,10 +92,12 @@ describe('the console server', () => {
     }
   });
 
-  it('lets the page reach only itself, the API and identity', async () => {
+  it('lets the page reach only itself, the API, identity and Stripe', async () => {
     const response = await app.inject({ url: '/login', headers: page });
-    expect(response.headers['content-security-policy']).toContain("connect-src 'self' http://localhost:8180 http://localhost:4000");
-    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    const policy = response.headers['content-security-policy'];
+    expect(policy).toContain("connect-src 'self' http://localhost:8180 http://localhost:4000 https://api.stripe.com;");
+    expect(policy).toContain("script-src 'self' https://js.stripe.com;");
+    expect(policy).toContain('frame-src https://js.stripe.com https://hooks.stripe.com;');
   });
 
   it('refuses to start without a build', async () => {

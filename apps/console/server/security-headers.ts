@@ -2,17 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { RuntimeConfig } from '../src/config/runtime-config';
 
 /**
- * The page may only run its own scripts and talk to its own API and identity service. Mantine
- * writes its theme into <style> elements, hence 'unsafe-inline' for styles only. A feature that
- * loads a third-party script or frame (the payment provider) adds its origins here.
+ * The page may only run its own scripts and talk to its own API and identity service, plus Stripe's
+ * origins for the embedded checkout (Stripe.js is only fetched when the api names the Stripe
+ * provider; the origins are those Stripe documents for its CSP). Mantine writes its theme into
+ * <style> elements, hence 'unsafe-inline' for styles only.
  */
 export function contentSecurityPolicy(config: RuntimeConfig): string {
-  const connect = new Set(["'self'", ...Object.values(config.apiUrls), config.identityUrl].map(origin));
+  const connect = new Set(["'self'", ...Object.values(config.apiUrls), config.identityUrl, 'https://api.stripe.com'].map(origin));
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    "script-src 'self' https://js.stripe.com",
+    "frame-src https://js.stripe.com https://hooks.stripe.com",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    "img-src 'self' data: https://*.stripe.com",
     `connect-src ${[...connect].join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",

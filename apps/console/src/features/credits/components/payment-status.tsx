@@ -1,0 +1,53 @@
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import type { Me } from '@meterway/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
+import { meQueryKey, useMe } from '../../../lib/me';
+
+type CheckoutStatus = Me['organizationCheckoutSessions'][number]['status'];
+
+/** Spec §8, word for word. */
+export const paymentStatusMessages: Record<CheckoutStatus, string> = {
+  IN_PROGRESS: 'Payment in progress... Please wait while we process your payment.',
+  FAILED: 'Payment failed! Please try again.',
+  EXPIRED: 'Payment expired! Please try again.',
+  SUCCEEDED: 'Payment successful! Your credit was successfully refilled.',
+};
+
+/** Spec §4 and §9: the current user is re-read every second until the payment has an outcome. */
+export const paymentStatusPollMs = 1000;
+
+const colors: Record<CheckoutStatus, string> = { IN_PROGRESS: 'blue', FAILED: 'red', EXPIRED: 'orange', SUCCEEDED: 'teal' };
+
+export function PaymentStatus({ checkoutSessionId }: { checkoutSessionId: string }) {
+  const queryClient = useQueryClient();
+  const [settled, setSettled] = useState(false);
+  // 0 turns TanStack's interval off.
+  const me = useMe({ refetchInterval: settled ? 0 : paymentStatusPollMs });
+  const session = me.data?.organizationCheckoutSessions.find((candidate) => candidate.checkoutSessionId === checkoutSessionId);
+  // Until the webhook has recorded the session, it is still in progress (spec §4).
+  const status: CheckoutStatus = session?.status ?? 'IN_PROGRESS';
+  const final = status !== 'IN_PROGRESS';
+  if (final && !settled) setSettled(true);
+
+  useEffect(() => {
+    // The answer that carried the outcome carried the new balance too; marking it stale makes the
+    // dashboard read it again rather than trust a copy from before the payment.
+    if (final) void queryClient.invalidateQueries({ queryKey: meQueryKey, refetchType: 'none' });
+  }, [final, queryClient]);
+
+  return (
+    <Stack gap="lg">
+      <Alert color={colors[status]} variant="light" role="status" icon={final ? undefined : <Loader size="sm" />}>
+        <Text>{paymentStatusMessages[status]}</Text>
+      </Alert>
+      <Group>
+        <Button component={Link} to={paths.dashboard.getHref()}>
+          Back to dashboard
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
