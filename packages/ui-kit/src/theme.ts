@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, Modal, Notification } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -7,13 +7,14 @@ export const theme = createTheme({
   primaryShade: 8,
   defaultRadius: 'md',
   components: {
-    // Mantine's close buttons carry an icon and no name; screen readers need one.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({
+    // Mantine's close buttons carry an icon and no name; screen readers need one. Plain objects,
+    // not Modal.extend(): importing the components here would put them in every page's first load.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Notification: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
       // A titled toast's message is gray 6 (3.3:1 on white).
       styles: { description: { color: 'var(--mantine-color-gray-7)' } },
-    }),
+    },
   },
 });
 

@@ -1,4 +1,5 @@
 import { MutationCache, QueryCache, QueryClient, type DefaultOptions } from '@tanstack/react-query';
+import { ApiError } from './api-error';
 import { type NotifyMeta, reportQueryError } from './notify';
 
 declare module '@tanstack/react-query' {
@@ -22,7 +23,13 @@ export function createQueryClient(defaultOptions: DefaultOptions = {}): QueryCli
     }),
     defaultOptions: {
       ...defaultOptions,
-      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000, ...defaultOptions.queries },
+      queries: {
+        // A 4xx says what it means (signed out, forbidden, not found): asking again only delays it.
+        retry: (count, error) => count < 1 && !(error instanceof ApiError && error.status < 500),
+        refetchOnWindowFocus: false,
+        staleTime: 30_000,
+        ...defaultOptions.queries,
+      },
     },
   });
 }

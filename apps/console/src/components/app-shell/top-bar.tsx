@@ -1,0 +1,52 @@
+import { Box, Group, Stack, Text } from '@mantine/core';
+import { Logo } from '@meterway/ui-kit';
+import { Link, useLocation } from 'react-router';
+import { paths } from '../../config/paths';
+import { runtimeConfig } from '../../config/runtime-config';
+import classes from './top-bar.module.css';
+import { UserMenu } from './user-menu';
+
+export type ShellUser = { email: string; organizationName: string; systemAdmin: boolean };
+
+type TopBarProps = { user: ShellUser; onSendFeedback: () => void };
+
+/** The blue top bar of every signed-in screen (spec §2). */
+export function TopBar({ user, onSendFeedback }: TopBarProps) {
+  const { pathname } = useLocation();
+  const chatCompletionsActive = pathname.startsWith(paths.chatCompletions.path);
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
+      <Group h="100%" gap="md" wrap="nowrap">
+        <Box component={Link} to={paths.dashboard.getHref()} aria-label="Meterway dashboard" className={classes.link}>
+          <Logo size={28} color="var(--mantine-color-blue-9)" />
+        </Box>
+        <Box component="nav" aria-label="Main" h="100%">
+          <Group h="100%" gap={0} wrap="nowrap">
+            <Link
+              to={paths.chatCompletions.getHref()}
+              className={classes.link}
+              aria-current={chatCompletionsActive ? 'page' : undefined}
+            >
+              Chat completions
+            </Link>
+            <a href={runtimeConfig().docsUrl} target="_blank" rel="noopener noreferrer" className={classes.link}>
+              Docs
+            </a>
+          </Group>
+        </Box>
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        <Stack gap={0} align="flex-end" visibleFrom="sm">
+          <Text size="sm" fw={600} c="white" lh={1.3}>
+            {user.email}
+          </Text>
+          <Text size="xs" c="white" lh={1.3}>
+            {user.organizationName}
+          </Text>
+        </Stack>
+        <UserMenu email={user.email} systemAdmin={user.systemAdmin} onSendFeedback={onSendFeedback} />
+      </Group>
+    </Group>
+  );
+}
