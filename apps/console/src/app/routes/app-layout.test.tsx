@@ -2,7 +2,7 @@ import settingsShowForm from '@meterway/contracts/fixtures/identity/settings-sho
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { browserLocation } from '../../components/app-shell/browser-location';
+import { browserLocation } from '../../lib/browser-location';
 import { identity } from '../../testing/identity-handlers';
 import { buildMe, meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';

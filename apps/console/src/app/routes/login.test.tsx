@@ -3,7 +3,7 @@ import loginSecondFactorRequired from '@meterway/contracts/fixtures/identity/log
 import loginSuccess from '@meterway/contracts/fixtures/identity/login-success.json';
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { browserLocation } from '../../features/auth/location';
+import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
 import { identityFails, recordingPost, renderAuthRoute, sessions } from '../../testing/auth-handlers';
 import { identity, type IdentityFixture } from '../../testing/identity-handlers';

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useLogin } from '../../features/auth/api/login';
 import { LoginForm } from '../../features/auth/components/login-form';
-import { browserLocation } from '../../features/auth/location';
+import { browserLocation } from '../../lib/browser-location';
 import type { LoginResult } from '../../lib/identity-client';
 
 export function Component() {

@@ -4,7 +4,7 @@ import recoveryInvalidCode from '@meterway/contracts/fixtures/identity/recovery-
 import recoverySuccess from '@meterway/contracts/fixtures/identity/recovery-success.json';
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { browserLocation } from '../../features/auth/location';
+import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
 import { identityFails, recordingPost, renderAuthRoute } from '../../testing/auth-handlers';
 import { identity, withMessages } from '../../testing/identity-handlers';

@@ -6,7 +6,7 @@ import { useRecoverByCode } from '../../features/auth/api/recover-by-code';
 import { useRecoveryFlow } from '../../features/auth/api/get-recovery-flow';
 import { CodeForm } from '../../features/auth/components/code-form';
 import { FailureAlert } from '../../features/auth/components/failure-alert';
-import { browserLocation } from '../../features/auth/location';
+import { browserLocation } from '../../lib/browser-location';
 import { recoveryTexts } from '../../features/auth/texts';
 import { flowMessages, type RecoveryResult } from '../../lib/identity-client';
 

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { createSettingsUrl, identityTexts, logout } from '../../lib/identity-client';
 import { notifyError } from '../../lib/notify';
-import { browserLocation } from './browser-location';
+import { browserLocation } from '../../lib/browser-location';
 import classes from './top-bar.module.css';
 
 type UserMenuProps = {

@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import type { Feedback } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
 import { useTokenPaging } from '../../../components/pager';
-import { feedbackTypeLabels } from '../admin-format';
+import { feedbackTypeLabels } from '../../../lib/feedback-types';
 import { useFeedback } from '../api/get-feedback';
 import { isForbidden, NoAdminAccess } from './no-admin-access';
 

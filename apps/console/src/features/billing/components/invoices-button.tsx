@@ -1,4 +1,5 @@
 import { Button } from '@mantine/core';
+import { browserLocation } from '../../../lib/browser-location';
 import { useCreateCustomerPortalSession } from '../api/create-customer-portal-session';
 
 /** Opens the payment provider's customer portal (spec §2 "Invoices") in this tab. */
@@ -9,7 +10,7 @@ export function InvoicesButton() {
       variant="default"
       // Still loading once the URL is known: the browser is on its way to the portal.
       loading={portal.isPending || portal.isSuccess}
-      onClick={() => portal.mutate(undefined, { onSuccess: ({ url }) => window.location.assign(url) })}
+      onClick={() => portal.mutate(undefined, { onSuccess: ({ url }) => browserLocation.assign(url) })}
     >
       Invoices
     </Button>

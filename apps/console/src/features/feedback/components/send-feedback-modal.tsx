@@ -1,18 +1,9 @@
 import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { type FeedbackInput, feedbackInputSchema, feedbackTypes } from '@meterway/contracts';
+import { type FeedbackType, feedbackTypeLabels } from '../../../lib/feedback-types';
 import { notifySuccess } from '../../../lib/notify';
 import { useCreateFeedback } from '../api/create-feedback';
-
-type FeedbackType = (typeof feedbackTypes)[number];
-
-export const feedbackTypeLabels: Readonly<Record<FeedbackType, string>> = {
-  bug: 'Bug report',
-  feature_request: 'Feature request',
-  question: 'Question',
-  key_deletion: 'Key deletion',
-  other: 'Other',
-};
 
 const typeOptions = feedbackTypes.map((value) => ({ value, label: feedbackTypeLabels[value] }));
 
