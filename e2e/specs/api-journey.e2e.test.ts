@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, inject, it } from 'vitest';
-import { identitySession } from '../support/identity-session.js';
+import { identitySession } from '../support/browser-identity.js';
 
 const stack = inject('stack');
 
@@ -11,7 +11,7 @@ const stack = inject('stack');
 describe('the api journey on the embedded default', () => {
   it('signs up, creates a key, tops up $25, calls the demo model, and sees the row and the balance drop', async () => {
     const person = identitySession(stack.identityUrl);
-    await person.signUp(`journey-${Date.now()}@example.com`, 'a long and unusual passphrase 42');
+    await person.signUp(`journey-${Date.now()}@example.com`);
     const bff = (method: string, path: string, body?: unknown) => person.call(method, `${stack.apiUrl}${path}`, body, { origin: stack.consoleUrl });
 
     const key = await bff('POST', '/bff/publishable-keys', { name: 'Web app', budget: 10, budgetType: 'monthly', allowedOrigins: ['https://shop.example.com'] });

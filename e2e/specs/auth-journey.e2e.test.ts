@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from '../support/axe.js';
+import { identitySession } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
-import { identitySession } from '../support/identity-session.js';
 
 const stack = inject('stack');
 const chromium = useBrowser();
@@ -20,14 +20,6 @@ async function mailFor(email: string, template: 'verification_code' | 'recovery_
     if (Date.now() > deadline) throw new Error(`no ${template} mail for ${email}: ${JSON.stringify(messages)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-/** Violations axe rates serious or critical on the page as it is now. */
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
@@ -65,12 +57,8 @@ async function setNewPassword(page: Page, password: string) {
 }
 
 /** A verified account, created over the API. */
-async function verifiedAccount(label: string) {
-  const email = `e2e-auth-${label}-${Date.now()}@example.com`;
-  const password = 'the first long passphrase';
-  await identitySession(stack.identityUrl).signUp(email, password);
-  return { email, password };
-}
+const verifiedAccount = (label: string) =>
+  identitySession(stack.identityUrl).signUp(`e2e-auth-${label}-${Date.now()}@example.com`, { password: 'the first long passphrase' });
 
 let context: BrowserContext | undefined;
 afterEach(async () => {
@@ -176,16 +164,7 @@ describe('the auth screens in Chromium', () => {
   it('sends an unverified user who logs in to /verify-email, where a code can be sent and the user can log out', async () => {
     const email = `e2e-auth-unverified-${Date.now()}@example.com`;
     const password = 'a long passphrase, never verified';
-    const api = identitySession(stack.identityUrl);
-    const flow = await api.call('GET', '/self-service/registration/browser');
-    const csrf = flow.body.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
-    const registered = await api.call('POST', `/self-service/registration?flow=${flow.body.id}`, {
-      method: 'password',
-      traits: { email },
-      password,
-      csrf_token: csrf,
-    });
-    expect(registered.status).toBe(200);
+    await identitySession(stack.identityUrl).signUp(email, { password, verify: false });
 
     const { page } = await newPage();
     await logIn(page, email, password);

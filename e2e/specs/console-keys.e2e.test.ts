@@ -1,46 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from '../support/axe.js';
+import { signUp } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
 
 const stack = inject('stack');
 const chromium = useBrowser();
-
-const json = { accept: 'application/json' };
-const csrfOf = (flow: any) => flow.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
-
-/** The identity API called from the browser's own cookie jar, as the console's SDK calls it. */
-async function callIdentity(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
-  const response = await request.fetch(`${stack.identityUrl}${path}`, { method, headers: json, ...(data ? { data } : {}) });
-  return { status: response.status(), body: response.status() === 204 ? null : await response.json() };
-}
-
-/** Signs up in the context's cookie jar (identity starts a session) and verifies the address with the mailed code. */
-async function signUp(context: BrowserContext, email: string) {
-  const registration = await callIdentity(context.request, 'GET', '/self-service/registration/browser');
-  const registered = await callIdentity(context.request, 'POST', `/self-service/registration?flow=${registration.body.id}`, {
-    method: 'password',
-    traits: { email },
-    password: 'a long passphrase for the keys e2e',
-    csrf_token: csrfOf(registration.body),
-  });
-  expect(registered.status).toBe(200);
-  const flowId = registered.body.continue_with.find((item: any) => item.action === 'show_verification_ui').flow.id;
-  const outbox = await callIdentity(context.request, 'GET', `/dev/outbox?to=${encodeURIComponent(email)}`);
-  const verified = await callIdentity(context.request, 'POST', `/self-service/verification?flow=${flowId}`, {
-    method: 'code',
-    code: outbox.body.messages.at(-1).code,
-  });
-  expect(verified.body.state).toBe('passed_challenge');
-}
-
-/** Violations axe rates serious or critical on the page, toasts included. */
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** What the page's clipboard holds (the e2e project has no DOM types: the function runs in the page). */
 const readClipboard = (page: Page) => page.evaluate('navigator.clipboard.readText()') as Promise<string>;

@@ -1,49 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from '../support/axe.js';
+import { callIdentity, signUp } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
 
 const stack = inject('stack');
 const chromium = useBrowser();
-
-const json = { accept: 'application/json' };
-const csrfOf = (flow: any) => flow.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
-
-/** The identity API called from the browser's own cookie jar, as the console's SDK calls it. */
-async function callIdentity(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
-  const response = await request.fetch(`${stack.identityUrl}${path}`, { method, headers: json, ...(data ? { data } : {}) });
-  return { status: response.status(), body: response.status() === 204 ? null : await response.json() };
-}
-
-/** Signs up in the context's cookie jar (identity starts a session); verifies the address with the mailed code unless told not to. */
-async function signUp(context: BrowserContext, email: string, { verify = true } = {}) {
-  const registration = await callIdentity(context.request, 'GET', '/self-service/registration/browser');
-  const registered = await callIdentity(context.request, 'POST', `/self-service/registration?flow=${registration.body.id}`, {
-    method: 'password',
-    traits: { email },
-    password: 'a long passphrase for the shell e2e',
-    csrf_token: csrfOf(registration.body),
-  });
-  expect(registered.status).toBe(200);
-  if (!verify) return;
-  const flowId = registered.body.continue_with.find((item: any) => item.action === 'show_verification_ui').flow.id;
-  const outbox = await callIdentity(context.request, 'GET', `/dev/outbox?to=${encodeURIComponent(email)}`);
-  const verified = await callIdentity(context.request, 'POST', `/self-service/verification?flow=${flowId}`, {
-    method: 'code',
-    code: outbox.body.messages.at(-1).code,
-  });
-  expect(verified.body.state).toBe('passed_challenge');
-}
-
-/** Violations axe rates serious or critical, in the parts of the page given. */
-async function seriousViolations(page: Page, ...selectors: string[]) {
-  let builder = new AxeBuilder({ page });
-  for (const selector of selectors) builder = builder.include(selector);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => `${node.target.join(' ')} (${node.failureSummary ?? ''})`).join(', ')}`);
-}
 
 describe('the signed-in shell in Chromium', () => {
   const stamp = Date.now();
@@ -74,15 +36,15 @@ describe('the signed-in shell in Chromium', () => {
   it('has no serious or critical accessibility violation in the shell, its menu and the feedback modal', async () => {
     await page.goto(`${stack.consoleUrl}/dashboard`);
     await page.getByRole('banner').getByText(email).waitFor();
-    expect(await seriousViolations(page, 'header')).toEqual([]);
+    expect(await seriousViolations(page, { include: 'header' })).toEqual([]);
 
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menu').waitFor();
-    expect(await seriousViolations(page, '[role="menu"]')).toEqual([]);
+    expect(await seriousViolations(page, { include: '[role="menu"]' })).toEqual([]);
 
     await page.getByRole('menuitem', { name: 'Send feedback' }).click();
     await page.getByRole('dialog', { name: 'Send feedback' }).waitFor();
-    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    expect(await seriousViolations(page, { include: '[role="dialog"]' })).toEqual([]);
     await page.keyboard.press('Escape');
   });
 

@@ -3,16 +3,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from '../support/axe.js';
+import { identitySession } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
-import { identitySession } from '../support/identity-session.js';
 
 const stack = inject('stack');
 const chromium = useBrowser();
 const root = join(import.meta.dirname, '../..');
-const password = 'a long and unusual passphrase 42';
 
 /** `npm run admin -- …` against the running stack's DATA_DIR (through its operator socket). */
 async function admin(...args: string[]) {
@@ -27,7 +26,7 @@ async function admin(...args: string[]) {
 async function signUpPerson(prefix: string) {
   const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const session = identitySession(stack.identityUrl);
-  await session.signUp(email, password);
+  await session.signUp(email);
   const bff = (method: string, path: string, body?: unknown) => session.call(method, `${stack.apiUrl}${path}`, body, { origin: stack.consoleUrl });
   expect((await bff('GET', '/bff/me')).status).toBe(200);
   return { email, session, bff };
@@ -46,12 +45,6 @@ async function signedInPage(browser: Browser, person: { session: { cookieHeader:
     });
   await context.addCookies(cookies);
   return context.newPage();
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => ({ id: violation.id, nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.html}`) }))).toEqual([]);
 }
 
 // A shop's page on its own origin: it calls the gateway with the publishable key from its query.
@@ -118,7 +111,7 @@ describe('usage and admin in the console', () => {
       cost.format(row.outputCost),
       cost.format(row.totalCost),
     ]);
-    await expectNoSeriousA11yViolations(page);
+    expect(await seriousViolations(page)).toEqual([]);
 
     const me = (await person.bff('GET', '/bff/me')).body;
     expect(me.remainingSpendAmount).toBeCloseTo(5 - row.totalCost, 9);
@@ -139,13 +132,13 @@ describe('usage and admin in the console', () => {
     const page = await signedInPage(chromium.browser, chief);
     await page.goto(`${stack.consoleUrl}/admin`);
     await page.getByRole('link', { name: 'Users' }).waitFor();
-    await expectNoSeriousA11yViolations(page);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Users' }).click();
     await page.waitForURL(`${stack.consoleUrl}/admin/users`);
     const users = page.getByRole('table', { name: 'Users' });
     await users.getByRole('cell', { name: chief.email, exact: true }).waitFor();
     await users.getByRole('cell', { name: member.email, exact: true }).waitFor();
-    await expectNoSeriousA11yViolations(page);
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.goto(`${stack.consoleUrl}/admin/feedback`);
     const entry = page.getByRole('row', { name: new RegExp(description) });

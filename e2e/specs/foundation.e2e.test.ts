@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
+import { csrfOf, identitySession } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
 import { runStackToExit, startStack } from '../support/stack.js';
 
@@ -35,7 +36,7 @@ describe('the stack as npm start runs it', () => {
       expect(second.apiUrl).not.toBe(stack.apiUrl);
       expect((await fetch(`${second.apiUrl}/healthz`)).status).toBe(200);
       expect((await fetch(`${stack.apiUrl}/healthz`)).status).toBe(200);
-      expect(await signUp(second.identityUrl, email, password)).toBe(200);
+      await identitySession(second.identityUrl).signUp(email, { password, verify: false });
     } finally {
       expect(await second.stop()).toBe(0);
     }
@@ -55,21 +56,10 @@ describe('the stack as npm start runs it', () => {
   });
 });
 
-/** The identity flows as the console's SDK drives them, with a minimal cookie jar. */
-async function flowCall(identityUrl: string, kind: 'registration' | 'login', body: (csrf: string) => unknown): Promise<number> {
-  const init = await fetch(`${identityUrl}/self-service/${kind}/browser`, { headers: { accept: 'application/json' } });
-  const cookie = init.headers.getSetCookie().map((header) => header.split(';')[0]).join('; ');
-  const flow = (await init.json()) as { id: string; ui: { nodes: { attributes: { name?: string; value?: string } }[] } };
-  const csrf = flow.ui.nodes.find((node) => node.attributes.name === 'csrf_token')?.attributes.value ?? '';
-  const submitted = await fetch(`${identityUrl}/self-service/${kind}?flow=${flow.id}`, {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json', cookie },
-    body: JSON.stringify(body(csrf)),
-  });
+/** Logs in on that stack's identity as the console's SDK does; answers the status. */
+async function logIn(identityUrl: string, email: string, password: string): Promise<number> {
+  const person = identitySession(identityUrl);
+  const flow = await person.call('GET', '/self-service/login/browser');
+  const submitted = await person.call('POST', `/self-service/login?flow=${flow.body.id}`, { method: 'password', identifier: email, password, csrf_token: csrfOf(flow.body) });
   return submitted.status;
 }
-
-const signUp = (identityUrl: string, email: string, password: string) =>
-  flowCall(identityUrl, 'registration', (csrf_token) => ({ method: 'password', traits: { email }, password, csrf_token }));
-const logIn = (identityUrl: string, email: string, password: string) =>
-  flowCall(identityUrl, 'login', (csrf_token) => ({ method: 'password', identifier: email, password, csrf_token }));

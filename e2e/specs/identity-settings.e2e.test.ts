@@ -1,19 +1,10 @@
 import { generate } from 'otplib';
-import type { APIRequestContext } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import { callIdentity, csrfOf, signUp } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
 
 const stack = inject('stack');
 const chromium = useBrowser();
-
-const json = { accept: 'application/json' };
-const csrfOf = (flow: any) => flow.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
-
-/** The identity API called from the browser's own cookie jar, as the console's SDK calls it. */
-async function callIdentity(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
-  const response = await request.fetch(`${stack.identityUrl}${path}`, { method, headers: json, ...(data ? { data } : {}) });
-  return { status: response.status(), body: response.status() === 204 ? null : await response.json() };
-}
 
 describe('identity hosted pages in Chromium', () => {
   it('changes the password and enrols TOTP on /ui/settings; the next login needs the second factor', async () => {
@@ -23,14 +14,7 @@ describe('identity hosted pages in Chromium', () => {
     const firstPassword = 'first long passphrase for e2e';
     const secondPassword = 'second long passphrase for e2e';
 
-    const registration = await callIdentity(context.request, 'GET', '/self-service/registration/browser');
-    const registered = await callIdentity(context.request, 'POST', `/self-service/registration?flow=${registration.body.id}`, {
-      method: 'password',
-      traits: { email },
-      password: firstPassword,
-      csrf_token: csrfOf(registration.body),
-    });
-    expect(registered.status).toBe(200);
+    await signUp(context, email, { password: firstPassword, verify: false });
 
     // Settings: the browser is sent through the flow init and lands on the hosted page.
     await page.goto(`${stack.identityUrl}/ui/settings`);
