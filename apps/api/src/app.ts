@@ -7,7 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppDeps, AppPluginDeps, RouteDeps } from './deps.js';
 import { createSettlements } from './gateway/settlements.js';
 import { identitySessions } from './plugins/identity-sessions.js';
-import { registerProblemJson } from './plugins/problem-json.js';
+import { registerProblemJson, sendFrameworkError } from './plugins/problem-json.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { requireSystemAdmin, requireViewer } from './plugins/session-auth.js';
 import type { FastifyZodInstance } from './plugins/zod.js';
@@ -80,7 +80,7 @@ declare module 'fastify' {
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 256 * 1024 });
+  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 256 * 1024, frameworkErrors: sendFrameworkError });
   const routeTable: { method: string; url: string }[] = [];
   fastify.decorate('routeTable', routeTable);
   fastify.addHook('onRoute', (route) => {

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import { echoRequestId, fastifyOptions, packagePath, registerHealth } from '@meterway/service';
+import { echoRequestId, fastifyOptions, packagePath, refuseUnstorableText, registerHealth } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IdentityContext } from './context.js';
 import type { IdentityDb } from './db/index.js';
@@ -11,7 +11,8 @@ import type { IdentityConfig } from './env.js';
 import { devOutbox } from './mail/dev-outbox.js';
 import type { Mailer } from './mail/mailer.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
-import { registerKratosErrors } from './plugins/kratos-errors.js';
+import { registerKratosErrors, sendFrameworkError } from './plugins/kratos-errors.js';
+import { errors } from './flows/errors.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
 import { hostedUiRoutes } from './routes/hosted-ui.js';
 import { registrationRoutes } from './routes/self-service/registration.js';
@@ -29,6 +30,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const { config, db } = deps;
   echoRequestId(fastify);
   registerKratosErrors(fastify);
+  refuseUnstorableText(fastify, () => errors.badRequest('The request contains a NUL character (U+0000) or text that is not valid Unicode.'));
   registerHealth(fastify, db.ping);
   await fastify.register(cookie);
   await fastify.register(formbody);
@@ -56,7 +58,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 64 * 1024 });
+  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 64 * 1024, frameworkErrors: sendFrameworkError });
   await fastify.register(app, deps);
   return fastify;
 }

@@ -3,8 +3,8 @@ import { type FastifyServerOptions, LogController } from 'fastify';
 
 const incomingRequestId = /^[\w.:-]{1,64}$/;
 
-/** Query parameters that carry secrets (logout and recovery tokens, e-mailed codes) never reach a log. */
-const secretParams = /([?&](?:token|code|password|logout_token)=)[^&#]*/gi;
+/** Query parameters that carry secrets (logout and recovery tokens, e-mailed codes, checkout client secrets) never reach a log. */
+const secretParams = /([?&](?:token|code|password|logout_token|client_secret)=)[^&#]*/gi;
 export const redactUrl = (url: string) => url.replace(secretParams, '$1[redacted]');
 
 /**

@@ -5,3 +5,4 @@ export { echoRequestId } from './request-id.js';
 export { serve } from './serve.js';
 export { packagePath } from './package-path.js';
 export { freePort } from './free-port.js';
+export { hasUnstorableText, refuseUnstorableText } from './unstorable-text.js';

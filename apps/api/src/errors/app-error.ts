@@ -27,3 +27,6 @@ export class AppError extends Error {
     return errorStatus[this.code];
   }
 }
+
+/** Text Postgres cannot store (NUL, a lone surrogate), refused before validation. */
+export const unstorableText = () => new AppError('BadRequest', 'Text must be valid Unicode without NUL characters (U+0000).');

@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Problem } from '@meterway/contracts';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import { GatewayError } from '../gateway/openai-error.js';
 
 function sendProblem(reply: FastifyReply, status: number, detail: string, extra: Record<string, unknown> = {}) {
   const problem: Problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, ...extra };
@@ -30,4 +31,15 @@ export function registerProblemJson(app: FastifyInstance): void {
     }
     return sendProblem(reply, status, error.message);
   });
+}
+
+/**
+ * The router's own refusals (a malformed %-escape in the path, an over-long path parameter) come
+ * before any route and its error handler: createApp passes this as `frameworkErrors`, so they too
+ * leave as problem+json, or in OpenAI's shape under /v1.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode ?? 400;
+  if (request.url.startsWith('/v1/')) return reply.code(status).send(new GatewayError(status, 'invalid_request_error', 'invalid_request', error.message).body());
+  return sendProblem(reply, status, error.message);
 }

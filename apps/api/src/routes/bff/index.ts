@@ -1,4 +1,6 @@
 import type { RouteDeps } from '../../deps.js';
+import { refuseUnstorableText } from '@meterway/service';
+import { unstorableText } from '../../errors/app-error.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 import { chatCompletionRoutes } from './chat-completions.js';
 import { feedbackRoutes } from './feedback.js';
@@ -8,6 +10,8 @@ import { publishableKeyRoutes } from './publishable-keys.js';
 
 /** The console's backend routes; the caller has authenticated the viewer. */
 export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
+  // For this scope and the admin routes inside it: what the routes store must be storable.
+  refuseUnstorableText(app, unstorableText);
   meRoutes(app, deps);
   publishableKeyRoutes(app, deps);
   paymentRoutes(app, deps);

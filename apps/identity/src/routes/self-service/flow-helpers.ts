@@ -24,9 +24,17 @@ export async function requireFlow(ctx: IdentityContext, id: string, kind: FlowKi
 
 export const isExpired = (flow: Flow, now: Date) => flow.expiresAt.getTime() <= now.getTime();
 
-/** `return_to` must point at an allow-listed origin (the console's or identity's own). */
+/** Control characters: Go's url.Parse (so Kratos) refuses them, and CR/LF would break the Location header. */
+const controlCharacter = /\p{Cc}/u;
+
+/**
+ * `return_to` must point at an allow-listed origin (the console's or identity's own). It ends up in
+ * a Location header, which carries ASCII only: anything else is sent percent-encoded, as a browser
+ * would send it.
+ */
 export function returnToFrom(ctx: IdentityContext, value: string | undefined): string | undefined {
   if (!value) return undefined;
+  if (typeof value !== 'string' || controlCharacter.test(value)) throw errors.returnToForbidden(String(value));
   let origin: string;
   try {
     origin = new URL(value).origin;
@@ -34,7 +42,7 @@ export function returnToFrom(ctx: IdentityContext, value: string | undefined): s
     throw errors.returnToForbidden(value);
   }
   if (!ctx.config.allowedReturnOrigins.includes(origin)) throw errors.returnToForbidden(value);
-  return value;
+  return value.replace(/[^\x20-\x7e]/gu, (char) => encodeURIComponent(char));
 }
 
 export const requestUrlOf = (ctx: IdentityContext, request: FastifyRequest) => `${ctx.config.identityUrl}${request.url}`;
