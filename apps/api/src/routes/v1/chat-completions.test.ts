@@ -145,6 +145,15 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     const empty = await client(account.value).chat.completions.create({ model, messages: [] }).catch((caught) => caught);
     expect(empty.status).toBe(400);
     expect(empty.error).toMatchObject({ type: 'invalid_request_error', param: 'messages', message: 'messages must not be empty' });
+    // An extra field nested 10,000 deep would break serialising the body for the provider.
+    const nested = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.value}`, 'content-type': 'application/json', origin: 'https://app.example.com' },
+      body: `{"model":"${model}","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    });
+    expect(nested.status).toBe(400);
+    expect(((await nested.json()) as { error: unknown }).error).toMatchObject({ type: 'invalid_request_error', message: 'The request body nests deeper than 64 levels.' });
+    expect(await state(account.organizationId, account.keyId)).toMatchObject({ rows: [], balance: 1_000_000_000n, reserved: 0n, spent: 0n });
   });
 });
 

@@ -6,6 +6,7 @@ import { admit, type Admission, Refusal } from '../../domain/metering/admission.
 import { findKey, type GatewayKey, originAllowed } from '../../domain/metering/find-key.js';
 import { consumeKeyRate } from '../../domain/metering/key-rate-limit.js';
 import { release, settle } from '../../domain/metering/settlement.js';
+import { maxNesting, nestsDeeperThan } from '../../gateway/nesting.js';
 import { gatewayErrors } from '../../gateway/openai-error.js';
 import type { ModelPrice, Pricing } from '../../gateway/pricing.js';
 import { type ChatBody, type ModelProvider, type Usage, UpstreamTimeout } from '../../gateway/providers/model-provider.js';
@@ -33,6 +34,8 @@ async function authorize(request: FastifyRequest, deps: GatewayDeps): Promise<Ga
 }
 
 function parseBody(raw: unknown): ChatBody {
+  // The body is forwarded as it came; one the gateway could not serialise again must stop here.
+  if (nestsDeeperThan(raw, maxNesting)) throw gatewayErrors.invalidRequest(`The request body nests deeper than ${maxNesting} levels.`, null);
   const parsed = chatRequestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
