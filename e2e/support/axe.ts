@@ -6,6 +6,8 @@ import type { Page } from 'playwright-core';
  * `exclude` when given: one line each, with the failing elements and what fails, for the test's diff.
  */
 export async function seriousViolations(page: Page, { include, exclude }: { include?: string; exclude?: string } = {}): Promise<string[]> {
+  // A modal still fading in blends its colours with the page: axe would measure contrast mid-way.
+  await page.evaluate('Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)))');
   let builder = new AxeBuilder({ page });
   if (include) builder = builder.include(include);
   if (exclude) builder = builder.exclude(exclude);

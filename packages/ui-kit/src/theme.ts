@@ -6,6 +6,8 @@ export const theme = createTheme({
   // text on filled buttons; shade 8 is above 4.5:1.
   primaryShade: 8,
   defaultRadius: 'md',
+  // Visitors who asked their system for less motion get no transitions.
+  respectReducedMotion: true,
   components: {
     // Mantine's close buttons carry an icon and no name; screen readers need one. Plain objects,
     // not Modal.extend(): importing the components here would put them in every page's first load.
