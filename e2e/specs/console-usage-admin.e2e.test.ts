@@ -91,8 +91,6 @@ describe('usage and admin in the console', () => {
     const call = JSON.parse((await page.locator('#result').textContent()) ?? '');
     expect(call.status).toBe(200);
 
-    // The call is settled just after its answer was sent.
-    await expect.poll(async () => (await person.bff('GET', '/bff/chat-completions')).body.items.length).toBe(1);
     const row = (await person.bff('GET', '/bff/chat-completions')).body.items[0];
     expect(row).toMatchObject({ id: call.body.id, model: 'meterway-demo', inputTokens: call.body.usage.prompt_tokens, outputTokens: call.body.usage.completion_tokens });
     expect(row.totalCost).toBeGreaterThan(0);

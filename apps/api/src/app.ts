@@ -4,8 +4,7 @@ import swagger from '@fastify/swagger';
 import { echoRequestId, fastifyOptions, registerHealth } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps, AppPluginDeps, RouteDeps } from './deps.js';
-import { createSettlements } from './gateway/settlements.js';
+import type { AppDeps, RouteDeps } from './deps.js';
 import { identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson, sendFrameworkError } from './plugins/problem-json.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -24,7 +23,7 @@ import { stripeWebhookRoutes } from './routes/webhooks/stripe.js';
 export type { AppDeps, RouteDeps } from './deps.js';
 
 /** The whole api as a Fastify plugin; server.ts and the tests both build it with createApp. */
-export async function app(fastify: FastifyInstance, deps: AppPluginDeps): Promise<void> {
+export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config, db } = deps;
   const zod = fastify.withTypeProvider<ZodTypeProvider>();
   zod.setValidatorCompiler(validatorCompiler);
@@ -74,8 +73,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route the app registered, for the authorisation matrix and the docs. */
     routeTable: { method: string; url: string }[];
-    /** Resolves once every gateway call answered so far is settled (shutdown; tests reading the ledger). */
-    gatewaySettled: () => Promise<void>;
   }
 }
 
@@ -86,9 +83,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routeTable.push({ method, url: route.url });
   });
-  const settlements = createSettlements();
-  fastify.decorate('gatewaySettled', settlements.settled);
-  fastify.addHook('onClose', settlements.settled);
-  await fastify.register(app, { ...deps, settlements });
+  await fastify.register(app, deps);
   return fastify;
 }

@@ -3,7 +3,6 @@ import type { ApiConfig } from './env.js';
 import type { PaymentProvider } from './domain/payments/payment-provider.js';
 import type { Pricing } from './gateway/pricing.js';
 import type { ModelProvider } from './gateway/providers/model-provider.js';
-import type { Settlements } from './gateway/settlements.js';
 import type { IdentitySessions } from './plugins/identity-sessions.js';
 
 /** What the app is built from (server.ts and the tests pass these). */
@@ -12,6 +11,3 @@ export type AppDeps = { config: ApiConfig; db: ApiDb; sessions?: IdentitySession
 
 /** What route modules receive: the deps plus what the app resolved at boot. */
 export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider };
-
-/** What createApp hands the app plugin besides the deps. */
-export type AppPluginDeps = AppDeps & { settlements: Settlements };

@@ -19,8 +19,6 @@ await serve({
         ? await startOperatorSocket({ db: db.db, logLevel: config.logLevel, socketPath: operatorSocketPath(config.dataDir), log: app.log })
         : undefined;
     app.addHook('onClose', async () => {
-      // Root onClose hooks run newest first: answers already sent are charged before the pool goes.
-      await app.gatewaySettled();
       await operator?.close();
       await db.close();
     });

@@ -56,7 +56,5 @@ export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv
       return url;
     },
     account,
-    /** Waits until every answered call is settled: the ledger is read after the answer, not with it. */
-    settled: () => app?.gatewaySettled() ?? Promise.resolve(),
   };
 }

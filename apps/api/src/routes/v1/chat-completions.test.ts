@@ -16,7 +16,6 @@ afterAll(async () => upstream?.close());
 const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }));
 afterEach(async () => {
   upstream.setMode('ok');
-  await t.settled();
   await expectLedgerConsistent(t.testDb.db);
   expect(await t.testDb.db.select().from(reservations)).toEqual([]);
 });
@@ -30,7 +29,6 @@ function client(key: string, origin = 'https://app.example.com') {
 }
 
 async function state(organizationId: string, keyId: string) {
-  await t.settled();
   const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, organizationId));
   const [balance] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId));
   const [spend] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, keyId));

@@ -17,8 +17,6 @@ export type GatewayDeps = {
   pricing: Pricing;
   provider: ModelProvider;
   rateLimitPerMinute: number;
-  /** Keeps a settlement that runs after the response was sent, so shutdown can wait for it. */
-  track: (settlement: Promise<unknown>) => void;
 };
 
 /** Who may call: a live key, from one of its origins, within its request rate. */
@@ -73,19 +71,19 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
       throw error;
     }
     const call = { key, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens, model: body.model };
-    return body.stream ? streamCompletion(request, reply, deps, capped(body, admission), call) : complete(request, reply, deps, capped(body, admission), call);
+    return body.stream ? streamCompletion(reply, deps, capped(body, admission), call) : complete(reply, deps, capped(body, admission), call);
   });
 }
 
 type Call = { key: GatewayKey; completionId: string; admission: Admission; price: ModelPrice; estimatedInputTokens: number; model: string };
 
 /**
- * Charges what the provider reports, or, when it reports nothing, our own count (flagged). Runs
- * once the answer is on its way: the client does not wait for the bookkeeping, and a failure here
- * leaves the reservation to expire rather than turn a delivered answer into an error.
+ * Charges what the provider reports, or, when it reports nothing, our own count (flagged). Done
+ * before the answer is released: a client's next call must find this one's reservation gone, or
+ * a call that names no max_tokens (and so holds all it could pay) would refuse the next.
  */
-function meter(request: FastifyRequest, deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string) {
-  const settlement = settle(deps.db, {
+function meter(deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string) {
+  return settle(deps.db, {
     reservationId: call.admission.reservationId,
     organizationId: call.key.organizationId,
     publishableKeyId: call.key.id,
@@ -98,11 +96,10 @@ function meter(request: FastifyRequest, deps: GatewayDeps, call: Call, usage: Us
     usageEstimated: !usage,
     prices: call.price,
     now: new Date(),
-  }).catch((error: unknown) => request.log.error({ err: error, completionId: call.completionId }, 'settling a gateway call failed; its reservation will expire'));
-  deps.track(settlement);
+  });
 }
 
-async function complete(request: FastifyRequest, reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
+async function complete(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
   const abort = new AbortController();
   // The response closing before it was written means the client went away.
   reply.raw.once('close', () => {
@@ -115,11 +112,11 @@ async function complete(request: FastifyRequest, reply: FastifyReply, deps: Gate
     await release(deps.db, call.admission.reservationId);
     throw error instanceof UpstreamTimeout ? gatewayErrors.upstreamTimeout() : gatewayErrors.upstream();
   }
-  meter(request, deps, call, result.usage, result.text);
+  await meter(deps, call, result.usage, result.text);
   return { ...result.body, id: call.completionId };
 }
 
-async function streamCompletion(request: FastifyRequest, reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
+async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
   const abort = new AbortController();
   const wantsUsage = body.stream_options?.include_usage === true;
   let text = '';
@@ -158,11 +155,11 @@ async function streamCompletion(request: FastifyRequest, reply: FastifyReply, de
   } finally {
     reply.raw.off('close', clientGone);
   }
+  // A client that left mid-stream pays for what was produced up to then (our own count).
+  await meter(deps, call, abort.signal.aborted ? undefined : usage, text);
   if (!started) {
     reply.hijack();
     reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8' });
   }
   if (!reply.raw.destroyed) reply.raw.end('data: [DONE]\n\n');
-  // A client that left mid-stream pays for what was produced up to then (our own count).
-  meter(request, deps, call, abort.signal.aborted ? undefined : usage, text);
 }

@@ -32,8 +32,7 @@ describe('the offline demo model (the embedded default)', () => {
     expect(text).toBe(once.choices[0]?.message.content);
     expect(usage?.completion_tokens).toBe(once.usage?.completion_tokens);
 
-    await t.settled();
-    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+      const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
     expect(rows).toHaveLength(3);
     expect(rows.every((row) => !row.usageEstimated && (row.totalCostNanos ?? 0n) > 0n)).toBe(true);
     await expectLedgerConsistent(t.testDb.db);

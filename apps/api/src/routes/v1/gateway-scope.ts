@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { isDatabaseUnavailable } from '../../errors/database-unavailable.js';
 import { GatewayError, gatewayErrors } from '../../gateway/openai-error.js';
 
 /**
@@ -28,6 +29,10 @@ export function gatewayScope(app: FastifyInstance) {
   );
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof GatewayError) return sendGatewayError(reply, error);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'the database does not answer');
+      return sendGatewayError(reply, gatewayErrors.unavailable());
+    }
     const status = error.statusCode ?? 500;
     if (status < 500) return sendGatewayError(reply, new GatewayError(status, 'invalid_request_error', error.code ?? 'invalid_request', error.message));
     request.log.error({ err: error }, 'gateway request failed');

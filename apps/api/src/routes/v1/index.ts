@@ -1,6 +1,6 @@
 import { packagePath } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
-import type { AppPluginDeps } from '../../deps.js';
+import type { AppDeps } from '../../deps.js';
 import { releaseExpired } from '../../domain/metering/settlement.js';
 import { createModelProvider } from '../../gateway/create-model-provider.js';
 import { loadPricing, type Pricing } from '../../gateway/pricing.js';
@@ -11,14 +11,14 @@ import { gatewayScope } from './gateway-scope.js';
  * The metering gateway under /v1: OpenAI-compatible, publishable keys, its own CORS and error
  * shape; and the sweeper that releases reservations a crashed instance left behind.
  */
-export async function registerGateway(fastify: FastifyInstance, deps: AppPluginDeps): Promise<Pricing> {
+export async function registerGateway(fastify: FastifyInstance, deps: AppDeps): Promise<Pricing> {
   const { config, db } = deps;
   const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
   const provider = deps.models ?? createModelProvider(config);
   await fastify.register(
     async (gateway) => {
       gatewayScope(gateway);
-      chatCompletionRoutes(gateway, { db: db.db, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute, track: deps.settlements.track });
+      chatCompletionRoutes(gateway, { db: db.db, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute });
     },
     { prefix: '/v1' },
   );
