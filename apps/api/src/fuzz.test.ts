@@ -6,21 +6,10 @@ import {
   publishableKeyInputSchema,
   sandboxConfirmSchema,
 } from '@meterway/contracts';
-import fc from 'fast-check';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signPortalToken } from './domain/payments/sandbox-provider.js';
-import { stripeProvider } from './domain/payments/stripe-provider.js';
-import { loadSecret } from './domain/secrets/load-secret.js';
-import { setupFakeStripe } from './testing/fake-stripe.js';
 import {
-  answerProblems,
   createTally,
-  describeRequest,
   type EncodedBody,
   encodings,
-  type Family,
-  forgedPageToken,
   headerSafe,
   headerValue,
   jsonOf,
@@ -28,8 +17,17 @@ import {
   nastyString,
   percentEncode,
   queryString,
+  runsFactor as runs,
   tableDigests,
-} from './testing/fuzz.js';
+} from '@meterway/service/testing';
+import fc from 'fast-check';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signPortalToken } from './domain/payments/sandbox-provider.js';
+import { stripeProvider } from './domain/payments/stripe-provider.js';
+import { loadSecret } from './domain/secrets/load-secret.js';
+import { setupFakeStripe } from './testing/fake-stripe.js';
+import { answerProblems, type Family, forgedPageToken } from './testing/fuzz.js';
 import { expectLedgerConsistent } from './testing/ledger-invariant.js';
 import { setupTestApp } from './testing/setup-test-app.js';
 
@@ -52,10 +50,7 @@ const appOrigin = 'https://app.example.com';
 /** Every table a malformed request could touch, except the gateway's per-minute request counts. */
 const guardedTables = ['organizations', 'persons', 'publishable_keys', 'key_spend', 'credit_balances', 'credit_entries', 'checkout_sessions', 'payment_events', 'billing_customers', 'reservations', 'chat_completions', 'feedback', 'secrets'];
 
-const { tally, send, check } = createTally();
-/** The statuses each route answered, to show the fuzzing got past the first gate. */
-const statuses = new Map<string, number[]>();
-const runs = Number(process.env.FUZZ_RUNS ?? 1);
+const { tally, statuses, send, check, fuzzRoute, summary } = createTally();
 
 type Role = 'anonymous' | 'forged' | 'revoked' | 'unverified' | 'owner' | 'other' | 'admin';
 const signedIn: Role[] = ['owner', 'other', 'admin'];
@@ -122,7 +117,6 @@ beforeAll(async () => {
       payload: { model: 'meterway-demo', messages: [{ role: 'user', content: `hello ${i}` }], max_tokens: 5 },
     });
   }
-  await t.app.gatewaySettled();
   f.chatToken = (await bff(owner.cookie, 'GET', '/bff/chat-completions?limit=1')).pagination.nextPageToken;
   f.personsToken = (await bff(admin.cookie, 'GET', '/admin/persons?limit=1')).pagination.nextPageToken;
   await bff(other.cookie, 'GET', '/bff/me');
@@ -137,10 +131,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => {
-  // The suite's closing line: what it sent and checked, and what broke (the tests fail on any violation).
-  const answered = [...new Set([...statuses.values()].flat())].sort().join(' ');
+  // The suite's closing line (the tests fail on any violation).
   // eslint-disable-next-line no-console
-  console.log(`api fuzz: ${tally.requests} requests sent, ${tally.checks} invariant checks, ${tally.violations.length} violations (statuses seen: ${answered})`);
+  console.log(summary('api'));
 });
 
 const ip = fc.tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 1, max: 254 })).map(([a, b]) => `10.9.${a}.${b}`);
@@ -422,21 +415,18 @@ function oversizedAnswered(c: Case, response: { statusCode: number; body: string
   return status === 413 || status === 429;
 }
 
-async function fuzz(route: string, spec: Spec) {
-  const app = spec.app?.() ?? t.app;
-  await fc.assert(
-    fc.asyncProperty(spec.cases(), async (c) => {
-      const { role, signedIn: _signedIn, oversized, ...options } = c;
-      const response = await send(app, options);
-      if (!response) return false;
-      statuses.set(route, [...new Set([...(statuses.get(route) ?? []), response.statusCode])]);
-      const problems = answerProblems(spec.family, response);
-      if (oversized && !oversizedAnswered(c, response)) problems.push(`an oversized body answered ${response.statusCode}`);
-      return check(problems.length === 0, () => `${route} as ${role}: ${problems.join('; ')} ← ${describeRequest(options)}`);
-    }),
-    { numRuns: spec.runs * runs, ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}) },
-  );
-}
+const fuzz = (route: string, spec: Spec) =>
+  fuzzRoute({
+    app: spec.app?.() ?? t.app,
+    route,
+    cases: spec.cases(),
+    numRuns: spec.runs * runs,
+    request: ({ role, signedIn: _signedIn, oversized: _oversized, ...options }) => ({ options, who: String(role) }),
+    problems: (c, response) => [
+      ...answerProblems(spec.family, response),
+      ...(c.oversized && !oversizedAnswered(c, response) ? [`an oversized body answered ${response.statusCode}`] : []),
+    ],
+  });
 
 describe('api fuzzing', () => {
   it('has a fuzz spec for every route of both payment configurations', () => {
@@ -457,7 +447,7 @@ describe('api fuzzing', () => {
   for (const [route, spec] of Object.entries(specs)) {
     it(`${route}: ${spec.runs * runs} malformed requests, no 5xx, clear 4xx, nothing changed`, async () => {
       const before = tally.violations.length;
-      await fuzz(route, spec).catch((error: unknown) => check(false, () => String(error).split('\n').slice(0, 3).join(' ')));
+      await fuzz(route, spec);
       const [db, digests] = spec.app ? [stripeApp.testDb.db, f.stripeDigests] : [t.testDb.db, f.digests];
       const after = await tableDigests(db, 'app', guardedTables);
       for (const table of guardedTables) check(after[table] === digests[table], () => `${route} changed app.${table}`);
@@ -474,7 +464,6 @@ describe('api fuzzing', () => {
     }
     expect(statuses.get('GET /admin/persons')).toEqual(expect.arrayContaining([200, 403]));
     expect(statuses.get('POST /v1/chat/completions')).toEqual(expect.arrayContaining([400, 401, 403, 413, 415]));
-    await t.app.gatewaySettled();
     await expectLedgerConsistent(t.testDb.db);
     const health = await send(t.app, { method: 'GET', url: '/healthz' });
     check(health?.statusCode === 200, () => `healthz answered ${health?.statusCode} after the fuzzing`);

@@ -2,6 +2,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setupTestDb } from '@meterway/db/testing';
 import { packagePath } from '@meterway/service';
+import {
+  createTally,
+  type EncodedBody,
+  encodings,
+  headerValue,
+  jsonOf,
+  mutationsOf,
+  nastyString,
+  percentEncode,
+  queryString,
+  runsFactor as runs,
+  tableDigests,
+} from '@meterway/service/testing';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,22 +24,7 @@ import { normalizeEmail } from './domain/identities.js';
 import { type IdentityConfig, loadIdentityConfig } from './env.js';
 import { csrfCookieName, maskToken, tokensMatch } from './flows/csrf.js';
 import { submittedBody } from './http/body.js';
-import {
-  answerProblems,
-  cookieHeader,
-  createTally,
-  describeRequest,
-  type EncodedBody,
-  encodings,
-  headerValue,
-  jarFrom,
-  mutationsOf,
-  nastyString,
-  percentEncode,
-  queryString,
-  routeTableOf,
-  tableDigests,
-} from './testing/fuzz.js';
+import { answerProblems, cookieHeader, htmlForm, jarFrom, routeTableOf } from './testing/fuzz.js';
 
 /**
  * Every identity route, sent thousands of malformed requests by strangers, by browsers holding a
@@ -45,10 +43,7 @@ const guardedTables = ['identities', 'credentials', 'verifiable_addresses', 'rec
 /** The hosted pages answer 503 by design when `npm run build` has not built them; nothing else may. */
 const uiBuilt = existsSync(join(packagePath(import.meta.url, 'dist/ui'), 'index.html'));
 
-const { tally, send, check } = createTally();
-/** The statuses each route answered, to show the fuzzing got past the first gate. */
-const statuses = new Map<string, number[]>();
-const runs = Number(process.env.FUZZ_RUNS ?? 1);
+const { tally, statuses, send, check, fuzzRoute, summary } = createTally();
 
 let app: FastifyInstance;
 let config: IdentityConfig;
@@ -119,10 +114,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  // The suite's closing line: what it sent and checked, and what broke (the tests fail on any violation).
-  const answered = [...new Set([...statuses.values()].flat())].sort().join(' ');
+  // The suite's closing line (the tests fail on any violation).
   // eslint-disable-next-line no-console
-  console.log(`identity fuzz: ${tally.requests} requests sent, ${tally.checks} invariant checks, ${tally.violations.length} violations (statuses seen: ${answered})`);
+  console.log(summary('identity'));
 });
 
 const ip = fc.tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 1, max: 254 })).map(([a, b]) => `10.7.${a}.${b}`);
@@ -232,14 +226,9 @@ function fromNodes(nodes: any[]): fc.Arbitrary<Record<string, unknown>> {
 const knownEmails = () => new Set([f.emails.user, f.emails.other]);
 /** The submission as the server reads it, whether it arrives as JSON or as a form. */
 function readings(c: Case): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  try {
-    out.push(submittedBody(JSON.parse(String(c.payload ?? ''))));
-  } catch {
-    // not JSON
-  }
-  out.push(submittedBody(Object.fromEntries(new URLSearchParams(String(c.payload ?? '')))));
-  return out;
+  const payload = c.payload === undefined ? undefined : String(c.payload);
+  const json = jsonOf(payload);
+  return [...(json.ok ? [submittedBody(json.value)] : []), submittedBody(Object.fromEntries(new URLSearchParams(payload ?? '')))];
 }
 const csrfOk = (c: Case, body: Record<string, unknown>) => {
   const real = f.jars[c.client].get(csrfCookieName(identityUrl));
@@ -263,14 +252,14 @@ const submission = (kind: keyof typeof wellFormed, method: 'GET' | 'POST', ...fl
   request(
     method,
     flowFirst('flow', ...flows.map((flow) => flow.id)),
-    method === 'POST' ? fc.constantFrom(...flows).chain((flow) => fc.oneof({ weight: 3, arbitrary: mutationsOf(fromNodes(flow.nodes)) }, { weight: 1, arbitrary: fromNodes(flow.nodes) })).chain((body) => encodings(body, bodyLimit)) : undefined,
+    method === 'POST' ? fc.constantFrom(...flows).chain((flow) => fc.oneof({ weight: 3, arbitrary: mutationsOf(fromNodes(flow.nodes)) }, { weight: 1, arbitrary: fromNodes(flow.nodes) })).chain((body) => encodings(body, bodyLimit, [htmlForm])) : undefined,
     submitters(kind),
   )
     .map((c): Case => ({ ...c, url: `/self-service/${kind}${c.url}` }))
     .filter((c) => !readings(c).some((body) => wellFormed[kind]?.(c, body)));
 
 const plain = (path: string) => request('GET', flowQuery().map((query) => `${path}${query}`));
-const withBody = (method: InjectOptions['method'], path: fc.Arbitrary<string>) => request(method, path, fc.oneof(mutationsOf(fc.constant({})), fc.constant({})).chain((body) => encodings(body, bodyLimit)));
+const withBody = (method: InjectOptions['method'], path: fc.Arbitrary<string>) => request(method, path, fc.oneof(mutationsOf(fc.constant({})), fc.constant({})).chain((body) => encodings(body, bodyLimit, [htmlForm])));
 
 type Spec = { runs: number; cases: () => fc.Arbitrary<Case>; expect5xx?: (response: LightMyRequestResponse) => boolean };
 
@@ -330,25 +319,23 @@ function notBuilt(response: LightMyRequestResponse) {
   return !uiBuilt && response.statusCode === 503 && /not built/.test(response.body);
 }
 
-async function fuzz(route: string, spec: Spec) {
-  const allowed = config.allowedReturnOrigins;
-  await fc.assert(
-    fc.asyncProperty(spec.cases(), async (c) => {
-      const { client, oversized, ...options } = c;
-      const response = await send(app, options);
-      if (!response) return false;
-      statuses.set(route, [...new Set([...(statuses.get(route) ?? []), response.statusCode])]);
-      let problems = answerProblems(response, allowed);
+const fuzz = (route: string, spec: Spec) =>
+  fuzzRoute({
+    app,
+    route,
+    cases: spec.cases(),
+    numRuns: spec.runs * runs,
+    request: ({ client, oversized: _oversized, ...options }) => ({ options, who: client }),
+    problems: (c, response) => {
+      let problems = answerProblems(response, config.allowedReturnOrigins);
       if (spec.expect5xx?.(response)) problems = problems.filter((problem) => !problem.startsWith('answered 5'));
       // 414 or 400 when the router refuses the URL (an over-long parameter, a broken %-escape) before the body is read.
       const urlRefused = response.statusCode === 414 || (response.statusCode === 400 && response.body.includes('is not a valid url component'));
-      if (oversized && response.statusCode !== 413 && !urlRefused) problems.push(`an oversized body answered ${response.statusCode}`);
-      if (route.startsWith('GET /ui/assets') && response.statusCode === 200 && !/^\/ui\/assets\/[\w-]+\.(js|css)$/.test(String(options.url))) problems.push('served a file outside the assets');
-      return check(problems.length === 0, () => `${route} as ${client}: ${problems.join('; ')} ← ${describeRequest(options)}`);
-    }),
-    { numRuns: spec.runs * runs, ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}) },
-  );
-}
+      if (c.oversized && response.statusCode !== 413 && !urlRefused) problems.push(`an oversized body answered ${response.statusCode}`);
+      if (route.startsWith('GET /ui/assets') && response.statusCode === 200 && !/^\/ui\/assets\/[\w-]+\.(js|css)$/.test(String(c.url))) problems.push('served a file outside the assets');
+      return problems;
+    },
+  });
 
 describe('identity fuzzing', () => {
   it('has a fuzz spec for every route identity registers', async () => {
@@ -362,7 +349,7 @@ describe('identity fuzzing', () => {
   for (const [route, spec] of Object.entries(specs)) {
     it(`${route}: ${spec.runs * runs} malformed requests, no 5xx, clear 4xx, nothing changed`, async () => {
       const before = tally.violations.length;
-      await fuzz(route, spec).catch((error: unknown) => check(false, () => String(error).split('\n').slice(0, 3).join(' ')));
+      await fuzz(route, spec);
       const after = await tableDigests(testDb.db, 'identity', guardedTables);
       for (const table of guardedTables) check(after[table] === f.digests[table], () => `${route} changed identity.${table}`);
       const mails = await outboxSize();
