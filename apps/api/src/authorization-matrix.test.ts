@@ -1,40 +1,114 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleSandbox } from './domain/payments/sandbox-checkout.js';
+import { stripeProvider } from './domain/payments/stripe-provider.js';
+import { setupFakeStripe } from './testing/fake-stripe.js';
 import { setupTestApp } from './testing/setup-test-app.js';
 
 const adminEmail = `matrix-admin-${Date.now()}@example.com`;
 const t = setupTestApp({ SYSTEM_ADMIN_EMAILS: adminEmail }, { identity: true });
+// The Stripe webhook exists only when Stripe takes the payments: a second app, configured so, names it.
+const webhookSecret = 'whsec_matrix_webhooks';
+const fake = setupFakeStripe();
+const stripeApp = setupTestApp(
+  {},
+  { payments: ({ db }) => stripeProvider({ stripe: fake.stripe, db: db.db, publishableKey: 'pk_test_matrix', webhookSecret, automaticTax: false }) },
+);
 
 type Role = 'anonymous' | 'unverified' | 'userB' | 'admin' | 'userA';
 /** Roles run in this order, so the owner's destructive call (DELETE) comes last. */
 const roles: Role[] = ['anonymous', 'unverified', 'userB', 'admin', 'userA'];
-type Case = { url: (keyId: string) => string; body?: unknown; expect: Record<Role, number> };
+type Case = { url: () => string; body?: unknown; headers?: Record<string, string>; app?: 'stripe'; expect: Record<Role, number> };
 
+const everyone = (status: number) => ({ anonymous: status, unverified: status, userB: status, admin: status, userA: status });
 const signedIn = (status: number) => ({ anonymous: 401, unverified: 401, userB: status, admin: status, userA: status });
 const ownerOnly = (status: number) => ({ anonymous: 401, unverified: 401, userB: 404, admin: 404, userA: status });
 const adminOnly = { anonymous: 401, unverified: 401, userB: 403, admin: 200, userA: 403 };
-const keyBody = { name: 'Matrix', budget: 5, budgetType: 'monthly', allowedOrigins: ['https://matrix.example.com'] };
+const keyOrigin = 'https://matrix.example.com';
+const keyBody = { name: 'Matrix', budget: 5, budgetType: 'monthly', allowedOrigins: [keyOrigin] };
+const chatBody = { model: 'meterway-demo', messages: [{ role: 'user', content: 'Hello from the matrix.' }] };
+
+type Checkout = { checkoutSessionId: string; clientSecret: string };
+/** What the rows aim at: user A's keys, checkout sessions and invoices link, and B's for contrast. */
+const f = {} as {
+  keyOfA: string;
+  gatewayKeyOfA: { id: string; value: string };
+  deletedKeyOfA: string;
+  keyOfB: { id: string; value: string };
+  paidCheckoutOfA: Checkout;
+  openCheckoutOfA: Checkout;
+  checkoutOfB: Checkout;
+  portalTokenOfA: string;
+  portalTokenOfB: string;
+};
 
 /**
- * Every /bff and /admin route of the app × every kind of caller. The table must name every route
- * the app registers: a new route without an entry here fails the first test.
+ * Every route of the app (both payment modes) × every kind of caller, each sending only its
+ * session cookie. The table must name every route the app registers: a new route without an entry
+ * here fails the first test. Routes whose credential is not the session (the gateway's key, the
+ * sandbox's client secret and invoices link, Stripe's signature) must give a cookie nothing; their
+ * own credentials are tried below.
  */
 const matrix: Record<string, Case> = {
-  'GET /bff/config': { url: () => '/bff/config', expect: { anonymous: 200, unverified: 200, userB: 200, admin: 200, userA: 200 } },
+  'GET /healthz': { url: () => '/healthz', expect: everyone(200) },
+  'GET /openapi.json': { url: () => '/openapi.json', expect: everyone(200) },
+  'GET /docs': { url: () => '/docs', expect: everyone(200) },
+  'GET /bff/config': { url: () => '/bff/config', expect: everyone(200) },
   'GET /bff/me': { url: () => '/bff/me', expect: signedIn(200) },
   'POST /bff/stripe/checkout-session': { url: () => '/bff/stripe/checkout-session', body: { amount: 5 }, expect: signedIn(200) },
   'POST /bff/stripe/customer-portal-session': { url: () => '/bff/stripe/customer-portal-session', expect: signedIn(200) },
   'GET /bff/publishable-keys': { url: () => '/bff/publishable-keys', expect: signedIn(200) },
   'POST /bff/publishable-keys': { url: () => '/bff/publishable-keys', body: keyBody, expect: signedIn(201) },
-  'PUT /bff/publishable-keys/:publishableKeyId': { url: (id) => `/bff/publishable-keys/${id}`, body: keyBody, expect: ownerOnly(200) },
-  'DELETE /bff/publishable-keys/:publishableKeyId': { url: (id) => `/bff/publishable-keys/${id}`, expect: ownerOnly(204) },
+  'PUT /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, body: keyBody, expect: ownerOnly(200) },
+  'DELETE /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, expect: ownerOnly(204) },
   'GET /bff/chat-completions': { url: () => '/bff/chat-completions', expect: signedIn(200) },
   'POST /bff/feedback': { url: () => '/bff/feedback', body: { type: 'feature_request', description: 'More charts' }, expect: signedIn(201) },
   'GET /admin/persons': { url: () => '/admin/persons', expect: adminOnly },
   'GET /admin/feedback': { url: () => '/admin/feedback', expect: adminOnly },
+  // A session cookie is not a publishable key, not even the owner's.
+  'GET /v1/models': { url: () => '/v1/models', headers: { origin: keyOrigin }, expect: everyone(401) },
+  'POST /v1/chat/completions': { url: () => '/v1/chat/completions', headers: { origin: keyOrigin }, body: chatBody, expect: everyone(401) },
+  // The client secret is the sandbox's credential: without the right one, not even the owner's cookie opens the session.
+  'GET /sandbox/checkout-sessions/:checkoutSessionId': {
+    url: () => `/sandbox/checkout-sessions/${f.openCheckoutOfA.checkoutSessionId}?client_secret=${f.checkoutOfB.clientSecret}`,
+    expect: everyone(404),
+  },
+  'POST /sandbox/checkout-sessions/:checkoutSessionId/confirm': {
+    url: () => `/sandbox/checkout-sessions/${f.openCheckoutOfA.checkoutSessionId}/confirm`,
+    body: { clientSecret: 'cs_sandbox_guessed_secret_x', cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+    expect: everyone(404),
+  },
+  'GET /sandbox/portal': { url: () => `/sandbox/portal?token=${forgedPortalToken()}`, expect: everyone(404) },
+  'GET /sandbox/portal/receipts/:checkoutSessionId': {
+    url: () => `/sandbox/portal/receipts/${f.paidCheckoutOfA.checkoutSessionId}?token=${forgedPortalToken()}`,
+    expect: everyone(404),
+  },
+  'POST /webhooks/stripe': { app: 'stripe', url: () => '/webhooks/stripe', body: { id: 'evt_matrix', object: 'event', type: 'checkout.session.completed' }, expect: everyone(400) },
 };
 
 const cookies = {} as Record<Role, string | undefined>;
-let keyOfA = '';
+const organizationOf = {} as Record<'userA' | 'userB', string>;
+const counts = { requests: 0, checks: 0, violations: [] as string[] };
+
+async function send(options: InjectOptions, app = t.app): Promise<LightMyRequestResponse> {
+  counts.requests++;
+  const response = await app.inject(options);
+  counts.checks++;
+  // However a request is refused, never a 5xx, never internals.
+  if (response.statusCode >= 500) counts.violations.push(`${options.method} ${String(options.url)}: ${response.statusCode}`);
+  return response;
+}
+const as = (role: Role, method: InjectOptions['method'], url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  send({ method, url, headers: { ...headers, ...(cookies[role] ? { cookie: cookies[role] } : {}) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+const gateway = (method: 'GET' | 'POST', url: string, headers: Record<string, string>) =>
+  send({ method, url, headers, ...(method === 'POST' ? { payload: chatBody } : {}) });
+
+/** A's organisation id with B's signature: the invoices link's payload and signature must belong together. */
+function forgedPortalToken() {
+  const [, signatureOfB] = f.portalTokenOfB.split('.');
+  const [payloadOfA] = f.portalTokenOfA.split('.');
+  return `${payloadOfA}.${signatureOfB}`;
+}
 
 beforeAll(async () => {
   cookies.anonymous = undefined;
@@ -42,16 +116,222 @@ beforeAll(async () => {
   cookies.userA = (await t.users.signUp()).cookie;
   cookies.userB = (await t.users.signUp()).cookie;
   cookies.admin = (await t.users.signUp({ email: adminEmail })).cookie;
-  const created = await t.app.inject({ method: 'POST', url: '/bff/publishable-keys', headers: { cookie: cookies.userA }, payload: keyBody });
-  keyOfA = created.json().id;
-}, 60_000);
+  for (const role of ['userA', 'userB'] as const) {
+    organizationOf[role] = (await as(role, 'GET', '/bff/me')).json().organizationId ?? '';
+  }
+
+  f.keyOfA = (await as('userA', 'POST', '/bff/publishable-keys', keyBody)).json().id;
+  f.gatewayKeyOfA = (await as('userA', 'POST', '/bff/publishable-keys', { ...keyBody, name: 'Gateway' })).json();
+  f.deletedKeyOfA = (await as('userA', 'POST', '/bff/publishable-keys', { ...keyBody, name: 'Deleted' })).json().value;
+  const deleted = (await as('userA', 'GET', '/bff/publishable-keys')).json().publishableKeys.find((key: { value: string }) => key.value === f.deletedKeyOfA);
+  await as('userA', 'DELETE', `/bff/publishable-keys/${deleted.id}`);
+  f.keyOfB = (await as('userB', 'POST', '/bff/publishable-keys', { ...keyBody, allowedOrigins: ['https://b.example.com'] })).json();
+
+  // A pays $5 (so A's key can call the gateway) and leaves a second top-up open.
+  f.paidCheckoutOfA = (await as('userA', 'POST', '/bff/stripe/checkout-session', { amount: 5 })).json();
+  const paid = await send({
+    method: 'POST',
+    url: `/sandbox/checkout-sessions/${f.paidCheckoutOfA.checkoutSessionId}/confirm`,
+    payload: { clientSecret: f.paidCheckoutOfA.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+  });
+  expect(paid.statusCode).toBe(202);
+  await settleSandbox(t.testDb.db, new Date());
+  f.openCheckoutOfA = (await as('userA', 'POST', '/bff/stripe/checkout-session', { amount: 7 })).json();
+  f.checkoutOfB = (await as('userB', 'POST', '/bff/stripe/checkout-session', { amount: 3 })).json();
+  const tokenOf = async (role: 'userA' | 'userB') => new URL((await as(role, 'POST', '/bff/stripe/customer-portal-session')).json().url).searchParams.get('token') ?? '';
+  f.portalTokenOfA = await tokenOf('userA');
+  f.portalTokenOfB = await tokenOf('userB');
+
+  // Three metered calls, so A's usage list has pages.
+  for (let call = 0; call < 3; call++) {
+    const answer = await gateway('POST', '/v1/chat/completions', { authorization: `Bearer ${f.gatewayKeyOfA.value}`, origin: keyOrigin });
+    expect(answer.statusCode, answer.body).toBe(200);
+  }
+}, 90_000);
+
+afterAll(() => {
+  // The suite's closing line (the last test fails on any violation).
+  // eslint-disable-next-line no-console
+  console.log(`api authorisation matrix: ${counts.requests} requests sent, ${counts.checks} invariant checks, ${counts.violations.length} violations`);
+});
+
+describe('IDOR attempts on user A', () => {
+  it("B and the admin can neither read, update nor delete A's publishable key by its id, and learn nothing from trying", async () => {
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    for (const role of ['userB', 'admin'] as const) {
+      const put = await as(role, 'PUT', `/bff/publishable-keys/${f.gatewayKeyOfA.id}`, { ...keyBody, name: 'Taken over', allowedOrigins: ['https://evil.example.net'] });
+      const putUnknown = await as(role, 'PUT', `/bff/publishable-keys/${unknownId}`, keyBody);
+      expect(put.statusCode).toBe(404);
+      // The same answer as for a key that exists nowhere: no oracle for A's key ids.
+      expect(put.json().detail).toBe(putUnknown.json().detail);
+      expect((await as(role, 'DELETE', `/bff/publishable-keys/${f.gatewayKeyOfA.id}`)).statusCode).toBe(404);
+      const listed = (await as(role, 'GET', '/bff/publishable-keys')).body;
+      expect(listed).not.toContain(f.gatewayKeyOfA.id);
+      expect(listed).not.toContain(f.gatewayKeyOfA.value);
+      // Filtering usage by A's key shows none of A's calls.
+      const usage = await as(role, 'GET', `/bff/chat-completions?publishableKeyId=${f.gatewayKeyOfA.id}`);
+      expect(usage.statusCode).toBe(200);
+      expect(usage.json().items).toEqual([]);
+    }
+    const mine = (await as('userA', 'GET', '/bff/publishable-keys')).json().publishableKeys.find((key: { id: string }) => key.id === f.gatewayKeyOfA.id);
+    expect(mine).toMatchObject({ name: 'Gateway', allowedOrigins: [keyOrigin] });
+    expect((await as('userA', 'GET', `/bff/chat-completions?publishableKeyId=${f.gatewayKeyOfA.id}`)).json().items).toHaveLength(3);
+    expect((await gateway('GET', '/v1/models', { authorization: `Bearer ${f.gatewayKeyOfA.value}`, origin: keyOrigin })).statusCode).toBe(200);
+  });
+
+  it("B cannot read or confirm A's sandbox checkout session without A's client secret", async () => {
+    const { checkoutSessionId, clientSecret } = f.openCheckoutOfA;
+    const flipped = `${clientSecret.slice(0, -1)}${clientSecret.endsWith('a') ? 'b' : 'a'}`;
+    const read = (secret?: string) =>
+      as('userB', 'GET', `/sandbox/checkout-sessions/${checkoutSessionId}${secret === undefined ? '' : `?client_secret=${encodeURIComponent(secret)}`}`);
+    expect((await read()).statusCode).toBe(400);
+    for (const secret of [f.checkoutOfB.clientSecret, flipped, '', `${clientSecret}x`]) expect((await read(secret)).statusCode).toBe(404);
+    // A's secret on B's session does not open B's either: the secret belongs to its session.
+    expect((await as('userB', 'GET', `/sandbox/checkout-sessions/${f.checkoutOfB.checkoutSessionId}?client_secret=${clientSecret}`)).statusCode).toBe(404);
+
+    const card = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
+    const confirm = (secret: string | undefined) =>
+      as('userB', 'POST', `/sandbox/checkout-sessions/${checkoutSessionId}/confirm`, { ...card, ...(secret === undefined ? {} : { clientSecret: secret }) });
+    expect((await confirm(undefined)).statusCode).toBe(400);
+    for (const secret of [f.checkoutOfB.clientSecret, flipped]) expect((await confirm(secret)).statusCode).toBe(404);
+    const sessionsOfA = (await as('userA', 'GET', '/bff/me')).json().organizationCheckoutSessions;
+    expect(sessionsOfA).toContainEqual({ checkoutSessionId, status: 'IN_PROGRESS' });
+
+    // The secret itself is the credential (as Stripe's client secret is): whoever holds it pays A's
+    // top-up, and the credit lands in A's organisation, never the caller's.
+    expect((await read(clientSecret)).json()).toMatchObject({ checkoutSessionId, status: 'IN_PROGRESS', credit: 7 });
+    const balanceOfB = (await as('userB', 'GET', '/bff/me')).json().remainingSpendAmount;
+    expect((await confirm(clientSecret)).statusCode).toBe(202);
+    await settleSandbox(t.testDb.db, new Date());
+    expect((await as('userB', 'GET', '/bff/me')).json().remainingSpendAmount).toBe(balanceOfB);
+    expect((await as('userA', 'GET', '/bff/me')).json().organizationCheckoutSessions).toContainEqual({ checkoutSessionId, status: 'SUCCEEDED' });
+  });
+
+  it("B's invoices link opens B's invoices only; a link stitched from A's and B's is refused", async () => {
+    const receiptOfA = (token: string) => send({ method: 'GET', url: `/sandbox/portal/receipts/${f.paidCheckoutOfA.checkoutSessionId}?token=${token}` });
+    expect((await receiptOfA(f.portalTokenOfA)).statusCode).toBe(200);
+    expect((await receiptOfA(f.portalTokenOfB)).statusCode).toBe(404);
+    expect((await receiptOfA(forgedPortalToken())).statusCode).toBe(404);
+    const pageOfB = await send({ method: 'GET', url: `/sandbox/portal?token=${f.portalTokenOfB}` });
+    expect(pageOfB.statusCode).toBe(200);
+    expect(pageOfB.body).not.toContain(f.paidCheckoutOfA.checkoutSessionId);
+  });
+
+  it("A's page tokens replayed by B or the admin, or tampered with, are refused", async () => {
+    const firstPage = (await as('userA', 'GET', '/bff/chat-completions?limit=1')).json();
+    const token: string = firstPage.pagination.nextPageToken;
+    expect(token).toEqual(expect.any(String));
+    const page = (role: Role, query: string) => as(role, 'GET', `/bff/chat-completions?limit=1&${query}`);
+
+    expect((await page('userA', `nextPageToken=${token}`)).statusCode).toBe(200);
+    for (const role of ['userB', 'admin'] as const) {
+      const replay = await page(role, `nextPageToken=${token}`);
+      expect(replay.statusCode).toBe(400);
+      expect(replay.json().detail).toBe('Invalid page token.');
+    }
+    for (const role of ['anonymous', 'unverified'] as const) expect((await page(role, `nextPageToken=${token}`)).statusCode).toBe(401);
+
+    const [payload = '', signature = ''] = token.split('.');
+    const [, signatureOfB = ''] = String((await as('userB', 'GET', '/bff/chat-completions?limit=1')).json().pagination.nextPageToken ?? '.x').split('.');
+    const flip = (text: string, at: number) => `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
+    const tampered = [
+      `${flip(payload, 5)}.${signature}`,
+      `${payload}.${flip(signature, 3)}`,
+      `${payload}.${signatureOfB}`,
+      `${Buffer.from(Buffer.from(payload, 'base64url').toString().replace(organizationOf.userA, organizationOf.userB)).toString('base64url')}.${signature}`,
+      `${payload}.${signature}.extra`,
+      payload,
+      token.slice(0, -2),
+    ];
+    for (const forged of tampered) expect((await page('userA', `nextPageToken=${encodeURIComponent(forged)}`)).statusCode).toBe(400);
+    // A token is valid only for the list, order, filter and direction it was handed out with.
+    for (const query of [`previousPageToken=${token}`, `asc=true&nextPageToken=${token}`, `publishableKeyId=${f.gatewayKeyOfA.id}&nextPageToken=${token}`]) {
+      expect((await page('userA', query)).statusCode).toBe(400);
+    }
+  });
+
+  it('admin lists refuse everyone but the admin, however they are asked', async () => {
+    const adminToken = (await as('admin', 'GET', '/admin/persons?limit=1')).json().pagination.nextPageToken;
+    expect(adminToken).toEqual(expect.any(String));
+    const variants = [
+      '/admin/persons?limit=1',
+      '/admin/persons?asc=true',
+      `/admin/persons?limit=1&nextPageToken=${adminToken}`,
+      '/admin/feedback?limit=100',
+      '/admin/persons/',
+      '/admin//persons',
+      '/ADMIN/persons',
+      '/admin/%70ersons',
+      '/admin/persons;x',
+      '/bff/../admin/persons',
+    ];
+    for (const role of ['anonymous', 'unverified', 'userB', 'userA'] as const) {
+      for (const url of variants) {
+        const response = await as(role, 'GET', url);
+        counts.checks++;
+        if (response.statusCode < 400) counts.violations.push(`${role} GET ${url}: ${response.statusCode}`);
+      }
+    }
+    expect(counts.violations).toEqual([]);
+  });
+});
+
+describe('the gateway: only a live key, from one of its origins', () => {
+  const keyA = () => `Bearer ${f.gatewayKeyOfA.value}`;
+  const cases: [string, () => Record<string, string>, number][] = [
+    ['no credentials', () => ({ origin: keyOrigin }), 401],
+    ["A's session cookie", () => ({ cookie: cookies.userA ?? '', origin: keyOrigin }), 401],
+    ["A's key in another header", () => ({ 'x-api-key': f.gatewayKeyOfA.value, origin: keyOrigin }), 401],
+    ["A's key, deleted", () => ({ authorization: `Bearer ${f.deletedKeyOfA}`, origin: keyOrigin }), 401],
+    ['a well-formed key nobody holds', () => ({ authorization: `Bearer pk_live_${'0'.repeat(32)}`, origin: keyOrigin }), 401],
+    ["A's key, no Origin", () => ({ authorization: keyA() }), 403],
+    ["A's key, Origin null", () => ({ authorization: keyA(), origin: 'null' }), 403],
+    ["A's key, a foreign origin", () => ({ authorization: keyA(), origin: 'https://evil.example.net' }), 403],
+    ["A's key, its origin over http", () => ({ authorization: keyA(), origin: 'http://matrix.example.com' }), 403],
+    ["A's key, its origin on another port", () => ({ authorization: keyA(), origin: 'https://matrix.example.com:8443' }), 403],
+    ["A's key, a subdomain of its origin", () => ({ authorization: keyA(), origin: 'https://x.matrix.example.com' }), 403],
+    ["B's key from A's origin", () => ({ authorization: `Bearer ${f.keyOfB.value}`, origin: keyOrigin }), 403],
+    ["A's key from its origin", () => ({ authorization: keyA(), origin: keyOrigin }), 200],
+  ];
+  for (const [what, headers, status] of cases) {
+    it(`${what}: ${status}`, async () => {
+      for (const [method, url] of [
+        ['GET', '/v1/models'],
+        ['POST', '/v1/chat/completions'],
+      ] as const) {
+        const response = await gateway(method, url, headers());
+        expect(response.statusCode, `${method} ${url}`).toBe(status);
+        if (status >= 400) expect(response.json().error).toMatchObject({ type: expect.any(String), code: expect.any(String) });
+      }
+    });
+  }
+});
+
+describe('the Stripe webhook: only the signature counts', () => {
+  const deliver = (payload: string, signature: string | undefined, cookie?: string) =>
+    send(
+      {
+        method: 'POST',
+        url: '/webhooks/stripe',
+        headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}), ...(cookie ? { cookie } : {}) },
+        payload,
+      },
+      stripeApp.app,
+    );
+  it("refuses the admin's cookie without a signature, and a signature made with another secret; takes a signed event", async () => {
+    const payload = JSON.stringify({ id: 'evt_matrix_signed', object: 'event', type: 'customer.created', data: { object: {} } });
+    expect((await deliver(payload, undefined, cookies.admin)).statusCode).toBe(400);
+    const foreign = fake.stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' });
+    expect((await deliver(payload, foreign)).statusCode).toBe(400);
+    const signed = fake.stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
+    expect((await deliver(payload, signed)).statusCode).toBe(200);
+  });
+});
 
 describe('authorisation matrix', () => {
-  it('covers every /bff and /admin route the app registers', () => {
-    const registered = t.app.routeTable
-      .filter((route) => route.url.startsWith('/bff') || route.url.startsWith('/admin'))
-      .map((route) => `${route.method} ${route.url}`)
-      .sort();
+  it('covers every route the app registers, with either payment provider', () => {
+    const routesOf = (table: { method: string; url: string }[]) => table.map((route) => `${route.method} ${route.url}`);
+    const registered = [...new Set([...routesOf(t.app.routeTable), ...routesOf(stripeApp.app.routeTable)])].sort();
     expect(registered).toEqual(Object.keys(matrix).sort());
   });
 
@@ -61,15 +341,22 @@ describe('authorisation matrix', () => {
       const statuses = {} as Record<Role, number>;
       for (const role of roles) {
         const cookie = cookies[role];
-        const response = await t.app.inject({
-          method,
-          url: testCase.url(keyOfA),
-          headers: cookie ? { cookie } : {},
-          ...(testCase.body ? { payload: testCase.body as object } : {}),
-        });
+        const response = await send(
+          {
+            method,
+            url: testCase.url(),
+            headers: { ...testCase.headers, ...(cookie ? { cookie } : {}) },
+            ...(testCase.body ? { payload: testCase.body as object } : {}),
+          },
+          testCase.app === 'stripe' ? stripeApp.app : t.app,
+        );
         statuses[role] = response.statusCode;
       }
       expect(statuses).toEqual(testCase.expect);
     });
   }
+
+  it('ends with no violation: no 5xx anywhere, no admin list answered to anyone else', () => {
+    expect(counts.violations).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { addMinutes } from '../domain/clock.js';
 import { flows, type FlowKind } from '../db/schema/flows.js';
 import { maskToken } from './csrf.js';
@@ -74,10 +74,28 @@ export async function updateFlow(db: Database, flow: Flow, patch: FlowPatch, now
   return updated;
 }
 
+/**
+ * Counts one code attempt in the database and returns the flow's new count. Read-then-write would
+ * let simultaneous guesses all see the same count and all be judged; the increment cannot.
+ */
+export async function countSubmission(db: Database, flow: Flow): Promise<number> {
+  const [counted] = await db
+    .update(flows)
+    .set({ submissions: sql`${flows.submissions} + 1` })
+    .where(eq(flows.id, flow.id))
+    .returning({ submissions: flows.submissions });
+  if (!counted) throw new Error(`flow ${flow.id} vanished`);
+  return counted.submissions;
+}
+
 export const flowUi = (flow: Flow) => flow.ui as unknown as Ui;
 
-/** The flow as clients see it; `extra` adds per-kind fields (identity, continue_with). */
-export function serializeFlow(flow: Flow, extra: Record<string, unknown> = {}) {
+/**
+ * The flow as clients see it; `extra` adds per-kind fields (identity, continue_with). The CSRF
+ * node is masked from `realCsrfToken`: a submit answers with the caller's own token, never the
+ * one the flow was issued with, since a masked token unmasks to the cookie of whoever opened it.
+ */
+export function serializeFlow(flow: Flow, extra: Record<string, unknown> = {}, realCsrfToken = flow.csrfToken) {
   return {
     id: flow.id,
     type: flow.type,
@@ -95,7 +113,7 @@ export function serializeFlow(flow: Flow, extra: Record<string, unknown> = {}) {
         }
       : {}),
     state: flow.state,
-    ui: withCsrf(flowUi(flow), maskToken(flow.csrfToken)),
+    ui: withCsrf(flowUi(flow), maskToken(realCsrfToken)),
     ...extra,
   };
 }

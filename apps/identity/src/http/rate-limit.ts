@@ -9,6 +9,8 @@ export type RateRule = { key: string; limit: number; windowSeconds: number };
 export const rateRules = {
   loginIp: (ip: string): RateRule => ({ key: `login:ip:${ip}`, limit: 30, windowSeconds: 600 }),
   loginFailures: (identifier: string): RateRule => ({ key: `login:failed:${identifier}`, limit: 10, windowSeconds: 900 }),
+  /** Wrong TOTP codes per identity, from any address: a password alone must not buy a botnet a million guesses. */
+  secondFactorFailures: (identityId: string): RateRule => ({ key: `login:totp-failed:${identityId}`, limit: 10, windowSeconds: 900 }),
   registrationIp: (ip: string): RateRule => ({ key: `registration:ip:${ip}`, limit: 20, windowSeconds: 600 }),
   verificationIp: (ip: string): RateRule => ({ key: `verification:ip:${ip}`, limit: 60, windowSeconds: 600 }),
   recoveryIp: (ip: string): RateRule => ({ key: `recovery:ip:${ip}`, limit: 20, windowSeconds: 600 }),
@@ -35,14 +37,13 @@ export async function consumeRateLimit(ctx: IdentityContext, rules: RateRule[]):
   }
 }
 
-/** Throws 429 when a rule is already over its limit, without counting (failures are counted separately). */
-export async function assertNotLimited(ctx: IdentityContext, unscaled: RateRule): Promise<void> {
-  const rule = scaled(ctx, unscaled);
-  const now = ctx.clock.now();
-  const [row] = await ctx.db.select().from(rateLimits).where(eq(rateLimits.key, rule.key)).limit(1);
-  if (row && row.count >= rule.limit && row.windowStart.getTime() > now.getTime() - rule.windowSeconds * 1000) {
-    throw errors.tooManyRequests(retryAfter(row.windowStart, rule, now));
-  }
+/**
+ * Gives back one attempt `consumeRateLimit` counted. Limits on failures count every attempt before
+ * it is judged (so simultaneous guesses cannot all slip under the limit) and refund the ones that
+ * turn out right.
+ */
+export async function refundRateLimit(ctx: IdentityContext, rule: RateRule): Promise<void> {
+  await ctx.db.update(rateLimits).set({ count: sql`greatest(${rateLimits.count} - 1, 0)` }).where(eq(rateLimits.key, rule.key));
 }
 
 const scaled = (ctx: IdentityContext, rule: RateRule): RateRule => ({ ...rule, limit: Math.max(1, Math.round(rule.limit * ctx.config.rateLimitMultiplier)) });

@@ -14,7 +14,7 @@ import { checkCsrf, ensureCsrf } from '../../http/cookies.js';
 import { currentSession } from '../../http/current-session.js';
 import { issueSession } from '../../http/issue-session.js';
 import { isJsonRequest } from '../../http/negotiation.js';
-import { assertNotLimited, consumeRateLimit, rateRules } from '../../http/rate-limit.js';
+import { consumeRateLimit, rateRules, refundRateLimit } from '../../http/rate-limit.js';
 import { type FlowQuery, flowIdFrom, getBrowserFlow, isExpired, requestUrlOf, requireFlow, returnToFrom, sendNewFlow, withFlowParam } from './flow-helpers.js';
 
 type LoginOptions = { returnTo?: string | undefined; refresh?: boolean; aal: 'aal1' | 'aal2'; identifier?: string; uiMessages?: UiText[] };
@@ -79,13 +79,15 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
     const now = ctx.clock.now();
     const fail = async (problems: { node?: string; message: UiText }[], identifier?: string) => {
       let ui = clearMessages(flowUi(flow));
-      ui = { ...ui, nodes: setValue(ui.nodes, 'password', undefined) };
-      if (identifier !== undefined) ui = { ...ui, nodes: setValue(ui.nodes, 'identifier', identifier) };
+      // Whoever holds a flow id may submit to it: the answer shows what this caller typed (on a
+      // refresh, its own identifier), never what the flow's owner typed before.
+      const shown = flow.refresh ? session && (await findCredential(ctx.db, session.identityId, 'password'))?.identifier : identifier;
+      ui = { ...ui, nodes: setValue(setValue(ui.nodes, 'password', undefined), 'identifier', shown) };
       for (const problem of problems) {
         ui = problem.node ? { ...ui, nodes: attachMessage(ui.nodes, problem.node, problem.message) } : { ...ui, messages: [...(ui.messages ?? []), problem.message] };
       }
       const updated = await updateFlow(ctx.db, flow, { ui }, now);
-      if (json) return reply.code(400).send(serializeFlow(updated));
+      if (json) return reply.code(400).send(serializeFlow(updated, {}, ensureCsrf(request, reply, ctx)));
       return reply.redirect(withFlowParam(uiUrl(flow), flow.id), 303);
     };
 
@@ -120,15 +122,15 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       if (missing.length) return fail(missing, identifier);
       checkCsrf(request, ctx, body.csrf_token);
       const email = normalizeEmail(identifier ?? '');
-      await consumeRateLimit(ctx, [rateRules.loginIp(request.ip)]);
-      await assertNotLimited(ctx, rateRules.loginFailures(email));
+      // The attempt counts as a failure until it is judged right (refunded below).
+      await consumeRateLimit(ctx, [rateRules.loginIp(request.ip), rateRules.loginFailures(email)]);
 
       const credential = await findPasswordCredential(ctx.db, email);
       const valid = credential ? await verifyPassword(credential.config.hashedPassword ?? '', password ?? '') : (await verifyDecoy(password ?? ''), false);
       if (!credential || !valid || (previous && flow.refresh && previous.identityId !== credential.identityId)) {
-        await consumeRateLimit(ctx, [rateRules.loginFailures(email)]).catch(() => undefined);
         return fail([{ message: messages.invalidCredentials() }], identifier);
       }
+      await refundRateLimit(ctx, rateRules.loginFailures(email));
       const session = await issueSession(request, reply, ctx, {
         identityId: credential.identityId,
         aal: 'aal1',
@@ -148,10 +150,11 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       const code = stringField(body.totp_code);
       if (code === undefined) return fail([{ node: 'totp_code', message: messages.missingProperty('totp_code') }]);
       checkCsrf(request, ctx, body.csrf_token);
-      await consumeRateLimit(ctx, [rateRules.loginIp(request.ip)]);
+      await consumeRateLimit(ctx, [rateRules.loginIp(request.ip), rateRules.secondFactorFailures(previous.identityId)]);
       const totp = await findCredential(ctx.db, previous.identityId, 'totp');
       if (!totp) return fail([{ message: messages.noTotpDevice() }]);
       if (!(await verifyTotp(totp.config.totpSecret ?? '', code.trim(), now))) return fail([{ message: messages.invalidTotpCode() }]);
+      await refundRateLimit(ctx, rateRules.secondFactorFailures(previous.identityId));
       const session = await issueSession(request, reply, ctx, {
         identityId: previous.identityId,
         aal: 'aal2',

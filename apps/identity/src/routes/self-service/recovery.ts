@@ -5,7 +5,7 @@ import { findRecoveryAddress } from '../../domain/identity-changes.js';
 import { markAddressVerified, normalizeEmail } from '../../domain/identities.js';
 import { privilegedWindowMs } from '../../domain/sessions.js';
 import { errors } from '../../flows/errors.js';
-import { createFlow, type Flow, flowUi, serializeFlow, updateFlow } from '../../flows/flow-store.js';
+import { countSubmission, createFlow, type Flow, flowUi, serializeFlow, updateFlow } from '../../flows/flow-store.js';
 import { messages, type UiText } from '../../flows/messages.js';
 import { recoveryUi } from '../../flows/recovery-ui.js';
 import { createSettingsFlow } from '../../flows/settings.js';
@@ -105,21 +105,20 @@ export async function recoveryRoutes(app: FastifyInstance, ctx: IdentityContext)
 
     const body = submittedBody(request.body);
     const answer = async (updated: Flow, status = 200) =>
-      json ? reply.code(status).send(serializeFlow(updated)) : reply.redirect(withFlowParam(ctx.config.ui.recovery, flow.id), 303);
+      json ? reply.code(status).send(serializeFlow(updated, {}, ensureCsrf(request, reply, ctx))) : reply.redirect(withFlowParam(ctx.config.ui.recovery, flow.id), 303);
     checkCsrf(request, ctx, body.csrf_token);
     const method = body.method === 'link' ? 'link' : 'code';
     const code = stringField(body.code);
 
     if (method === 'code' && code) {
       await consumeRateLimit(ctx, [rateRules.recoveryIp(request.ip)]);
-      const submissions = flow.submissions + 1;
-      if (submissions > maxCodeSubmissions) {
+      if ((await countSubmission(ctx.db, flow)) > maxCodeSubmissions) {
         return replaceFlow(request, reply, flow, messages.generic('The request was submitted too often. Please request another code.'));
       }
       const check = await consumeCode(ctx.db, ctx.secret, { flowId: flow.id, kind: 'recovery_code', code: code.trim(), now });
       if (check.outcome !== 'valid' || !check.identityId) {
         const ui = withMessages(clearMessages(flowUi(flow)), [messages.recoveryCodeInvalid()]);
-        return answer(await updateFlow(ctx.db, flow, { ui, submissions }, now));
+        return answer(await updateFlow(ctx.db, flow, { ui }, now));
       }
       const settingsUrl = await recover(request, reply, flow, check.identityId, check.address, 'code_recovery');
       if (json) throw errors.locationChangeRequired(settingsUrl);

@@ -68,9 +68,11 @@ export async function registrationRoutes(app: FastifyInstance, ctx: IdentityCont
     }
 
     if (flow.state === 'passed_challenge') {
-      const ui = withMessages(clearMessages(flowUi(flow)), [messages.alreadyCompleted(4040002)]);
+      // Says only that the flow is done: not the address typed into it, to whoever holds its id.
+      const done = clearMessages(flowUi(flow));
+      const ui = withMessages({ ...done, nodes: setValue(done.nodes, 'traits.email', undefined) }, [messages.alreadyCompleted(4040002)]);
       const updated = await updateFlow(ctx.db, flow, { ui }, now);
-      if (json) return reply.code(400).send(serializeFlow(updated));
+      if (json) return reply.code(400).send(serializeFlow(updated, {}, ensureCsrf(request, reply, ctx)));
       return reply.redirect(withFlowParam(ctx.config.ui.registration, flow.id), 302);
     }
 
@@ -86,7 +88,7 @@ export async function registrationRoutes(app: FastifyInstance, ctx: IdentityCont
         else ui = { ...ui, messages: [...(ui.messages ?? []), problem.message] };
       }
       const updated = await updateFlow(ctx.db, flow, { ui }, now);
-      if (json) return reply.code(400).send(serializeFlow(updated));
+      if (json) return reply.code(400).send(serializeFlow(updated, {}, ensureCsrf(request, reply, ctx)));
       return reply.redirect(withFlowParam(ctx.config.ui.registration, flow.id), 302);
     };
 

@@ -3,7 +3,7 @@ import type { IdentityContext } from '../../context.js';
 import { consumeCode } from '../../domain/codes.js';
 import { markAddressVerified, normalizeEmail } from '../../domain/identities.js';
 import { errors } from '../../flows/errors.js';
-import { createFlow, type Flow, flowUi, serializeFlow, updateFlow } from '../../flows/flow-store.js';
+import { countSubmission, createFlow, type Flow, flowUi, serializeFlow, updateFlow } from '../../flows/flow-store.js';
 import { messages, type UiText } from '../../flows/messages.js';
 import { attachMessage, clearMessages, setValue, withMessages } from '../../flows/ui-nodes.js';
 import { sendVerificationCode, verificationAction } from '../../flows/verification.js';
@@ -40,7 +40,7 @@ export async function verificationRoutes(app: FastifyInstance, ctx: IdentityCont
   const answer = (request: FastifyRequest, reply: FastifyReply, flow: Flow, status = 200) =>
     isBrowserRequest(request)
       ? reply.redirect(withFlowParam(ctx.config.ui.verification, flow.id), 303)
-      : reply.code(status).send(serializeFlow(flow));
+      : reply.code(status).send(serializeFlow(flow, {}, ensureCsrf(request, reply, ctx)));
 
   app.get<{ Querystring: FlowQuery }>('/self-service/verification/browser', async (request, reply) => {
     const returnTo = returnToFrom(ctx, request.query.return_to);
@@ -75,19 +75,18 @@ export async function verificationRoutes(app: FastifyInstance, ctx: IdentityCont
     const code = stringField(body.code);
     if (code) {
       await consumeRateLimit(ctx, [rateRules.verificationIp(request.ip)]);
-      const submissions = flow.submissions + 1;
-      if (submissions > maxCodeSubmissions) {
+      if ((await countSubmission(ctx.db, flow)) > maxCodeSubmissions) {
         return replaceFlow(request, reply, flow, messages.generic('The request was submitted too often. Please request another code.'));
       }
       const check = await consumeCode(ctx.db, ctx.secret, { flowId: flow.id, kind: 'verification_code', code: code.trim(), now });
       if (check.outcome === 'used') return replaceFlow(request, reply, flow, messages.generic('The code was already used. Please request another code.'));
       if (check.outcome === 'invalid') {
         const ui = withMessages(clearMessages(flowUi(flow)), [messages.verificationCodeInvalid()]);
-        return answer(request, reply, await updateFlow(ctx.db, flow, { ui, submissions }, now));
+        return answer(request, reply, await updateFlow(ctx.db, flow, { ui }, now));
       }
       await markAddressVerified(ctx.db, check.address, now);
       const ui = verificationUi.passedChallenge(flow.returnTo ?? ctx.config.ui.afterLogin);
-      return answer(request, reply, await updateFlow(ctx.db, flow, { state: 'passed_challenge', ui, submissions }, now));
+      return answer(request, reply, await updateFlow(ctx.db, flow, { state: 'passed_challenge', ui }, now));
     }
 
     const rawEmail = stringField(body.email);
