@@ -178,6 +178,19 @@ describe('code guessing', () => {
     expect(jsonOf(verified).state).toBe('passed_challenge');
   });
 
+  it('verification: new codes for one address stop after five an hour, from however many addresses', async () => {
+    const victim = browser();
+    const { email } = await signUp(victim, newEmail('verification-resend'), { verify: false });
+    const statuses: number[] = [];
+    for (let resend = 0; resend < 6; resend++) {
+      const attacker = browser();
+      const flow = jsonOf(await attacker.get('/self-service/verification/browser'));
+      const sent = await attacker.post(`/self-service/verification?flow=${flow.id}`, { method: 'code', email, csrf_token: attacker.csrf() });
+      statuses.push(sent.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
   it('verification: twenty guesses sent at once from twenty addresses still get five tries, not twenty', async () => {
     const victim = browser();
     const { email, verificationFlowId } = await signUp(victim, newEmail('verification-burst'));

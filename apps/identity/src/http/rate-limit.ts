@@ -13,6 +13,8 @@ export const rateRules = {
   secondFactorFailures: (identityId: string): RateRule => ({ key: `login:totp-failed:${identityId}`, limit: 10, windowSeconds: 900 }),
   registrationIp: (ip: string): RateRule => ({ key: `registration:ip:${ip}`, limit: 20, windowSeconds: 600 }),
   verificationIp: (ip: string): RateRule => ({ key: `verification:ip:${ip}`, limit: 60, windowSeconds: 600 }),
+  /** Each new code resets a flow's 5 tries: without this, resending from many addresses buys unlimited guesses. */
+  verificationAddress: (email: string): RateRule => ({ key: `verification:address:${email}`, limit: 5, windowSeconds: 3600 }),
   recoveryIp: (ip: string): RateRule => ({ key: `recovery:ip:${ip}`, limit: 20, windowSeconds: 600 }),
   recoveryAddress: (email: string): RateRule => ({ key: `recovery:address:${email}`, limit: 5, windowSeconds: 3600 }),
 };

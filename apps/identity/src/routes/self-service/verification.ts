@@ -96,8 +96,8 @@ export async function verificationRoutes(app: FastifyInstance, ctx: IdentityCont
       return answer(request, reply, updated, 400);
     }
     checkCsrf(request, ctx, body.csrf_token);
-    await consumeRateLimit(ctx, [rateRules.verificationIp(request.ip)]);
     const email = normalizeEmail(rawEmail);
+    await consumeRateLimit(ctx, [rateRules.verificationIp(request.ip), rateRules.verificationAddress(email)]);
     const updated = await updateFlow(
       ctx.db,
       flow,
