@@ -1,3 +1,5 @@
+import { databaseRetryAfterSeconds } from '../errors/database-unavailable.js';
+
 /** A gateway failure, answered in OpenAI's error shape `{"error":{"message","type","code","param"}}`. */
 export class GatewayError extends Error {
   constructor(
@@ -28,5 +30,14 @@ export const gatewayErrors = {
   rateLimited: (retryAfterSeconds: number) =>
     new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
   upstream: () => new GatewayError(502, 'api_error', 'upstream_error', 'The model provider failed. Nothing was charged.'),
+  unavailable: () =>
+    new GatewayError(
+      503,
+      'api_error',
+      'service_unavailable',
+      `The gateway cannot reach its database. Nothing was charged. Retry in ${databaseRetryAfterSeconds} seconds.`,
+      null,
+      databaseRetryAfterSeconds,
+    ),
   upstreamTimeout: () => new GatewayError(504, 'api_error', 'upstream_timeout', 'The model provider did not answer in time. Nothing was charged.'),
 };

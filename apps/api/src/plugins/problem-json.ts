@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Problem } from '@meterway/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { GatewayError } from '../gateway/openai-error.js';
 
 function sendProblem(reply: FastifyReply, status: number, detail: string, extra: Record<string, unknown> = {}) {
@@ -23,6 +24,12 @@ export function registerProblemJson(app: FastifyInstance): void {
       const errors = error.validation.map((issue) => ({ field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: issue.message ?? 'is invalid' }));
       const detail = errors.map((problem) => (problem.field ? `${problem.field}: ${problem.message}` : problem.message)).join('; ');
       return sendProblem(reply, 400, detail, { code: 'BadRequest', errors });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Nothing was done; the same request will work once the database is back.
+      request.log.warn({ err: error }, 'the database does not answer');
+      reply.header('retry-after', String(databaseRetryAfterSeconds));
+      return sendProblem(reply, 503, 'The service cannot reach its database. Try again in a moment.', { code: 'ServiceUnavailable' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -156,7 +156,13 @@ async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: Ch
     reply.raw.off('close', clientGone);
   }
   // A client that left mid-stream pays for what was produced up to then (our own count).
-  await meter(deps, call, abort.signal.aborted ? undefined : usage, text);
+  try {
+    await meter(deps, call, abort.signal.aborted ? undefined : usage, text);
+  } catch (error) {
+    // The answer is out and cannot turn into an error (nor be left hanging): it goes uncharged and its hold expires.
+    if (!started) throw error;
+    reply.log.error({ err: error, completionId: call.completionId }, 'settling a streamed call failed; its reservation will expire');
+  }
   if (!started) {
     reply.hijack();
     reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8' });

@@ -1,0 +1,216 @@
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatCompletions, checkoutSessions, creditBalances, creditEntries, keySpend, paymentEvents } from '../db/schema/index.js';
+import { reservationLifetimeMs } from '../domain/metering/admission.js';
+import { releaseExpired } from '../domain/metering/settlement.js';
+import { rowsOf } from '../domain/metering/sql-values.js';
+import { recordCheckout } from '../domain/payments/checkout-sessions.js';
+import { callGateway, type ChatRequest, type GatewayOutcome } from './gateway-client.js';
+import { checkMoney, checkUsageCharged, openReservations } from './money-invariants.js';
+import { postgresUrlFor, report, soakModel, soakOrigin, type SoakStack, startSoakStack, webhookSecret } from './soak-stack.js';
+
+const serverUrl = postgresUrlFor('faults');
+const figures = { requests: 0, invariantChecks: 0, violations: 0 };
+
+async function until(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (needs DATABASE_URL: real processes on Postgres)', () => {
+  let stack: SoakStack;
+  beforeAll(async () => {
+    // A short upstream timeout, so a hanging provider is given up on within the test.
+    stack = await startSoakStack({ serverUrl: serverUrl!, instances: 2, stripe: true, env: { UPSTREAM_TIMEOUT_MS: '1000', UPSTREAM_IDLE_TIMEOUT_MS: '500' } });
+  }, 120_000);
+  afterAll(async () => {
+    report('faults', figures);
+    await stack?.close();
+  });
+
+  const call = (instance: number, key: string, request: Omit<ChatRequest, 'model'>) => {
+    figures.requests += 1;
+    return callGateway(stack.instances[instance]!.url, key, soakOrigin, { model: soakModel, ...request });
+  };
+  async function expectMoneyConsistent(options: { settled?: boolean } = {}) {
+    const result = await checkMoney(stack.db.db, options);
+    figures.invariantChecks += result.checks;
+    figures.violations += result.violations.length;
+    expect(result.violations).toEqual([]);
+  }
+  const completionsOf = (organizationId: string) => stack.db.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, organizationId));
+  const creditOf = async (organizationId: string) => (await stack.db.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId)))[0];
+
+  it('SIGKILL mid-stream: the other instance serves on; after restart and the sweeper nothing stays held and nothing is charged twice', async () => {
+    const account = await stack.account({ creditDollars: 10, budgetDollars: 10 });
+    stack.upstream.setMode('slow');
+    const before = stack.upstream.calls.size;
+    const streams = Array.from({ length: 8 }, (_, i) => call(i % 2, account.value, { stream: true, max_tokens: 20 }));
+    // Every stream is under way (the provider is producing it) when instance 0 dies.
+    await until(() => stack.upstream.calls.size - before === 8 && stack.upstream.openCalls() === 8, 'all eight streams are running');
+    await stack.instances[0]!.kill();
+    const outcomes = await Promise.all(streams);
+
+    const survivors = outcomes.filter((_, i) => i % 2 === 1);
+    const cut = outcomes.filter((_, i) => i % 2 === 0);
+    expect(survivors.map((outcome) => [outcome.status, outcome.complete])).toEqual(Array(4).fill([200, true]));
+    expect(cut.every((outcome) => outcome.complete !== true)).toBe(true);
+    // The survivor's calls settle; the dead instance's four reservations stay, holding credit.
+    await until(async () => (await completionsOf(account.organizationId)).length === 4, 'the surviving calls are settled');
+    expect(await openReservations(stack.db.db)).toBe(4);
+    await expectMoneyConsistent();
+
+    await stack.instances[0]!.restart();
+    stack.upstream.setMode('ok');
+    const afterRestart = await call(0, account.value, { max_tokens: 8 });
+    expect(afterRestart.status).toBe(200);
+    await until(async () => (await completionsOf(account.organizationId)).length === 5, 'the call after the restart is settled');
+
+    // The sweeper leaves a reservation alone until it expires, then gives it back.
+    expect(await releaseExpired(stack.db.db, new Date())).toBe(0);
+    expect(await releaseExpired(stack.db.db, new Date(Date.now() + reservationLifetimeMs + 1000))).toBe(4);
+    await expectMoneyConsistent({ settled: true });
+    const answers = new Map(
+      [...survivors, afterRestart].map((outcome) => [outcome.upstreamId!, [outcome.completionId!]]),
+    );
+    const usage = await checkUsageCharged(stack.db.db, [...stack.upstream.calls.values()].slice(before), answers);
+    figures.invariantChecks += usage.checks;
+    expect(usage).toEqual({ checks: 5, violations: [] });
+    // The cut streams' calls were never finished upstream, so nothing of theirs is charged.
+    const charged = (await completionsOf(account.organizationId)).reduce((sum, row) => sum + (row.totalCostNanos ?? 0n), 0n);
+    expect((await creditOf(account.organizationId))?.balanceNanos).toBe(10_000_000_000n - charged);
+  });
+
+  it('SIGKILL mid-webhook: the top-up is not half-applied, and Stripe redelivering it credits it exactly once', async () => {
+    const account = await stack.account({ creditDollars: 0, budgetDollars: 10 });
+    const session = await stack.stripe.stripe.checkout.sessions.create({
+      ui_mode: 'elements',
+      mode: 'payment',
+      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 2500, product_data: { name: 'Usage credit' } } }],
+      return_url: 'https://console.example.com/add-credits',
+    });
+    await recordCheckout(stack.db.db, {
+      id: session.id,
+      organizationId: account.organizationId,
+      provider: 'stripe',
+      creditNanos: 25_000_000_000n,
+      taxNanos: 0n,
+      expiresAt: new Date(session.expires_at * 1000),
+    });
+    stack.stripe.complete(session.id);
+    const payload = JSON.stringify(stack.stripe.event('checkout.session.completed', session.id));
+    const deliver = (instance: number) => {
+      figures.requests += 1;
+      return fetch(`${stack.instances[instance]!.url}/webhooks/stripe`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': stack.stripe.stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }) },
+        body: payload,
+      });
+    };
+
+    // Another transaction holds the checkout's row, so the webhook's transaction stops halfway
+    // (its event id already written) and the instance is killed right there.
+    const blocker = new pg.Client({ connectionString: stack.db.databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query('begin');
+      await blocker.query('select id from app.checkout_sessions where id = $1 for update', [session.id]);
+      const delivery = deliver(0).then(
+        (response) => response.status,
+        () => 0,
+      );
+      await until(async () => {
+        const waiting = await blocker.query(`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        return waiting.rows[0].count > 0;
+      }, 'the webhook waits on the row halfway through its transaction');
+      await stack.instances[0]!.kill();
+      expect(await delivery).toBe(0);
+      await blocker.query('rollback');
+    } finally {
+      await blocker.end();
+    }
+
+    const topUps = () => stack.db.db.select().from(creditEntries).where(and(eq(creditEntries.kind, 'top_up'), eq(creditEntries.reference, session.id)));
+    const status = async () => (await stack.db.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)))[0]?.status;
+    // Nothing of the killed transaction remains: not the event id, which would turn Stripe's retry into a "duplicate".
+    await until(async () => {
+      const [waiting] = rowsOf<{ count: number }>(
+        await stack.db.db.execute(sql`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`),
+      );
+      return waiting?.count === 0;
+    }, 'the killed instance’s transaction is gone');
+    expect(await stack.db.db.select().from(paymentEvents)).toEqual([]);
+    expect(await status()).toBe('IN_PROGRESS');
+    expect(await topUps()).toEqual([]);
+
+    // Stripe retries on another instance, then once more on the restarted one.
+    expect((await deliver(1)).status).toBe(200);
+    await stack.instances[0]!.restart();
+    expect((await deliver(0)).status).toBe(200);
+    expect(await status()).toBe('SUCCEEDED');
+    expect((await topUps()).map((entry) => entry.amountNanos)).toEqual([25_000_000_000n]);
+    expect((await creditOf(account.organizationId))?.balanceNanos).toBe(25_000_000_000n);
+    await expectMoneyConsistent({ settled: true });
+  });
+
+  it('a provider that counts more than was admitted: the call costs what it was admitted for, so no budget or credit is overrun', async () => {
+    const budgetBound = await stack.account({ creditDollars: 100, budgetDollars: 1 });
+    const creditBound = await stack.account({ creditDollars: 1, budgetDollars: 100 });
+    stack.upstream.setMode('greedy');
+    // No max_tokens: each call is admitted for all its budget or credit can pay, and uses all of it.
+    const first = await Promise.all([budgetBound, creditBound].map((account, i) => call(i, account.value, {})));
+    expect(first.map((outcome) => outcome.status)).toEqual([200, 200]);
+    const second = await Promise.all([budgetBound, creditBound].map((account, i) => call(i, account.value, { max_tokens: 1 })));
+    expect(second.map((outcome) => [outcome.status, outcome.code])).toEqual([
+      [429, 'budget_exceeded'],
+      [402, 'insufficient_quota'],
+    ]);
+    stack.upstream.setMode('ok');
+
+    const [spend] = await stack.db.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, budgetBound.keyId));
+    expect(spend!.spentNanos).toBeLessThanOrEqual(1_000_000_000n);
+    expect((await creditOf(creditBound.organizationId))?.balanceNanos).toBeGreaterThanOrEqual(0n);
+    for (const account of [budgetBound, creditBound]) {
+      const [row] = await completionsOf(account.organizationId);
+      // The provider's own counts are kept; the difference from what was admitted is not charged.
+      expect(row!.inputTokens).toBe(row!.estimatedInputTokens + 5);
+      expect(row!.totalCostNanos!).toBeLessThan(row!.inputCostNanos + row!.outputCostNanos);
+    }
+    await expectMoneyConsistent({ settled: true });
+  });
+
+  it('a hanging upstream: every call times out with 504 and gives back its hold; a stalled stream is charged for what it produced', async () => {
+    // Room for exactly the calls fired below at their worst case, so a hold that stayed would refuse the next call.
+    const account = await stack.account({ creditDollars: 5, budgetDollars: 5 });
+    stack.upstream.setMode('hang');
+    const hung = await Promise.all(Array.from({ length: 12 }, (_, i) => call(i % 2, account.value, { stream: i % 4 < 2, max_tokens: 200 })));
+    expect(hung.map((outcome: GatewayOutcome) => [outcome.status, outcome.code])).toEqual(Array(12).fill([504, 'upstream_timeout']));
+    expect(await openReservations(stack.db.db)).toBe(0);
+    await until(() => stack.upstream.openCalls() === 0, 'the gateway hung up on the provider');
+    expect(await completionsOf(account.organizationId)).toEqual([]);
+    expect(await creditOf(account.organizationId)).toMatchObject({ balanceNanos: 5_000_000_000n, reservedNanos: 0n });
+
+    stack.upstream.setMode('stall');
+    const stalled = await Promise.all(Array.from({ length: 4 }, (_, i) => call(i % 2, account.value, { stream: true, max_tokens: 200 })));
+    expect(stalled.map((outcome) => [outcome.status, outcome.code, outcome.complete])).toEqual(Array(4).fill([200, 'upstream_timeout', true]));
+    await until(async () => (await completionsOf(account.organizationId)).length === 4, 'the stalled streams are settled');
+    const rows = await completionsOf(account.organizationId);
+    // Two chunks were produced before the provider went quiet: charged from our own count, flagged.
+    expect(rows.every((row) => row.usageEstimated && row.outputTokens > 0 && row.outputTokens < 200)).toBe(true);
+
+    // Every hold is back: the whole remaining budget can be reserved by one call again.
+    stack.upstream.setMode('ok');
+    const [spend] = await stack.db.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, account.keyId));
+    expect(spend?.reservedNanos).toBe(0n);
+    const whole = await call(0, account.value, { max_tokens: 4000 });
+    expect(whole.status).toBe(200);
+    // Admitted for all it asked: a hold left behind would have lowered its max_tokens to what was left.
+    expect(stack.upstream.calls.get(whole.upstreamId!)?.maxTokens).toBe(4000);
+    await until(async () => (await openReservations(stack.db.db)) === 0, 'the last call is settled');
+    await expectMoneyConsistent({ settled: true });
+  });
+});

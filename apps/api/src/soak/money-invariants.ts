@@ -1,0 +1,152 @@
+import type { Database } from '@meterway/db';
+import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf } from '../domain/metering/sql-values.js';
+import type { UpstreamCall } from './soak-upstream.js';
+
+/** How many invariant checks ran and the ones that failed, described. */
+export type InvariantReport = { checks: number; violations: string[] };
+
+type Check = [ok: boolean, what: () => string];
+
+const rows = async <Row>(db: Database, query: SQL) => rowsOf<Row>(await db.execute(query));
+
+/**
+ * The money rules, checked on one consistent snapshot of the database (so they can run while
+ * calls, top-ups and key edits are in flight). They hold at every instant:
+ * - every organisation: balance = its ledger sum, balance ≥ 0, what calls hold ≤ balance, and its
+ *   reserved total = the sum of its open reservations;
+ * - every key and month: spent + reserved ≤ the key's budget (budgets here only ever rise), and
+ *   reserved = its open reservations; every key's spend = the cost of its recorded completions;
+ * - every completion with a cost is charged exactly once, for exactly its cost, to its own
+ *   organisation, and no usage charge lacks its completion;
+ * - every paid checkout is credited exactly once, for its amount, and nothing else is.
+ * `settled`: nothing is in flight any more, so no reservation may remain and nothing may be held.
+ */
+export async function checkMoney(db: Database, options: { settled?: boolean } = {}): Promise<InvariantReport> {
+  return db.transaction(
+    async (tx) => {
+      const checks: Check[] = [];
+      const organisations = await rows<{ id: string; balance: string; reserved: string; ledger: string; held: string }>(
+        tx,
+        sql`select b.organization_id as id, b.balance_nanos::text as balance, b.reserved_nanos::text as reserved,
+          (select coalesce(sum(e.amount_nanos), 0) from app.credit_entries e where e.organization_id = b.organization_id)::text as ledger,
+          (select coalesce(sum(r.amount_nanos), 0) from app.reservations r where r.organization_id = b.organization_id)::text as held
+        from app.credit_balances b`,
+      );
+      for (const org of organisations) {
+        const [balance, reserved, ledger, held] = [org.balance, org.reserved, org.ledger, org.held].map(BigInt) as [bigint, bigint, bigint, bigint];
+        checks.push(
+          [balance === ledger, () => `organisation ${org.id}: balance ${balance} ≠ ledger sum ${ledger}`],
+          [balance >= 0n, () => `organisation ${org.id}: balance ${balance} < 0`],
+          [reserved >= 0n && reserved <= balance, () => `organisation ${org.id}: ${reserved} held against a balance of ${balance}`],
+          [reserved === held, () => `organisation ${org.id}: reserved ${reserved} ≠ open reservations ${held}`],
+        );
+        if (options.settled) checks.push([reserved === 0n, () => `organisation ${org.id}: ${reserved} still held after every call settled`]);
+      }
+
+      const spends = await rows<{ key: string; period: string; limit: string; spent: string; reserved: string; held: string }>(
+        tx,
+        sql`select s.publishable_key_id as key, s.period_start::text as period, k.spend_limit_nanos::text as limit,
+          s.spent_nanos::text as spent, s.reserved_nanos::text as reserved,
+          (select coalesce(sum(r.amount_nanos), 0) from app.reservations r
+            where r.publishable_key_id = s.publishable_key_id and r.period_start = s.period_start)::text as held
+        from app.key_spend s join app.publishable_keys k on k.id = s.publishable_key_id`,
+      );
+      for (const spend of spends) {
+        const [limit, spent, reserved, held] = [spend.limit, spend.spent, spend.reserved, spend.held].map(BigInt) as [bigint, bigint, bigint, bigint];
+        checks.push(
+          [spent + reserved <= limit, () => `key ${spend.key} (${spend.period}): spent ${spent} + held ${reserved} > budget ${limit}`],
+          [reserved === held, () => `key ${spend.key} (${spend.period}): reserved ${reserved} ≠ open reservations ${held}`],
+        );
+        if (options.settled) checks.push([reserved === 0n, () => `key ${spend.key}: ${reserved} still held after every call settled`]);
+      }
+
+      const keys = await rows<{ key: string; spent: string; cost: string }>(
+        tx,
+        sql`select k.id as key,
+          (select coalesce(sum(s.spent_nanos), 0) from app.key_spend s where s.publishable_key_id = k.id)::text as spent,
+          (select coalesce(sum(c.total_cost_nanos), 0) from app.chat_completions c where c.publishable_key_id = k.id)::text as cost
+        from app.publishable_keys k`,
+      );
+      for (const key of keys) checks.push([key.spent === key.cost, () => `key ${key.key}: spent ${key.spent} ≠ cost of its completions ${key.cost}`]);
+
+      const completions = await rows<{ id: string; cost: string | null; entries: number; charged: string; ownOrganisation: boolean }>(
+        tx,
+        sql`select c.id, c.total_cost_nanos::text as cost, count(e.id)::int as entries, coalesce(-sum(e.amount_nanos), 0)::text as charged,
+          coalesce(bool_and(e.organization_id = c.organization_id), true) as "ownOrganisation"
+        from app.chat_completions c left join app.credit_entries e on e.kind = 'usage_charge' and e.reference = c.id
+        group by c.id, c.total_cost_nanos`,
+      );
+      for (const completion of completions) {
+        const cost = BigInt(completion.cost ?? -1);
+        checks.push([
+          completion.ownOrganisation && completion.entries === (cost > 0n ? 1 : 0) && BigInt(completion.charged) === (cost > 0n ? cost : 0n),
+          () => `completion ${completion.id}: cost ${completion.cost}, ${completion.entries} charge(s) totalling ${completion.charged}`,
+        ]);
+      }
+      const strayCharges = await rows<{ reference: string | null }>(
+        tx,
+        sql`select e.reference from app.credit_entries e left join app.chat_completions c on c.id = e.reference
+          where e.kind = 'usage_charge' and c.id is null`,
+      );
+      checks.push([strayCharges.length === 0, () => `usage charges without a completion: ${strayCharges.map((row) => row.reference).join(', ')}`]);
+
+      const checkouts = await rows<{ id: string; status: string; credit: string; entries: number; credited: string }>(
+        tx,
+        sql`select s.id, s.status, s.credit_nanos::text as credit, count(e.id)::int as entries, coalesce(sum(e.amount_nanos), 0)::text as credited
+        from app.checkout_sessions s left join app.credit_entries e on e.kind = 'top_up' and e.reference = s.id
+        group by s.id, s.status, s.credit_nanos`,
+      );
+      for (const checkout of checkouts) {
+        const paid = checkout.status === 'SUCCEEDED';
+        checks.push([
+          paid ? checkout.entries === 1 && checkout.credited === checkout.credit : checkout.entries === 0,
+          () => `checkout ${checkout.id} (${checkout.status}, ${checkout.credit}): ${checkout.entries} top-up(s) totalling ${checkout.credited}`,
+        ]);
+      }
+
+      if (options.settled) {
+        const [open] = await rows<{ count: number }>(tx, sql`select count(*)::int as count from app.reservations`);
+        checks.push([open?.count === 0, () => `${open?.count} reservations left after every call settled`]);
+      }
+      return { checks: checks.length, violations: checks.filter(([ok]) => !ok).map(([, what]) => what()) };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+export async function openReservations(db: Database): Promise<number> {
+  const [open] = await rows<{ count: number }>(db, sql`select count(*)::int as count from app.reservations`);
+  return open?.count ?? 0;
+}
+
+/**
+ * Every usage the provider reported reached exactly one client, as exactly one recorded completion
+ * with the provider's own token counts (`checkMoney` then proves that completion charged once).
+ * `answers` maps each upstream call id to the completion ids clients received for it.
+ */
+export async function checkUsageCharged(db: Database, calls: Iterable<UpstreamCall>, answers: Map<string, string[]>): Promise<InvariantReport> {
+  const recorded = new Map(
+    (
+      await rows<{ id: string; inputTokens: number; outputTokens: number; usageEstimated: boolean }>(
+        db,
+        sql`select id, input_tokens as "inputTokens", output_tokens as "outputTokens", usage_estimated as "usageEstimated" from app.chat_completions`,
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const checks: Check[] = [];
+  for (const call of calls) {
+    if (!call.usageSent) continue;
+    const completionIds = answers.get(call.id) ?? [];
+    const completion = completionIds.length === 1 ? recorded.get(completionIds[0]!) : undefined;
+    checks.push([
+      completion !== undefined &&
+        completion.inputTokens === call.promptTokens &&
+        completion.outputTokens === call.completionTokens &&
+        !completion.usageEstimated,
+      () =>
+        `upstream call ${call.id} (${call.promptTokens}+${call.completionTokens} tokens): answered as [${completionIds.join(', ')}], recorded as ${JSON.stringify(completion ?? null)}`,
+    ]);
+  }
+  return { checks: checks.length, violations: checks.filter(([ok]) => !ok).map(([, what]) => what()) };
+}
