@@ -25,7 +25,7 @@ const served = await serveConsole();
 try {
   const url = `${served.consoleUrl}/login`;
   const bundle = await measureBundle(served.consoleUrl);
-  for (const file of bundle.files) console.log(`  ${kB(file.gzipBytes).padStart(9)}  ${new URL(file.url).pathname}`);
+  for (const file of [...bundle.files, ...bundle.styles]) console.log(`  ${kB(file.gzipBytes).padStart(9)}  ${new URL(file.url).pathname}`);
 
   const mobile: LighthouseFigure[] = [];
   for (let run = 1; run <= runs; run += 1) {

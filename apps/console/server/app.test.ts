@@ -5,12 +5,43 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtimeConfigElementId } from '../src/config/runtime-config';
 import { createConsoleServer } from './app';
 import { runtimeConfigFromEnv } from './env';
+import { routeModules } from './page';
 
-const indexHtml = '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+const indexHtml =
+  '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const routeFile = (module: string) => `assets/${module.replace(/^.*\//, '').replace('.tsx', '')}-abc123.js`;
+const screenModules = [...new Set(Object.values(routeModules).flat())].filter((module) => module.startsWith('src/'));
+/**
+ * Vite's manifest: every screen imports the shared form chunk, which imports the entry; app-layout
+ * has CSS of its own, and Mantine's whole sheet is a file of its own.
+ */
+const manifest: Record<string, object> = {
+  'index.html': { file: 'assets/index-abc123.js', isEntry: true },
+  '_form-abc123.js': { file: 'assets/form-abc123.js', imports: ['index.html'] },
+  '../../node_modules/@mantine/core/styles.layer.css': { file: 'assets/styles-abc123.css' },
+  ...Object.fromEntries(
+    screenModules.map((module) => [
+      module,
+      { file: routeFile(module), imports: ['_form-abc123.js'], ...(module.endsWith('app-layout.tsx') ? { css: ['assets/app-layout-abc123.css'] } : {}) },
+    ]),
+  ),
+};
 const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 const page = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+/** The JSON of the page's config element, as the SPA reads it. */
+function configInPage(body: string): unknown {
+  const opening = `<script type="application/json" id="${runtimeConfigElementId}">`;
+  const start = body.indexOf(opening) + opening.length;
+  expect(start).toBeGreaterThan(opening.length);
+  return JSON.parse(body.slice(start, body.indexOf('</script>', start)));
+}
+
+/** The page's preload and stylesheet links beyond index.html's own, as `rel href`. */
+const preloads = (body: string) => [...body.matchAll(/<link rel="(modulepreload|stylesheet)" crossorigin href="([^"]+)">/g)].map((match) => `${match[1]} ${match[2]}`);
 
 let publicDir: string;
 let app: FastifyInstance;
@@ -18,7 +49,9 @@ let app: FastifyInstance;
 beforeAll(async () => {
   publicDir = await mkdtemp(join(tmpdir(), 'console-public-'));
   await mkdir(join(publicDir, 'assets'));
+  await mkdir(join(publicDir, '.vite'));
   await writeFile(join(publicDir, 'index.html'), indexHtml);
+  await writeFile(join(publicDir, '.vite/manifest.json'), JSON.stringify(manifest));
   await writeFile(join(publicDir, 'assets/index-abc123.js'), script);
   await writeFile(join(publicDir, 'assets/index-abc123.js.gz'), gzipSync(script));
   app = await createConsoleServer({ runtimeConfig: runtimeConfigFromEnv({ API_PORT: '8180' }), publicDir, logLevel: 'silent' });
@@ -48,12 +81,42 @@ describe('the console server', () => {
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
-  it.each(['/', '/login', '/dashboard', '/admin/users?page=2'])('answers the page %s with index.html, revalidated every time', async (url) => {
+  it.each(['/', '/login', '/dashboard', '/admin/users?page=2', '/nowhere'])('answers the page %s with index.html, revalidated every time', async (url) => {
     const response = await app.inject({ url, headers: page });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.body).toBe(indexHtml);
+    expect(response.body).toContain('<div id="root"></div>');
+    expect(response.body).toContain('<script type="module" crossorigin src="/assets/index-abc123.js"></script>');
+
+    const again = await app.inject({ url, headers: { ...page, 'if-none-match': response.headers.etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('writes the runtime config into the page, so the SPA need not ask for /config.json', async () => {
+    const response = await app.inject({ url: '/login', headers: page });
+    expect(configInPage(response.body)).toEqual((await app.inject({ url: '/config.json' })).json());
+  });
+
+  it("lists the route's own chunks and styles in the page, and no other route's; /login goes without Mantine's whole sheet", async () => {
+    const login = preloads((await app.inject({ url: '/login', headers: page })).body);
+    expect(login).toEqual([
+      'modulepreload /assets/public-layout-abc123.js',
+      'modulepreload /assets/form-abc123.js',
+      'modulepreload /assets/login-abc123.js',
+    ]);
+
+    const users = preloads((await app.inject({ url: '/admin/users/?page=2', headers: page })).body);
+    expect(users).toEqual([
+      'stylesheet /assets/styles-abc123.css',
+      'stylesheet /assets/app-layout-abc123.css',
+      'modulepreload /assets/app-layout-abc123.js',
+      'modulepreload /assets/form-abc123.js',
+      'modulepreload /assets/admin-users-abc123.js',
+    ]);
+
+    expect(preloads((await app.inject({ url: '/nowhere', headers: page })).body)).toEqual([]);
   });
 
   it('caches hashed assets for a year and sends them compressed when accepted', async () => {
@@ -100,9 +163,30 @@ describe('the console server', () => {
     expect(policy).toContain('frame-src https://js.stripe.com https://hooks.stripe.com;');
   });
 
+  it('keeps a config value from ending the script element it is written into', async () => {
+    const hostile = { ...runtimeConfigFromEnv({}), docsUrl: 'https://docs.example.com/?q=</script><script>alert(1)</script>&amp;' };
+    const other = await createConsoleServer({ runtimeConfig: hostile, publicDir, logLevel: 'silent' });
+    const { body } = await other.inject({ url: '/login', headers: page });
+    await other.close();
+    expect(body).not.toContain('<script>alert(1)');
+    expect(configInPage(body)).toEqual(hostile);
+  });
+
   it('refuses to start without a build', async () => {
     await expect(
       createConsoleServer({ runtimeConfig: runtimeConfigFromEnv({}), publicDir: join(publicDir, 'nowhere'), logLevel: 'silent' }),
     ).rejects.toThrow(/index\.html is missing/);
+  });
+
+  it('refuses to start when a route module is not in the build', async () => {
+    const stale = await mkdtemp(join(tmpdir(), 'console-public-'));
+    await mkdir(join(stale, '.vite'));
+    await writeFile(join(stale, 'index.html'), indexHtml);
+    const withoutLogin = Object.entries(manifest).filter(([key]) => key !== 'src/app/routes/login.tsx');
+    await writeFile(join(stale, '.vite/manifest.json'), JSON.stringify(Object.fromEntries(withoutLogin)));
+    await expect(createConsoleServer({ runtimeConfig: runtimeConfigFromEnv({}), publicDir: stale, logLevel: 'silent' })).rejects.toThrow(
+      /src\/app\/routes\/login\.tsx is not in the build's manifest/,
+    );
+    await rm(stale, { recursive: true, force: true });
   });
 });

@@ -1,14 +1,14 @@
-import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { echoRequestId, fastifyOptions } from '@meterway/service';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { RuntimeConfig } from '../src/config/runtime-config';
+import { loadPages } from './page';
 import { registerSecurityHeaders } from './security-headers';
 
 export type ConsoleServerDeps = {
   runtimeConfig: RuntimeConfig;
-  /** The Vite build: index.html and assets/. */
+  /** The Vite build: index.html, .vite/manifest.json and assets/. */
   publicDir: string;
 };
 
@@ -17,9 +17,7 @@ const immutable = 'public, max-age=31536000, immutable';
 
 /** The console's server as a Fastify plugin: config, health, the built SPA and its fallback. */
 export async function consoleServer(app: FastifyInstance, { runtimeConfig, publicDir }: ConsoleServerDeps): Promise<void> {
-  if (!existsSync(join(publicDir, 'index.html'))) {
-    throw new Error(`${join(publicDir, 'index.html')} is missing; run \`npm run build\` in apps/console first`);
-  }
+  const { pageFor } = loadPages(publicDir, runtimeConfig);
   echoRequestId(app);
   registerSecurityHeaders(app, runtimeConfig);
 
@@ -38,7 +36,12 @@ export async function consoleServer(app: FastifyInstance, { runtimeConfig, publi
     },
   });
 
-  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => reply.sendFile('index.html');
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    const page = pageFor(new URL(request.url, 'http://console').pathname);
+    reply.header('cache-control', 'no-cache').header('etag', page.etag);
+    if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+    return reply.type('text/html; charset=utf-8').send(page.body);
+  };
   app.get('/', sendIndex);
   app.setNotFoundHandler((request, reply) => {
     if (wantsPage(request)) return sendIndex(request, reply);

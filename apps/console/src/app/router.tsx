@@ -5,6 +5,15 @@ import { paths } from '../config/paths';
 // The route table. Every screen is its own lazily loaded module exporting `Component` (and, where
 // it guards or loads, `loader`), so /login never downloads the signed-in screens.
 
+/**
+ * A screen other than /login: its module comes with Mantine's whole stylesheet, which /login's
+ * first paint goes without (main.tsx). The import resolves once the sheet is applied.
+ */
+const withAllStyles =
+  <T,>(load: () => Promise<T>) =>
+  async (): Promise<T> =>
+    (await Promise.all([load(), import('@mantine/core/styles.layer.css')]))[0];
+
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
@@ -16,23 +25,23 @@ export const routes: RouteObject[] = [
         lazy: () => import('./routes/public-layout'),
         children: [
           { path: paths.login.path, lazy: () => import('./routes/login') },
-          { path: paths.signup.path, lazy: () => import('./routes/signup') },
-          { path: paths.recover.path, lazy: () => import('./routes/recover') },
+          { path: paths.signup.path, lazy: withAllStyles(() => import('./routes/signup')) },
+          { path: paths.recover.path, lazy: withAllStyles(() => import('./routes/recover')) },
         ],
       },
-      { path: paths.recoverPassword.path, lazy: () => import('./routes/recover-password') },
-      { path: paths.termsOfService.path, lazy: () => import('./routes/terms-of-service') },
-      { path: paths.verifyEmail.path, lazy: () => import('./routes/verify-email') },
+      { path: paths.recoverPassword.path, lazy: withAllStyles(() => import('./routes/recover-password')) },
+      { path: paths.termsOfService.path, lazy: withAllStyles(() => import('./routes/terms-of-service')) },
+      { path: paths.verifyEmail.path, lazy: withAllStyles(() => import('./routes/verify-email')) },
       {
         // Signed-in screens: /bff/me first, then the shell around the screen.
-        lazy: () => import('./routes/app-layout'),
+        lazy: withAllStyles(() => import('./routes/app-layout')),
         children: [
-          { path: paths.dashboard.path, lazy: () => import('./routes/dashboard') },
-          { path: paths.chatCompletions.path, lazy: () => import('./routes/chat-completions') },
-          { path: paths.addCredits.path, lazy: () => import('./routes/add-credits') },
-          { path: paths.admin.path, lazy: () => import('./routes/admin') },
-          { path: paths.adminUsers.path, lazy: () => import('./routes/admin-users') },
-          { path: paths.adminFeedback.path, lazy: () => import('./routes/admin-feedback') },
+          { path: paths.dashboard.path, lazy: withAllStyles(() => import('./routes/dashboard')) },
+          { path: paths.chatCompletions.path, lazy: withAllStyles(() => import('./routes/chat-completions')) },
+          { path: paths.addCredits.path, lazy: withAllStyles(() => import('./routes/add-credits')) },
+          { path: paths.admin.path, lazy: withAllStyles(() => import('./routes/admin')) },
+          { path: paths.adminUsers.path, lazy: withAllStyles(() => import('./routes/admin-users')) },
+          { path: paths.adminFeedback.path, lazy: withAllStyles(() => import('./routes/admin-feedback')) },
         ],
       },
       // Spec §2: any unknown path goes to the dashboard.

@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { server } from '../testing/msw-server';
 import { testRuntimeConfig } from '../testing/runtime-config';
-import { apiBaseUrl, loadRuntimeConfig, runtimeConfig } from './runtime-config';
+import { apiBaseUrl, loadRuntimeConfig, runtimeConfig, runtimeConfigElementId } from './runtime-config';
 
 describe('apiBaseUrl', () => {
   const config = {
@@ -41,5 +41,29 @@ describe('loadRuntimeConfig', () => {
   it('refuses a failed response', async () => {
     server.use(http.get('http://localhost:3000/config.json', () => new HttpResponse(null, { status: 404, statusText: 'Not Found' })));
     await expect(loadRuntimeConfig()).rejects.toThrow('/config.json answered 404 Not Found');
+  });
+});
+
+describe('loadRuntimeConfig on a page the console server wrote the config into', () => {
+  const writeIntoPage = (text: string) => {
+    const element = document.createElement('script');
+    element.type = 'application/json';
+    element.id = runtimeConfigElementId;
+    element.textContent = text;
+    document.head.append(element);
+  };
+  afterEach(() => document.getElementById(runtimeConfigElementId)?.remove());
+
+  it('reads it from the page, without asking for /config.json', async () => {
+    // No handler for /config.json: a request for it would fail the test.
+    const written = { ...testRuntimeConfig, docsUrl: 'https://docs.example.com/in-page' };
+    writeIntoPage(JSON.stringify(written));
+    await expect(loadRuntimeConfig()).resolves.toEqual(written);
+    expect(runtimeConfig()).toEqual(written);
+  });
+
+  it('refuses a config of the wrong shape', async () => {
+    writeIntoPage(JSON.stringify({ ...testRuntimeConfig, identityUrl: 'not a url' }));
+    await expect(loadRuntimeConfig()).rejects.toThrow(/The config in the page is invalid.*identityUrl/s);
   });
 });

@@ -15,16 +15,30 @@ export const runtimeConfigSchema = z.object({
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
+/**
+ * The id of the `<script type="application/json">` the console server writes the same config into
+ * when it serves the page, so the first paint does not wait for a request to /config.json.
+ */
+export const runtimeConfigElementId = 'runtime-config';
+
 let loaded: RuntimeConfig | undefined;
 
+/** The config written into the page, else the one /config.json answers (a host that only serves files). */
 export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
+  const inline = document.getElementById(runtimeConfigElementId);
+  const source = inline ? 'The config in the page' : '/config.json';
+  const raw: unknown = inline ? JSON.parse(inline.textContent ?? '') : await fetchConfig();
+  const result = runtimeConfigSchema.safeParse(raw);
+  if (!result.success) throw new Error(`${source} is invalid: ${z.prettifyError(result.error)}`);
+  loaded = result.data;
+  return loaded;
+}
+
+async function fetchConfig(): Promise<unknown> {
   // An absolute URL, because outside a browser (tests) fetch has no base to resolve against.
   const response = await fetch(new URL('/config.json', window.location.href));
   if (!response.ok) throw new Error(`/config.json answered ${response.status} ${response.statusText}`);
-  const result = runtimeConfigSchema.safeParse(await response.json());
-  if (!result.success) throw new Error(`/config.json is invalid: ${z.prettifyError(result.error)}`);
-  loaded = result.data;
-  return loaded;
+  return response.json();
 }
 
 export function setRuntimeConfig(config: RuntimeConfig): void {

@@ -1,6 +1,9 @@
 import loginInvalidCredentials from '@meterway/contracts/fixtures/identity/login-invalid-credentials.json';
 import loginSecondFactorRequired from '@meterway/contracts/fixtures/identity/login-second-factor-required.json';
 import loginSuccess from '@meterway/contracts/fixtures/identity/login-success.json';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { browserLocation } from '../../lib/browser-location';
@@ -25,7 +28,36 @@ async function logIn(signedIn?: IdentityFixture) {
   return view;
 }
 
+/** The Mantine components whose styles main.tsx loads for /login's first paint. */
+const firstPaintStyles = new Set(
+  [...readFileSync(join(import.meta.dirname, '../main.tsx'), 'utf8').matchAll(/@mantine\/core\/styles\/(\w+)\.layer\.css/g)].map(
+    (match) => match[1],
+  ),
+);
+const mantineStyles = join(dirname(createRequire(import.meta.filename).resolve('@mantine/core/styles.css')), 'styles');
+
+/** The Mantine components on the page that come with a stylesheet (InputWrapper's is Input's). */
+function styledComponentsOnPage(): string[] {
+  const names = [...document.body.innerHTML.matchAll(/mantine-([A-Z]\w+)-/g)].map((match) => (match[1] === 'InputWrapper' ? 'Input' : match[1]!));
+  return [...new Set(names)].filter((name) => existsSync(join(mantineStyles, `${name}.layer.css`)));
+}
+
 describe('/login', () => {
+  it('is drawn only with components whose styles its first paint carries', async () => {
+    server.use(identity.createLoginFlow(), identity.submitLogin(loginInvalidCredentials));
+    const { user } = renderRoute('/login');
+    await user.click(await screen.findByRole('button', { name: 'Login' }));
+    const shown = styledComponentsOnPage();
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'wrong password');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    await screen.findByRole('alert');
+    shown.push(...styledComponentsOnPage());
+
+    expect(shown).toEqual(expect.arrayContaining(['Paper', 'Input', 'Button', 'Alert']));
+    expect(shown.filter((name) => !firstPaintStyles.has(name))).toEqual([]);
+  });
+
   it('shows the e-mail and password fields, the Login button and the links to signup and recover', async () => {
     renderRoute('/login');
 

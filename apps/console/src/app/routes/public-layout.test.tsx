@@ -1,9 +1,19 @@
 import { screen, waitFor } from '@testing-library/react';
+import { http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../lib/logger';
 import { identityUnreachable, renderAuthRoute, sessions } from '../../testing/auth-handlers';
-import { identity } from '../../testing/identity-handlers';
+import { answer, identity, type IdentityFixture } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
+import { testRuntimeConfig } from '../../testing/runtime-config';
+
+/** A whoami that answers only when the test says so. */
+function heldWhoami() {
+  let release: (fixture: IdentityFixture) => void = () => {};
+  const answered = new Promise<IdentityFixture>((resolve) => (release = resolve));
+  server.use(http.get(`${testRuntimeConfig.identityUrl}/sessions/whoami`, async () => answer(await answered)));
+  return { release: (fixture: IdentityFixture) => release(fixture) };
+}
 
 const publicScreens = [
   { path: '/login', heading: 'Log in to your account' },
@@ -38,6 +48,18 @@ describe('the public screens guard', () => {
 
     expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(path);
+  });
+
+  it('shows the login form before identity has answered, and moves a signed-in visitor on when it does', async () => {
+    const whoami = heldWhoami();
+    const { router } = renderAuthRoute('/login');
+
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toBeInTheDocument();
+
+    whoami.release(sessions.verified);
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
   });
 
   it('shows the login screen while the second factor is still pending', async () => {

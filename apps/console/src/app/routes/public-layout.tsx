@@ -1,25 +1,52 @@
-import { Outlet, redirect } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { type SessionState, sessionState } from '../../lib/identity-client';
 
 /**
- * The guard of /login, /signup and /recover (spec §2): a visitor already signed in goes to the
- * dashboard, or to verify-email while the address is unverified.
+ * Runs `task` once the page has shown its first content, so that the request it makes does not
+ * compete with that paint: at once when the page painted before (a visit from another screen).
+ * Returns the cancel.
  */
-export async function loader() {
-  let state: SessionState;
-  try {
-    state = await sessionState();
-  } catch {
-    // identity could not say (already logged by the client): show the screen, so logging in
-    // stays possible rather than the visitor being stuck on an error page.
-    return null;
+function afterFirstPaint(task: () => void): () => void {
+  const paintTimings = typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes.includes('paint');
+  if (!paintTimings || performance.getEntriesByName('first-contentful-paint').length > 0) {
+    const timeout = setTimeout(task);
+    return () => clearTimeout(timeout);
   }
-  if (state === 'logged-in') return redirect(paths.dashboard.getHref());
-  if (state === 'email-not-verified') return redirect(paths.verifyEmail.getHref());
-  return null;
+  const observer = new PerformanceObserver((entries) => {
+    if (!entries.getEntriesByName('first-contentful-paint').length) return;
+    observer.disconnect();
+    task();
+  });
+  observer.observe({ type: 'paint', buffered: true });
+  return () => observer.disconnect();
 }
 
+/**
+ * The guard of /login, /signup and /recover (spec §2): a visitor already signed in goes to the
+ * dashboard, or to verify-email while the address is unverified. Most visitors here are signed
+ * out, so the screen shows at once and asks identity afterwards, off the first paint's path.
+ */
 export function Component() {
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    let current = true;
+    const go = (state: SessionState) => {
+      if (!current) return;
+      if (state === 'logged-in') void navigate(paths.dashboard.getHref(), { replace: true });
+      else if (state === 'email-not-verified') void navigate(paths.verifyEmail.getHref(), { replace: true });
+    };
+    // identity could not say (already logged by the client): the screen stays, so logging in
+    // stays possible rather than the visitor being stuck on an error page.
+    const ask = () => sessionState().then(go, () => {});
+    const stop = afterFirstPaint(ask);
+    return () => {
+      current = false;
+      stop();
+    };
+  }, [navigate]);
+
   return <Outlet />;
 }
