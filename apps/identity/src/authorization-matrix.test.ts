@@ -210,7 +210,9 @@ function leaksOfA(response: LightMyRequestResponse, sent: unknown): string[] {
 /** Invariants every cell must keep, whatever its status. */
 function checkCell(route: string, role: Role, response: LightMyRequestResponse, sent: unknown) {
   const where = () => `${route} as ${role}`;
-  counts.check(response.statusCode < 500, () => `${where()}: answered ${response.statusCode}`);
+  // The one 5xx by design: the hosted pages before `npm run build` (test:unit runs before any build).
+  const unbuiltPage = !uiBuilt && route.startsWith('GET /ui') && response.statusCode === 503;
+  counts.check(response.statusCode < 500 || unbuiltPage, () => `${where()}: answered ${response.statusCode}`);
   const error = jsonOf(response)?.error;
   if (response.statusCode >= 400 && error?.id) {
     counts.check(response.headers['ory-error-id'] === error.id, () => `${where()}: Ory-Error-Id ${String(response.headers['ory-error-id'])} for ${error.id}`);
