@@ -13,6 +13,9 @@ export const publishableKeys = appSchema.table(
       .references(() => organizations.id),
     name: text('name').notNull(),
     value: text('value').notNull(),
+    /** After "Roll key": the value it replaced, which keeps authenticating until `previousValueExpiresAt`. */
+    previousValue: text('previous_value'),
+    previousValueExpiresAt: timestamp('previous_value_expires_at', { withTimezone: true, precision: 3 }),
     spendLimitNanos: bigint('spend_limit_nanos', { mode: 'bigint' }).notNull(),
     spendLimitPeriod: text('spend_limit_period', { enum: ['monthly'] }).notNull().default('monthly'),
     allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull(),
@@ -21,7 +24,11 @@ export const publishableKeys = appSchema.table(
     /** Soft delete: usage history keeps pointing at the key, which never authenticates again. */
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
-  (table) => [uniqueIndex('publishable_keys_value').on(table.value), index('publishable_keys_organization').on(table.organizationId, table.createdAt)],
+  (table) => [
+    uniqueIndex('publishable_keys_value').on(table.value),
+    uniqueIndex('publishable_keys_previous_value').on(table.previousValue),
+    index('publishable_keys_organization').on(table.organizationId, table.createdAt),
+  ],
 );
 
 /** What a key spent (and holds reserved) in one UTC calendar month; written by the gateway. */

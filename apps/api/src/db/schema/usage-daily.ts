@@ -1,0 +1,29 @@
+import { bigint, date, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { appSchema } from './app-schema.js';
+import { organizations } from './people.js';
+import { publishableKeys } from './publishable-keys.js';
+
+/**
+ * Chat completions summed per organisation, UTC day, key and model, so a 30-day chart reads a few
+ * hundred rows however many calls there were. Kept by a statement trigger on chat_completions
+ * (migration 0004): every insert path, batched settlement included, adds to it in the same
+ * transaction.
+ */
+export const usageDaily = appSchema.table(
+  'usage_daily',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    publishableKeyId: uuid('publishable_key_id')
+      .notNull()
+      .references(() => publishableKeys.id),
+    model: text('model').notNull(),
+    calls: bigint('calls', { mode: 'bigint' }).notNull(),
+    inputTokens: bigint('input_tokens', { mode: 'bigint' }).notNull(),
+    outputTokens: bigint('output_tokens', { mode: 'bigint' }).notNull(),
+    costNanos: bigint('cost_nanos', { mode: 'bigint' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.day, table.publishableKeyId, table.model] })],
+);
