@@ -1,4 +1,4 @@
-import { databaseRetryAfterSeconds } from '../errors/database-unavailable.js';
+import { databaseRetryAfterSeconds } from '@meterway/service';
 
 /** A gateway failure, answered in OpenAI's error shape `{"error":{"message","type","code","param"}}`. */
 export class GatewayError extends Error {

@@ -1,13 +1,28 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { type ChatBody, type ModelProvider, UpstreamFailure, UpstreamTimeout, usageFrom } from './model-provider.js';
 
 type Options = { baseUrl: string; apiKey?: string | undefined; timeoutMs: number; idleTimeoutMs: number };
 
 type ChatCompletionJson = { choices?: { message?: { content?: unknown }; delta?: { content?: unknown } }[]; usage?: Parameters<typeof usageFrom>[0] };
 
-const textOf = (json: ChatCompletionJson, part: 'message' | 'delta'): string =>
+const contentOf = (json: ChatCompletionJson, part: 'message' | 'delta'): string =>
   (json.choices ?? []).map((choice) => (typeof choice[part]?.content === 'string' ? choice[part].content : '')).join('');
+
+/** A whole (small) response body: read by events, which costs less than async iteration. */
+function textOf(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const pieces: Buffer[] = [];
+    response.on('data', (piece: Buffer) => pieces.push(piece));
+    response.once('end', () => resolve(Buffer.concat(pieces).toString('utf8')));
+    response.once('error', reject);
+    // A connection cut before the end emits neither 'end' nor always 'error'.
+    response.once('close', () => {
+      if (!response.complete) reject(new Error('the model provider closed the connection mid-answer'));
+    });
+  });
+}
 
 /** Splits a server-sent event stream into the JSON of its `data:` events, up to `[DONE]`. */
 async function* sseEvents(response: IncomingMessage): AsyncGenerator<Record<string, unknown>> {
@@ -58,6 +73,8 @@ export function openAiCompatible(options: Options): ModelProvider {
   const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`);
   const transport = url.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
+  // Taken apart once: node would otherwise convert the URL on every call.
+  const target = { ...urlToHttpOptions(url), method: 'POST', agent };
 
   type Sent = { response: IncomingMessage; timedOut: () => boolean; idle: () => void };
 
@@ -65,9 +82,8 @@ export function openAiCompatible(options: Options): ModelProvider {
   function send(body: ChatBody, signal: AbortSignal, payload = JSON.stringify(body), retried = false): Promise<Sent> {
     return new Promise((resolve, reject) => {
       let timedOut = false;
-      const request = transport.request(url, {
-        method: 'POST',
-        agent,
+      const request = transport.request({
+        ...target,
         signal,
         headers: {
           'content-type': 'application/json',
@@ -119,12 +135,9 @@ export function openAiCompatible(options: Options): ModelProvider {
         const sent = await send({ ...body, stream: false }, signal);
         timedOut = sent.timedOut;
         if (sent.response.statusCode !== 200) throw await failureOf(sent.response);
-        let text = '';
-        sent.response.setEncoding('utf8');
-        for await (const piece of sent.response as AsyncIterable<string>) text += piece;
-        const completion = JSON.parse(text) as Record<string, unknown> & ChatCompletionJson;
+        const completion = JSON.parse(await textOf(sent.response)) as Record<string, unknown> & ChatCompletionJson;
         const usage = usageFrom(completion.usage);
-        return { body: completion, text: textOf(completion, 'message'), ...(usage ? { usage } : {}) };
+        return { body: completion, text: contentOf(completion, 'message'), ...(usage ? { usage } : {}) };
       } catch (error) {
         throw failure(error, signal, timedOut());
       }
@@ -139,7 +152,7 @@ export function openAiCompatible(options: Options): ModelProvider {
         for await (const chunk of sseEvents(sent.response)) {
           sent.idle();
           const usage = usageFrom((chunk as ChatCompletionJson).usage);
-          yield { chunk, text: textOf(chunk, 'delta'), ...(usage ? { usage } : {}) };
+          yield { chunk, text: contentOf(chunk, 'delta'), ...(usage ? { usage } : {}) };
         }
       } catch (error) {
         // The client went away: the stream simply ends; what was produced is charged.

@@ -91,6 +91,15 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     expect(row!.totalCostNanos).toBeGreaterThan(0n);
   });
 
+  it('meters a message that spells a special token like any other text', async () => {
+    upstream.setMode('no-usage');
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const completion = await client(account.value).chat.completions.create({ model, messages: [{ role: 'user', content: 'Repeat <|endoftext|> twice.' }], max_tokens: 4 });
+    const [row] = (await state(account.organizationId, account.keyId)).rows;
+    expect(row).toMatchObject({ id: completion.id, usageEstimated: true });
+    expect(row!.estimatedInputTokens).toBeGreaterThan(8);
+  });
+
   it('charges what was produced when the client goes away mid-stream', async () => {
     upstream.setMode('slow-stream');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { setupTestDb } from '@meterway/db/testing';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { migrations, schema } from '../../db/index.js';
+import { organizations, publishableKeys } from '../../db/schema/index.js';
+import { newKeyValue } from '../keys/key-value.js';
+import { lookUpKey } from './look-up-key.js';
+
+const t = setupTestDb({ schema, migrations });
+
+async function createKey() {
+  const organizationId = randomUUID();
+  await t.db.insert(organizations).values({ id: organizationId, name: 'Lookup' });
+  const value = newKeyValue();
+  const [key] = await t.db.insert(publishableKeys).values({ id: randomUUID(), organizationId, name: 'Key', value, spendLimitNanos: 1_000_000_000n, allowedOrigins: ['localhost'] }).returning();
+  return key!;
+}
+
+describe('lookUpKey', () => {
+  it('answers every one of many concurrent calls with their key, and other keys apart', async () => {
+    const [first, second] = [await createKey(), await createKey()];
+    const found = await Promise.all(Array.from({ length: 40 }, (_, i) => lookUpKey(t.db, (i % 2 ? second : first).value)));
+    expect(found.map((key) => key?.id)).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? second : first).id));
+    expect(await lookUpKey(t.db, newKeyValue())).toBeUndefined();
+  });
+
+  it('never answers a call with a lookup that started before the key was deleted', async () => {
+    const key = await createKey();
+    const before = lookUpKey(t.db, key.value);
+    await t.db.update(publishableKeys).set({ deletedAt: new Date() }).where(eq(publishableKeys.id, key.id));
+    const after = lookUpKey(t.db, key.value);
+    expect((await before)?.id).toBe(key.id);
+    expect(await after).toBeUndefined();
+  });
+});

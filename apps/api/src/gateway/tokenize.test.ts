@@ -1,0 +1,34 @@
+import { encodeChat } from 'gpt-tokenizer';
+import { describe, expect, it } from 'vitest';
+import { countTextTokens, estimateInputTokens } from './tokenize.js';
+
+describe('estimateInputTokens', () => {
+  it('counts a chat exactly as encodeChat with gpt-4o framing does', () => {
+    const chats = [
+      [{ role: 'user' as const, content: 'hi' }],
+      [
+        { role: 'system' as const, content: 'You answer in one short sentence.' },
+        { role: 'user' as const, content: 'Wie viele Tokens hat dieser Satz? 🤔' },
+        { role: 'assistant' as const, content: '' },
+        { role: 'user' as const, content: 'Again, please.\n\nThanks!' },
+      ],
+    ];
+    for (const chat of chats) {
+      // Twice: the second time the message counts come from the cache.
+      expect(estimateInputTokens(chat)).toBe(encodeChat(chat, 'gpt-4o').length);
+      expect(estimateInputTokens(chat)).toBe(encodeChat(chat, 'gpt-4o').length);
+    }
+  });
+
+  it('counts content parts as their joined text and other roles as user messages', () => {
+    const parts = [{ role: 'tool', content: [{ type: 'text', text: 'first' }, { type: 'image_url' }, { type: 'text', text: 'second' }] }];
+    expect(estimateInputTokens(parts)).toBe(encodeChat([{ role: 'user', content: 'first\n\nsecond' }], 'gpt-4o').length);
+    expect(estimateInputTokens([{ role: 'developer', content: null }])).toBe(encodeChat([{ role: 'user', content: '' }], 'gpt-4o').length);
+  });
+
+  it('counts text that spells a special token as text instead of failing', () => {
+    const tokens = estimateInputTokens([{ role: 'user', content: 'print <|endoftext|> please' }]);
+    expect(tokens).toBeGreaterThan(estimateInputTokens([{ role: 'user', content: 'print please' }]));
+    expect(countTextTokens('<|im_end|>')).toBeGreaterThan(1);
+  });
+});
