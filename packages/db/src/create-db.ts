@@ -54,6 +54,7 @@ export async function createDb<TSchema extends Schema>(options: CreateDbOptions<
 }
 
 export function fromPool<TSchema extends Schema>(pool: pg.Pool, schema: TSchema): DbHandle<TSchema> {
+  dropLostClients(pool);
   const db = drizzlePg({ client: pool, schema });
   let closing: Promise<void> | undefined;
   return {
@@ -66,6 +67,28 @@ export function fromPool<TSchema extends Schema>(pool: pg.Pool, schema: TSchema)
     // Closing twice (a test that closes early, then its cleanup) is harmless.
     close: () => (closing ??= pool.end()),
   };
+}
+
+/**
+ * A connection lost while its client is checked out (Postgres crashing under a transaction) fails
+ * the query using it, but pg also emits it as an 'error' event on the client, which would crash the
+ * process unheard; and drizzle's transaction() never hands its client back when `begin` is what
+ * failed, so every such crash would leak a pool slot until none is left. So the moment a checked-out
+ * client's connection is lost, it goes back to the pool (which drops it, as it is broken), and its
+ * holder's own release later does nothing.
+ */
+function dropLostClients(pool: pg.Pool) {
+  const inUse = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => inUse.add(client));
+  pool.on('release', (_error, client) => inUse.delete(client));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      // An idle client is the pool's own to drop.
+      if (!inUse.has(client)) return;
+      client.release(error);
+      client.release = () => {};
+    });
+  });
 }
 
 export function fromPglite<TSchema extends Schema>(

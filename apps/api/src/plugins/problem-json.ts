@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Problem } from '@meterway/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import { databaseRetryAfterSeconds, isDatabaseUnavailable } from '../errors/database-unavailable.js';
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from '@meterway/service';
 import { GatewayError } from '../gateway/openai-error.js';
 
 function sendProblem(reply: FastifyReply, status: number, detail: string, extra: Record<string, unknown> = {}) {

@@ -1,10 +1,9 @@
 import { createDb } from '@meterway/db';
-import { freePort } from '@meterway/service';
+import { freePort, isDatabaseUnavailable } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { type ApiDb, schema } from '../db/index.js';
-import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { loadApiConfig } from '../env.js';
 import type { IdentitySessions } from '../plugins/identity-sessions.js';
 

@@ -27,12 +27,21 @@ export async function startIdentity(consoleUrl = 'http://localhost:3999') {
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // A test worker that ends without calling stop() takes its identity with it.
+  const killChild = () => child.kill('SIGKILL');
+  process.once('exit', killChild);
+  child.once('exit', () => process.off('exit', killChild));
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
-  const deadline = Date.now() + 30_000;
+  // A loaded machine can miss the deadline (kept inside the callers' 60 s hooks): the child must not
+  // outlive the test that gave up on it.
+  const deadline = Date.now() + 45_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`identity exited: ${stderr}`);
-    if (Date.now() > deadline) throw new Error(`identity did not start: ${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`identity did not start: ${stderr}`);
+    }
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {

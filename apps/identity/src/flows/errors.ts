@@ -9,6 +9,7 @@ const defaultMessages: Record<number, string> = {
   410: 'The requested resource is no longer available because it has expired or is otherwise invalid.',
   429: 'Too many requests',
   500: 'An internal server error occurred, please contact the system administrator',
+  503: 'The service is temporarily unavailable',
 };
 
 type KratosErrorInit = {
@@ -131,6 +132,12 @@ export const errors = {
     new KratosError(403, {
       id: 'security_identity_mismatch',
       reason: 'The request was made for another identity and has been blocked for security reasons.',
+    }),
+  /** The database does not answer (a restart, a failover): nothing was done, the same request may be sent again. */
+  databaseUnavailable: (retryAfterSeconds: number) =>
+    new KratosError(503, {
+      reason: `The identity service cannot reach its database. Nothing was changed. Please wait ${retryAfterSeconds} seconds and try again.`,
+      details: { retry_after: retryAfterSeconds },
     }),
   tooManyRequests: (retryAfterSeconds: number) =>
     new KratosError(429, {

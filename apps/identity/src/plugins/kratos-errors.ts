@@ -1,26 +1,28 @@
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from '@meterway/service';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { KratosError } from '../flows/errors.js';
+import { errors, KratosError } from '../flows/errors.js';
 
-/** Every error leaves in Kratos' envelope with its `Ory-Error-Id` header; a 5xx shows no internals. */
+/**
+ * Every error leaves in Kratos' envelope with its `Ory-Error-Id` header; a 5xx shows no internals.
+ * A database that does not answer is a 503 with `Retry-After`, not a 500: the request did nothing
+ * and will work once the database is back.
+ */
 export function registerKratosErrors(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) =>
     reply.code(404).send(new KratosError(404).body()),
   );
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const kratosError =
-      error instanceof KratosError
-        ? error
-        : (error.statusCode ?? 500) < 500
-          ? new KratosError(error.statusCode ?? 400, { reason: error.message })
-          : undefined;
-    if (kratosError) {
-      return reply
-        .code(kratosError.httpStatus)
-        .header('ory-error-id', kratosError.init.id ?? '')
-        .send(kratosError.body(request.id));
+    const send = (kratosError: KratosError) =>
+      reply.code(kratosError.httpStatus).header('ory-error-id', kratosError.init.id ?? '').send(kratosError.body(request.id));
+    if (error instanceof KratosError) return send(error);
+    if ((error.statusCode ?? 500) < 500) return send(new KratosError(error.statusCode ?? 400, { reason: error.message }));
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'the database does not answer');
+      reply.header('retry-after', String(databaseRetryAfterSeconds));
+      return send(errors.databaseUnavailable(databaseRetryAfterSeconds));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).header('ory-error-id', '').send(new KratosError(500).body(request.id));
+    return send(new KratosError(500));
   });
 }
 

@@ -1,2 +1,3 @@
 export { createTestDb, type TestDbHandle, type TestDbOptions } from './create-test-db.js';
 export { setupTestDb, type TestDb } from './setup-test-db.js';
+export { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js';

@@ -17,7 +17,7 @@ export class Refusal extends Error {
 
 export type Admission = { reservationId: string; maxTokens: number; reservedNanos: bigint; periodStart: string };
 
-/** Reservations outlive the slowest upstream call; a crashed instance's are swept after this. */
+/** Reservations outlive the slowest upstream call; a crashed instance's are swept after this (RESERVATION_TTL_MS). */
 export const reservationLifetimeMs = 10 * 60 * 1000;
 
 /** The most output a call may be admitted for when it names no max_tokens. */
@@ -89,7 +89,7 @@ async function available(db: Database, key: GatewayKey, period: string): Promise
   return { credit: BigInt(row?.credit ?? 0), budget: key.spendLimitNanos - BigInt(row?.spent ?? 0) };
 }
 
-type AdmitInput = { key: GatewayKey; prices: Prices; inputTokens: number; requestedMaxTokens: number | undefined; now: Date };
+type AdmitInput = { key: GatewayKey; prices: Prices; inputTokens: number; requestedMaxTokens: number | undefined; now: Date; reservationTtlMs?: number };
 
 /**
  * Admits a call: the worst case (estimated input + max_tokens output) is reserved against both the
@@ -105,7 +105,7 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
     period,
     reservationId: randomUUID(),
     amount: inputCost + maxTokens * input.prices.outputNanosPerToken,
-    expiresAt: new Date(input.now.getTime() + reservationLifetimeMs),
+    expiresAt: new Date(input.now.getTime() + (input.reservationTtlMs ?? reservationLifetimeMs)),
   });
   const admitted = (held: Hold, maxTokens: bigint): Admission => ({
     reservationId: held.reservationId,

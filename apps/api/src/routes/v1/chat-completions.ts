@@ -3,7 +3,8 @@ import { chatRequestSchema } from '@meterway/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@meterway/db';
 import { admit, type Admission, Refusal } from '../../domain/metering/admission.js';
-import { findKey, type GatewayKey, originAllowed } from '../../domain/metering/find-key.js';
+import { type GatewayKey, originAllowed } from '../../domain/metering/find-key.js';
+import { lookUpKey } from '../../domain/metering/look-up-key.js';
 import { consumeKeyRate } from '../../domain/metering/key-rate-limit.js';
 import { release, settle } from '../../domain/metering/settlement.js';
 import { maxNesting, nestsDeeperThan } from '../../gateway/nesting.js';
@@ -17,12 +18,13 @@ export type GatewayDeps = {
   pricing: Pricing;
   provider: ModelProvider;
   rateLimitPerMinute: number;
+  reservationTtlMs: number;
 };
 
 /** Who may call: a live key, from one of its origins, within its request rate. */
 async function authorize(request: FastifyRequest, deps: GatewayDeps): Promise<GatewayKey> {
   const value = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const key = value ? await findKey(deps.db, value) : undefined;
+  const key = value ? await lookUpKey(deps.db, value) : undefined;
   if (!key) throw gatewayErrors.invalidKey();
   const origin = request.headers.origin;
   if (!originAllowed(key.allowedOrigins, origin)) throw gatewayErrors.originNotAllowed(origin);
@@ -49,7 +51,7 @@ function capped(body: ChatBody, admission: Admission): ChatBody {
 }
 
 export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
-  app.get('/models', async (request) => {
+  app.get('/models', { helmet: false }, async (request) => {
     await authorize(request, deps);
     return {
       object: 'list',
@@ -57,7 +59,7 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
     };
   });
 
-  app.post('/chat/completions', { bodyLimit: 1024 * 1024 }, async (request, reply) => {
+  app.post('/chat/completions', { bodyLimit: 1024 * 1024, helmet: false }, async (request, reply) => {
     const key = await authorize(request, deps);
     const body = parseBody(request.body);
     const price = deps.pricing.models.get(body.model);
@@ -65,7 +67,7 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
     const estimatedInputTokens = estimateInputTokens(body.messages);
     let admission: Admission;
     try {
-      admission = await admit(deps.db, { key, prices: price, inputTokens: estimatedInputTokens, requestedMaxTokens: body.max_completion_tokens ?? body.max_tokens, now: new Date() });
+      admission = await admit(deps.db, { key, prices: price, inputTokens: estimatedInputTokens, requestedMaxTokens: body.max_completion_tokens ?? body.max_tokens, now: new Date(), reservationTtlMs: deps.reservationTtlMs });
     } catch (error) {
       if (error instanceof Refusal) throw error.reason === 'credit' ? gatewayErrors.insufficientCredit() : gatewayErrors.budgetExceeded();
       throw error;

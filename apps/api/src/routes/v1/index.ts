@@ -18,13 +18,14 @@ export async function registerGateway(fastify: FastifyInstance, deps: AppDeps): 
   await fastify.register(
     async (gateway) => {
       gatewayScope(gateway);
-      chatCompletionRoutes(gateway, { db: db.db, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute });
+      chatCompletionRoutes(gateway, { db: db.db, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute, reservationTtlMs: config.gateway.reservationTtlMs });
     },
     { prefix: '/v1' },
   );
+  // Often enough that an expired hold is back within half its lifetime, at most every 30 seconds.
   const sweeper = setInterval(() => {
     releaseExpired(db.db, new Date()).catch((error: unknown) => fastify.log.error({ err: error }, 'releasing expired reservations failed'));
-  }, 30_000);
+  }, Math.min(30_000, config.gateway.reservationTtlMs / 2));
   fastify.addHook('onClose', async () => clearInterval(sweeper));
   return pricing;
 }

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@meterway/service';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdentityContext } from '../../context.js';
 import { type IdentityView, loadIdentityView } from '../../domain/identities.js';
@@ -44,8 +45,13 @@ export async function sessionRoutes(app: FastifyInstance, ctx: IdentityContext) 
   app.delete<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
     const { session } = await requireSession(request);
     if (request.params.id === session.id) throw errors.badRequest('You tried to revoke the current session. Use the logout flow instead.');
-    // Another identity's session id answers like an unknown one.
-    if (!(await revokeIdentitySession(ctx.db, session.identityId, request.params.id).catch(() => false))) {
+    // Another identity's session id answers like an unknown one (so does one that is no UUID);
+    // a database that went away is still a 503.
+    const revoked = await revokeIdentitySession(ctx.db, session.identityId, request.params.id).catch((error: unknown) => {
+      if (isDatabaseUnavailable(error)) throw error;
+      return false;
+    });
+    if (!revoked) {
       throw errors.notFound('Unable to locate the resource');
     }
     return reply.code(204).send();

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,9 +24,14 @@ async function asPostgres(command: string, args: string[]) {
 export type PrivatePostgres = {
   /** The server's `postgres` database; the suites create their own databases on it. */
   readonly url: string;
-  /** Stops the server as `pg_ctl stop` does: `fast` ends every connection at once. */
+  /**
+   * Stops the server as `pg_ctl stop` does: `fast` ends every connection and shuts down cleanly;
+   * `immediate` kills every server process at once, as a crash does, so the next start replays the WAL.
+   */
   stop: (mode?: 'fast' | 'immediate') => Promise<void>;
   start: () => Promise<void>;
+  /** What the server has logged so far (startups, crash recovery). */
+  serverLog: () => string;
   /** Stops the server for good and removes its files. */
   destroy: () => Promise<void>;
 };
@@ -41,7 +46,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const data = join(dir, 'data');
   const port = await freePort();
   await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  // Durability is not under test here, only what clients see while the server is away.
+  // fsync only matters when the machine itself goes down; a crashed server still recovers from its WAL.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
   const start = async () => void (await asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']));
   const stop = async (mode: 'fast' | 'immediate' = 'fast') => void (await asPostgres('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']));
@@ -58,6 +63,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop,
     start,
+    serverLog: () => readFileSync(join(dir, 'log'), 'utf8'),
     destroy: async () => {
       if (destroyed) return;
       destroyed = true;

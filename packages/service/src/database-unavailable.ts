@@ -1,4 +1,4 @@
-/** Seconds a client is asked to wait when the database does not answer (a restart takes a few). */
+/** Seconds a client is asked to wait when the database does not answer (a restart takes a few). Both services send it. */
 export const databaseRetryAfterSeconds = 5;
 
 // SQLSTATE class 08 is "connection exception"; 57P01–57P03 are the server shutting down, crashing

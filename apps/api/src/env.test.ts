@@ -1,0 +1,31 @@
+import { EnvError } from '@meterway/service';
+import { describe, expect, it } from 'vitest';
+import { loadApiConfig } from './env.js';
+
+const problemsOf = (source: NodeJS.ProcessEnv) => {
+  try {
+    loadApiConfig(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('RESERVATION_TTL_MS', () => {
+  it('keeps a reservation 10 minutes unless told otherwise', () => {
+    expect(loadApiConfig({}).gateway.reservationTtlMs).toBe(600_000);
+    expect(loadApiConfig({ RESERVATION_TTL_MS: '90000' }).gateway.reservationTtlMs).toBe(90_000);
+  });
+
+  it('refuses a lifetime that is not a whole number of milliseconds of at least a second', () => {
+    expect(problemsOf({ RESERVATION_TTL_MS: 'ten minutes' })).toEqual([expect.stringMatching(/^RESERVATION_TTL_MS: must be a number/)]);
+    expect(problemsOf({ RESERVATION_TTL_MS: '1.5' })).toEqual([expect.stringMatching(/^RESERVATION_TTL_MS: /)]);
+    expect(problemsOf({ RESERVATION_TTL_MS: '500', UPSTREAM_TIMEOUT_MS: '1000' })).toContainEqual(expect.stringMatching(/^RESERVATION_TTL_MS: must be at least 1000/));
+  });
+
+  it('refuses a lifetime no longer than the upstream timeout: a hold must outlive the call it pays for', () => {
+    expect(problemsOf({ RESERVATION_TTL_MS: '60000' })).toEqual([expect.stringMatching(/^RESERVATION_TTL_MS: must be longer than UPSTREAM_TIMEOUT_MS/)]);
+    expect(problemsOf({ RESERVATION_TTL_MS: '5000', UPSTREAM_TIMEOUT_MS: '4000' })).toEqual([]);
+  });
+});
