@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -117,6 +118,52 @@ describe('usage and admin in the console', () => {
     expect(me.remainingSpendAmount).toBeCloseTo(5 - row.totalCost, 9);
     const [shopKey] = (await person.bff('GET', '/bff/publishable-keys')).body.publishableKeys;
     expect(shopKey.currentPeriodSpendAmount).toBeCloseTo(row.totalCost, 9);
+    await page.context().close();
+  }, 120_000);
+
+  it('the chart totals what each key paid, with its budget line, and the CSV download holds exactly the calls the filter shows', async () => {
+    const person = await signUpPerson('insights');
+    expect(await admin('grant-credit', person.email, '5', 'e2e insights')).toMatch(/^Granted \$5\.00 to /);
+    const origin = 'https://shop.example';
+    const created = await Promise.all(
+      ['Shop', 'Blog'].map((name) => person.bff('POST', '/bff/publishable-keys', { name, budget: 10, budgetType: 'monthly', allowedOrigins: [origin] })),
+    );
+    const [shop, blog] = created.map((response) => response.body);
+    // Outside a browser the Origin header is the caller's to set; the gateway checks it all the same.
+    for (const value of [shop.value, shop.value, shop.value, blog.value]) {
+      const call = await fetch(`${stack.apiUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${value}`, origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'meterway-demo', messages: [{ role: 'user', content: 'Hello, please answer briefly' }] }),
+      });
+      expect(call.status).toBe(200);
+    }
+    const rows: { id: string; publishableKeyId: string; totalCost: number }[] = (await person.bff('GET', '/bff/chat-completions')).body.items;
+    expect(rows).toHaveLength(4);
+    const spentBy = (keyId?: string) => rows.filter((row) => !keyId || row.publishableKeyId === keyId).reduce((sum, row) => sum + row.totalCost, 0);
+
+    const page = await signedInPage(chromium.browser, person);
+    await page.goto(`${stack.consoleUrl}/chat-completions`);
+    const totals = page.getByRole('group', { name: 'Usage totals' });
+    const figure = async (label: string) => (await totals.getByText(label).locator('xpath=following-sibling::*[1]').textContent()) ?? '';
+    await totals.waitFor();
+    expect(await figure('Calls')).toBe('4');
+    expect(Number((await figure('Total spend')).replace(/[$,]/g, ''))).toBeCloseTo(spentBy(), 9);
+    expect(await page.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('combobox', { name: 'Publishable key' }).click();
+    await page.getByRole('option', { name: 'Shop' }).click();
+    await page.waitForURL(new RegExp(`publishableKeyId=${shop.id}`));
+    await page.getByText('Monthly budget $10.00').waitFor();
+    await expect.poll(() => figure('Calls')).toBe('3');
+    expect(Number((await figure('Total spend')).replace(/[$,]/g, ''))).toBeCloseTo(spentBy(shop.id), 9);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^chat-completions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const [header, ...lines] = (await readFile((await download.path()) ?? '', 'utf8')).trim().split(/\r?\n/);
+    expect(header).toMatch(/^ID,Created at,Model,/);
+    expect(lines.map((line) => line.split(',')[0])).toEqual(rows.filter((row) => row.publishableKeyId === shop.id).map((row) => row.id));
     await page.context().close();
   }, 120_000);
 

@@ -5,6 +5,7 @@ import { echoRequestId, fastifyOptions, registerHealth } from '@meterway/service
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
+import { registerAlerts } from './plugins/alerts.js';
 import { identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson, sendFrameworkError } from './plugins/problem-json.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -43,6 +44,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const routeDeps: RouteDeps = { ...deps, secret, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
 
   const pricing = await registerGateway(fastify, deps);
+  registerAlerts(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
   const pricedModels = [...pricing.models.values()].map((model) => ({
     id: model.id,
@@ -54,7 +56,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   // What the console calls: its origin only, with cookies. The payment config and the sandbox's
   // checkout are public; the BFF and the admin routes need a signed-in viewer.
   await zod.register(async (fromConsole: FastifyZodInstance) => {
-    await fromConsole.register(cors, { origin: [new URL(config.consoleUrl).origin], credentials: true, methods: ['GET', 'POST', 'PUT', 'DELETE'] });
+    await fromConsole.register(cors, { origin: [new URL(config.consoleUrl).origin], credentials: true, methods: ['GET', 'POST', 'PUT', 'DELETE'], exposedHeaders: ['Content-Disposition', 'X-Total-Count'] });
     configRoutes(fromConsole, routeDeps);
     if (routeDeps.payments.name === 'sandbox') await registerSandbox(fromConsole, routeDeps);
     await fromConsole.register(async (console: FastifyZodInstance) => {

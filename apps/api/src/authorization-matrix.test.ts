@@ -60,9 +60,17 @@ const matrix: Record<string, Case> = {
   'GET /bff/publishable-keys': { url: () => '/bff/publishable-keys', expect: signedIn(200) },
   'POST /bff/publishable-keys': { url: () => '/bff/publishable-keys', body: keyBody, expect: signedIn(201) },
   'PUT /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, body: keyBody, expect: ownerOnly(200) },
+  // Before DELETE, which leaves no key to roll.
+  'POST /bff/publishable-keys/:publishableKeyId/roll': { url: () => `/bff/publishable-keys/${f.keyOfA}/roll`, body: { overlapHours: 1 }, expect: ownerOnly(200) },
   'DELETE /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, expect: ownerOnly(204) },
   'GET /bff/chat-completions': { url: () => '/bff/chat-completions', expect: signedIn(200) },
+  'GET /bff/chat-completions/export': { url: () => '/bff/chat-completions/export', expect: signedIn(200) },
+  'GET /bff/usage/daily': { url: () => '/bff/usage/daily', expect: signedIn(200) },
   'POST /bff/feedback': { url: () => '/bff/feedback', body: { type: 'feature_request', description: 'More charts' }, expect: signedIn(201) },
+  'GET /bff/alert-settings': { url: () => '/bff/alert-settings', expect: signedIn(200) },
+  'PUT /bff/alert-settings': { url: () => '/bff/alert-settings', body: { lowBalance: 5, keyBudgetPercents: [50, 100] }, expect: signedIn(200) },
+  // The dev outbox exists only without SMTP and outside production (plugins/alerts.test.ts); it is public by design there.
+  'GET /dev/outbox': { url: () => '/dev/outbox', expect: everyone(200) },
   'GET /admin/persons': { url: () => '/admin/persons', expect: adminOnly },
   'GET /admin/feedback': { url: () => '/admin/feedback', expect: adminOnly },
   // A session cookie is not a publishable key, not even the owner's.

@@ -1,3 +1,4 @@
+import type { Mailer } from '@meterway/service';
 import type { ApiDb } from './db/index.js';
 import type { ApiConfig } from './env.js';
 import type { PaymentProvider } from './domain/payments/payment-provider.js';
@@ -6,8 +7,8 @@ import type { ModelProvider } from './gateway/providers/model-provider.js';
 import type { IdentitySessions } from './plugins/identity-sessions.js';
 
 /** What the app is built from (server.ts and the tests pass these). */
-/** Tests may inject the parts that reach outside: identity, the payment provider, the model provider. */
-export type AppDeps = { config: ApiConfig; db: ApiDb; sessions?: IdentitySessions; payments?: PaymentProvider; models?: ModelProvider; pricing?: Pricing };
+/** Tests may inject the parts that reach outside: identity, the payment provider, the model provider, the mailer. */
+export type AppDeps = { config: ApiConfig; db: ApiDb; sessions?: IdentitySessions; payments?: PaymentProvider; models?: ModelProvider; pricing?: Pricing; mailer?: Mailer };
 
 /** What route modules receive: the deps plus what the app resolved at boot. */
 export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider };

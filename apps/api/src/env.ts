@@ -12,6 +12,7 @@ const apiEnv = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000, 'must be at least 1000').default(60_000),
   UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(500, 'must be at least 500').default(30_000),
   GATEWAY_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').default(600),
+  RESERVATION_TTL_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000, 'must be at least 1000').default(10 * 60 * 1000),
   PRICING_FILE: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -19,7 +20,17 @@ const apiEnv = z.object({
   STRIPE_AUTOMATIC_TAX: booleanFlag.default(false),
   SANDBOX_TAX_RATE: z.coerce.number({ error: 'must be a number' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(0),
   SANDBOX_CHECKOUT_TTL_MINUTES: z.coerce.number({ error: 'must be a number' }).int('must be whole minutes').min(1, 'must be at least 1').default(30),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
+  ALERT_CHECK_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(5_000),
 }).superRefine((env, context) => {
+  // A hold that expired while its call still waits for the provider would be swept, and the call go unpaid.
+  if (env.RESERVATION_TTL_MS <= env.UPSTREAM_TIMEOUT_MS) {
+    context.addIssue({ code: 'custom', path: ['RESERVATION_TTL_MS'], message: 'must be longer than UPSTREAM_TIMEOUT_MS' });
+  }
+  if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+    context.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev outbox is for development only)' });
+  }
   // Half a Stripe configuration would take money and never credit it: refuse to boot.
   if (!env.STRIPE_SECRET_KEY) return;
   for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY'] as const) {
@@ -34,6 +45,7 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
   return {
     host: env.HOST,
     port: env.API_PORT,
+    production: env.NODE_ENV === 'production',
     logLevel: env.LOG_LEVEL,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
@@ -47,6 +59,7 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
       idleTimeoutMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
       rateLimitPerMinute: env.GATEWAY_RATE_LIMIT_PER_MINUTE,
+      reservationTtlMs: env.RESERVATION_TTL_MS,
       pricingFile: env.PRICING_FILE,
     },
     stripe: env.STRIPE_SECRET_KEY
@@ -58,6 +71,8 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
           automaticTax: env.STRIPE_AUTOMATIC_TAX,
         }
       : undefined,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    alerts: { checkIntervalMs: env.ALERT_CHECK_INTERVAL_MS },
     sandbox: { taxRate: env.SANDBOX_TAX_RATE, checkoutTtlMinutes: env.SANDBOX_CHECKOUT_TTL_MINUTES },
   };
 }

@@ -1,9 +1,11 @@
 import {
+  alertSettingsSchema,
   chatRequestSchema,
   checkoutSessionRequestSchema,
   feedbackInputSchema,
   feedbackTypes,
   publishableKeyInputSchema,
+  publishableKeyRollSchema,
   sandboxConfirmSchema,
 } from '@meterway/contracts';
 import {
@@ -48,7 +50,7 @@ const rootLimit = 256 * 1024;
 const gatewayLimit = 1024 * 1024;
 const appOrigin = 'https://app.example.com';
 /** Every table a malformed request could touch, except the gateway's per-minute request counts. */
-const guardedTables = ['organizations', 'persons', 'publishable_keys', 'key_spend', 'credit_balances', 'credit_entries', 'checkout_sessions', 'payment_events', 'billing_customers', 'reservations', 'chat_completions', 'feedback', 'secrets'];
+const guardedTables = ['organizations', 'persons', 'publishable_keys', 'key_spend', 'credit_balances', 'credit_entries', 'checkout_sessions', 'payment_events', 'billing_customers', 'reservations', 'chat_completions', 'feedback', 'secrets', 'alert_settings'];
 
 const { tally, statuses, send, check, fuzzRoute, summary } = createTally();
 
@@ -225,6 +227,7 @@ const keyBody = fc.record({
   allowedOrigins: fc.array(fc.constantFrom(appOrigin, 'http://localhost:5173', 'localhost'), { maxLength: 3 }),
 });
 const feedbackBody = fc.record({ type: fc.constantFrom(...feedbackTypes), description: fc.string({ minLength: 1, maxLength: 200 }).filter((text) => text.trim() !== '') });
+const alertSettingsBody = fc.record({ lowBalance: fc.integer({ min: 0, max: 10_000 }), keyBudgetPercents: fc.uniqueArray(fc.integer({ min: 1, max: 100 }), { maxLength: 10 }) });
 const checkoutBody = fc.record({ amount: fc.integer({ min: 100, max: 10_000 }).map((cents) => cents / 100) });
 const confirmBody = () =>
   fc.record({
@@ -360,6 +363,15 @@ const specs: Record<string, Spec> = {
         (c) => !ownKeyOf(c) && !(c.role === 'other' && String(c.url).toLowerCase().includes(f.otherKey.id)),
       ),
   },
+  // Malformed bodies only: a valid roll would change the key.
+  'POST /bff/publishable-keys/:publishableKeyId/roll': {
+    family: 'problem',
+    runs: 300,
+    cases: () =>
+      request('POST', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/roll`), bodies(fc.constant({ overlapHours: 1 }))).filter(
+        malformedFor(publishableKeyRollSchema),
+      ),
+  },
   'POST /bff/stripe/checkout-session': {
     family: 'problem',
     runs: 300,
@@ -371,11 +383,20 @@ const specs: Record<string, Spec> = {
     cases: () => request('POST', anyQuery.map((query) => `/bff/stripe/customer-portal-session${query}`), bodies(fc.constant({}))),
   },
   'GET /bff/chat-completions': { family: 'problem', runs: 300, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/bff/chat-completions${query}`)) },
+  'GET /bff/usage/daily': { family: 'problem', runs: 200, cases: () => request('GET', anyQuery.map((query) => `/bff/usage/daily${query}`)) },
+  'GET /bff/chat-completions/export': { family: 'problem', runs: 150, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/bff/chat-completions/export${query}`)) },
   'POST /bff/feedback': {
     family: 'problem',
     runs: 300,
     cases: () => request('POST', anyQuery.map((query) => `/bff/feedback${query}`), bodies(feedbackBody)).filter(malformedFor(feedbackInputSchema)),
   },
+  'GET /bff/alert-settings': { family: 'problem', runs: 100, cases: () => request('GET', anyQuery.map((query) => `/bff/alert-settings${query}`)) },
+  'PUT /bff/alert-settings': {
+    family: 'problem',
+    runs: 300,
+    cases: () => request('PUT', anyQuery.map((query) => `/bff/alert-settings${query}`), bodies(alertSettingsBody)).filter(malformedFor(alertSettingsSchema)),
+  },
+  'GET /dev/outbox': { family: 'problem', runs: 80, cases: () => request('GET', anyQuery.map((query) => `/dev/outbox${query}`)) },
   'GET /admin/persons': { family: 'problem', runs: 200, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/admin/persons${query}`)) },
   'GET /admin/feedback': { family: 'problem', runs: 200, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/admin/feedback${query}`)) },
   'POST /webhooks/stripe': {
@@ -439,6 +460,7 @@ describe('api fuzzing', () => {
       fc.assert(fc.property(body, (value) => schema.safeParse(value).success), { numRuns: 100 });
     accepted(publishableKeyInputSchema, keyBody);
     accepted(feedbackInputSchema, feedbackBody);
+    accepted(alertSettingsSchema, alertSettingsBody);
     accepted(checkoutSessionRequestSchema, checkoutBody);
     accepted(sandboxConfirmSchema, confirmBody());
     accepted(chatRequestSchema, chatBody);

@@ -5,15 +5,19 @@ export { checkoutStatusSchema, emailNotVerifiedSchema, type Me, meSchema } from 
 export {
   isAllowedOrigin,
   maxKeyBudget,
+  maxRollOverlapHours,
   normalizeOrigins,
   type PublishableKey,
   type PublishableKeyInput,
   publishableKeyInputSchema,
   publishableKeyListSchema,
   publishableKeyParamsSchema,
+  type PublishableKeyRoll,
+  publishableKeyRollSchema,
   publishableKeySchema,
 } from './bff/publishable-keys.js';
 export { type ChatCompletion, chatCompletionPageSchema, chatCompletionQuerySchema, chatCompletionSchema } from './bff/chat-completions.js';
+export { maxUsageDays, type UsageDaily, usageDailyQuerySchema, usageDailySchema, type UsageDay } from './bff/usage-daily.js';
 export { feedbackCreatedSchema, type FeedbackInput, feedbackInputSchema, feedbackTypes } from './bff/feedback.js';
 export { type Feedback, feedbackPageSchema, feedbackSchema, type Person, personPageSchema, personSchema } from './admin/lists.js';
 export {
@@ -27,3 +31,4 @@ export {
   sandboxConfirmSchema,
 } from './bff/payments.js';
 export { type ChatRequest, chatRequestSchema } from './gateway/chat.js';
+export { type AlertSettings, alertSettingsSchema, maxKeyBudgetPercents, maxLowBalanceAlert } from './bff/alert-settings.js';

@@ -69,6 +69,13 @@ export const keysHandlers = {
       return failure ? problem(failure) : new HttpResponse(null, { status: 204 });
     }),
 
+  /** POST /bff/publishable-keys/:id/roll: 200 with `rolled`. */
+  roll: (rolled: PublishableKey, { requests, failure }: MutationOptions = {}) =>
+    http.post(`${api}/bff/publishable-keys/:publishableKeyId/roll`, async ({ request, params }) => {
+      await record(requests, request, String(params.publishableKeyId));
+      return failure ? problem(failure) : HttpResponse.json(rolled);
+    }),
+
   /** DELETE /bff/publishable-keys/:id: 204. */
   remove: ({ requests, failure }: MutationOptions = {}) =>
     http.delete(`${api}/bff/publishable-keys/:publishableKeyId`, async ({ request, params }) => {

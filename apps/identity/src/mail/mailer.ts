@@ -1,12 +1,6 @@
-/** An outgoing message; `code` and `link` let the dev outbox show what matters at a glance. */
-export type Mail = {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  template: 'verification_code' | 'recovery_code' | 'recovery_link';
-  code?: string;
-  link?: string;
-};
+import type { Mail as SharedMail } from '@meterway/service';
 
-export type Mailer = { send: (mail: Mail) => Promise<void> };
+export type { Mailer } from '@meterway/service';
+
+/** Identity's messages name their template, so the dev outbox and the tests can tell them apart. */
+export type Mail = SharedMail & { template: 'verification_code' | 'recovery_code' | 'recovery_link' };

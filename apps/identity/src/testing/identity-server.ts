@@ -7,7 +7,7 @@ import { createApp } from '../app.js';
 import { migrations, schema } from '../db/index.js';
 import type { Clock } from '../domain/clock.js';
 import { loadIdentityConfig } from '../env.js';
-import { smtpMailer } from '../mail/smtp-mailer.js';
+import { smtpMailer } from '@meterway/service';
 import { cookieJar } from './cookie-jar.js';
 import { startMailCatcher } from './mail-catcher.js';
 

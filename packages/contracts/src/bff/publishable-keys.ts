@@ -42,9 +42,25 @@ export const publishableKeySchema = z.object({
   /** Dollars spent in the current UTC calendar month. */
   currentPeriodSpendAmount: z.number(),
   allowedOrigins: z.array(z.string()),
+  /** After a roll with an overlap: until when (exclusive) the replaced value still authenticates. Absent once it stopped. */
+  previousValueExpiresAt: z.string().optional(),
 });
 
 export type PublishableKey = z.infer<typeof publishableKeySchema>;
 
 export const publishableKeyListSchema = z.object({ publishableKeys: z.array(publishableKeySchema) });
 export const publishableKeyParamsSchema = z.object({ publishableKeyId: z.uuid({ error: 'Unknown publishable key' }) });
+
+/** The longest a rolled key's replaced value may keep working, in hours. */
+export const maxRollOverlapHours = 24;
+
+/** POST /bff/publishable-keys/{publishableKeyId}/roll: whole hours the replaced value keeps working (0 stops it at once). */
+export const publishableKeyRollSchema = z.object({
+  overlapHours: z
+    .number({ error: m.required })
+    .int('overlapHours must be a whole number of hours')
+    .min(0, m.min(0))
+    .max(maxRollOverlapHours, m.max(maxRollOverlapHours)),
+});
+
+export type PublishableKeyRoll = z.infer<typeof publishableKeyRollSchema>;

@@ -13,7 +13,8 @@ export type KeyInput = { name: string; budget: number; budgetType: 'monthly'; al
 
 type KeyRow = typeof publishableKeys.$inferSelect;
 
-const toContract = (key: KeyRow, spentNanos: bigint): PublishableKey => ({
+/** The previous value itself never leaves the api: the console only learns until when it works. */
+const toContract = (key: KeyRow, spentNanos: bigint, now: Date): PublishableKey => ({
   id: key.id,
   name: key.name,
   value: key.value,
@@ -21,6 +22,9 @@ const toContract = (key: KeyRow, spentNanos: bigint): PublishableKey => ({
   spendLimitPeriodType: key.spendLimitPeriod,
   currentPeriodSpendAmount: nanosToDollars(spentNanos),
   allowedOrigins: key.allowedOrigins,
+  ...(key.previousValue && key.previousValueExpiresAt && key.previousValueExpiresAt > now
+    ? { previousValueExpiresAt: key.previousValueExpiresAt.toISOString() }
+    : {}),
 });
 
 /** The organisation's live keys, oldest first, with what each spent this UTC month. */
@@ -31,10 +35,10 @@ export async function listKeys(db: Database, viewer: Viewer, now: Date): Promise
     .leftJoin(keySpend, and(eq(keySpend.publishableKeyId, publishableKeys.id), eq(keySpend.periodStart, periodStart(now))))
     .where(and(eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt)))
     .orderBy(asc(publishableKeys.createdAt), asc(publishableKeys.id));
-  return rows.map((row) => toContract(row.key, BigInt(row.spent ?? 0)));
+  return rows.map((row) => toContract(row.key, BigInt(row.spent ?? 0), now));
 }
 
-export async function createKey(db: Database, viewer: Viewer, input: KeyInput): Promise<PublishableKey> {
+export async function createKey(db: Database, viewer: Viewer, input: KeyInput, now: Date): Promise<PublishableKey> {
   const [key] = await db
     .insert(publishableKeys)
     .values({
@@ -45,10 +49,12 @@ export async function createKey(db: Database, viewer: Viewer, input: KeyInput): 
       spendLimitNanos: dollarsToNanos(input.budget),
       spendLimitPeriod: input.budgetType,
       allowedOrigins: input.allowedOrigins,
+      createdAt: now,
+      updatedAt: now,
     })
     .returning();
   if (!key) throw new Error('key insert returned nothing');
-  return toContract(key, 0n);
+  return toContract(key, 0n, now);
 }
 
 /** Another organisation's key, or a deleted one, answers exactly like a key that never existed. */
@@ -70,14 +76,40 @@ export async function updateKey(db: Database, viewer: Viewer, keyId: string, inp
     .where(and(eq(publishableKeys.id, keyId), isNull(publishableKeys.deletedAt)))
     .returning();
   if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
+  return toContract(key, await spentThisPeriod(db, keyId, now), now);
+}
+
+/**
+ * A new value for the same key (id, budget, origins and spend stay). The value it replaces keeps
+ * authenticating until now + overlap (exclusive); an older previous value stops at once.
+ */
+export async function rollKey(db: Database, viewer: Viewer, keyId: string, overlapHours: number, now: Date): Promise<PublishableKey> {
+  await ownedKey(db, viewer, keyId);
+  const overlap = overlapHours > 0;
+  const [key] = await db
+    .update(publishableKeys)
+    .set({
+      value: newKeyValue(),
+      // The right-hand side reads the row as it was: the value being replaced.
+      previousValue: overlap ? sql`${publishableKeys.value}` : null,
+      previousValueExpiresAt: overlap ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
+      updatedAt: now,
+    })
+    .where(and(eq(publishableKeys.id, keyId), isNull(publishableKeys.deletedAt)))
+    .returning();
+  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
+  return toContract(key, await spentThisPeriod(db, keyId, now), now);
+}
+
+async function spentThisPeriod(db: Database, keyId: string, now: Date): Promise<bigint> {
   const [spend] = await db
     .select({ spent: keySpend.spentNanos })
     .from(keySpend)
     .where(and(eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, periodStart(now))));
-  return toContract(key, spend?.spent ?? 0n);
+  return spend?.spent ?? 0n;
 }
 
-/** Soft delete: the usage history keeps its key; the value never authenticates again. */
+/** Soft delete: the usage history keeps its key; neither its value nor a previous one authenticates again. */
 export async function deleteKey(db: Database, viewer: Viewer, keyId: string, now: Date): Promise<void> {
   await ownedKey(db, viewer, keyId);
   await db.update(publishableKeys).set({ deletedAt: now }).where(eq(publishableKeys.id, keyId));

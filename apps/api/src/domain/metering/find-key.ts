@@ -1,14 +1,23 @@
 import type { Database } from '@meterway/db';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { publishableKeys } from '../../db/schema/index.js';
 
 export type GatewayKey = typeof publishableKeys.$inferSelect;
 
+// One statement, answered from the value index or the previous-value index (a BitmapOr).
 const lookup = (db: Database) =>
   db
     .select()
     .from(publishableKeys)
-    .where(and(eq(publishableKeys.value, sql.placeholder('value')), isNull(publishableKeys.deletedAt)))
+    .where(
+      and(
+        or(
+          eq(publishableKeys.value, sql.placeholder('value')),
+          and(eq(publishableKeys.previousValue, sql.placeholder('value')), gt(publishableKeys.previousValueExpiresAt, sql.placeholder('now'))),
+        ),
+        isNull(publishableKeys.deletedAt),
+      ),
+    )
     .limit(1)
     .prepare('gateway_find_key');
 
@@ -16,12 +25,15 @@ const lookup = (db: Database) =>
 // costs a quarter of what building the query each time does.
 const lookups = new WeakMap<Database, ReturnType<typeof lookup>>();
 
-/** The live key with this value; a deleted key never authenticates again. */
-export async function findKey(db: Database, value: string): Promise<GatewayKey | undefined> {
+/**
+ * The live key with this value, or whose previous value (after a roll) still works at `now`;
+ * a deleted key never authenticates again.
+ */
+export async function findKey(db: Database, value: string, now: Date = new Date()): Promise<GatewayKey | undefined> {
   if (!/^pk_live_[0-9A-Za-z]{24,64}$/.test(value)) return undefined;
   let prepared = lookups.get(db);
   if (!prepared) lookups.set(db, (prepared = lookup(db)));
-  const [key] = await prepared.execute({ value });
+  const [key] = await prepared.execute({ value, now });
   return key;
 }
 

@@ -2,11 +2,14 @@ import type { RouteDeps } from '../../deps.js';
 import { refuseUnstorableText } from '@meterway/service';
 import { unstorableText } from '../../errors/app-error.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
+import { alertSettingsRoutes } from './alert-settings.js';
 import { chatCompletionRoutes } from './chat-completions.js';
+import { chatCompletionExportRoutes } from './chat-completions-export.js';
 import { feedbackRoutes } from './feedback.js';
 import { meRoutes } from './me.js';
 import { paymentRoutes } from './payments.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
+import { usageDailyRoutes } from './usage-daily.js';
 
 /** The console's backend routes; the caller has authenticated the viewer. */
 export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
@@ -16,5 +19,8 @@ export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   publishableKeyRoutes(app, deps);
   paymentRoutes(app, deps);
   chatCompletionRoutes(app, deps);
+  chatCompletionExportRoutes(app, deps);
   feedbackRoutes(app, deps);
+  alertSettingsRoutes(app, deps);
+  usageDailyRoutes(app, deps);
 }

@@ -1,7 +1,13 @@
-import { publishableKeyInputSchema, publishableKeyListSchema, publishableKeyParamsSchema, publishableKeySchema } from '@meterway/contracts';
+import {
+  publishableKeyInputSchema,
+  publishableKeyListSchema,
+  publishableKeyParamsSchema,
+  publishableKeyRollSchema,
+  publishableKeySchema,
+} from '@meterway/contracts';
 import { z } from 'zod';
 import type { RouteDeps } from '../../deps.js';
-import { createKey, deleteKey, listKeys, updateKey } from '../../domain/keys/publishable-keys.js';
+import { createKey, deleteKey, listKeys, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
@@ -14,13 +20,19 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db }: RouteDeps)
   app.post(
     '/bff/publishable-keys',
     { config: mutationRateLimit, schema: { body: publishableKeyInputSchema, response: { 201: publishableKeySchema } } },
-    async (request, reply) => reply.code(201).send(await createKey(db.db, viewerOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await createKey(db.db, viewerOf(request), request.body, new Date())),
   );
 
   app.put(
     '/bff/publishable-keys/:publishableKeyId',
     { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: publishableKeyInputSchema, response: { 200: publishableKeySchema } } },
     async (request) => updateKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body, new Date()),
+  );
+
+  app.post(
+    '/bff/publishable-keys/:publishableKeyId/roll',
+    { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: publishableKeyRollSchema, response: { 200: publishableKeySchema } } },
+    async (request) => rollKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body.overlapHours, new Date()),
   );
 
   app.delete(

@@ -71,7 +71,9 @@ ${codeBlock(`POST ${base}/chat/completions\nAuthorization: Bearer pk_live_…\nC
   </tbody>
 </table></div>
 <p>Requests without an <code>Origin</code> header, such as server-side code or <code>curl</code>, are refused with <code>403 origin_not_allowed</code>. Browsers add the header on their own; you never set it yourself.</p>
-<div class="callout warn"><strong>Origin is not a secret.</strong><p>Outside a browser, anyone can send any <code>Origin</code> header, so the allowed origins stop other websites from using your key but cannot stop a determined script. The budget is what bounds the damage: keep each key's budget tight, and use one key per app.</p></div>`;
+<div class="callout warn"><strong>Origin is not a secret.</strong><p>Outside a browser, anyone can send any <code>Origin</code> header, so the allowed origins stop other websites from using your key but cannot stop a determined script. The budget is what bounds the damage: keep each key's budget tight, and use one key per app.</p></div>
+${h3('rotating-a-key', 'Rotating a key')}
+<p>To replace a key's value, open the key in the <a href="${dashboard}">console</a> and choose <strong>Roll key</strong>. The key gets a new value and keeps its name, budget, allowed origins and this month's spend. The old value keeps working for the overlap you choose (immediately, or up to 24 hours), so you can deploy the new one first; after that, calls with it get <code>401 invalid_api_key</code>. Rolling again during an overlap stops the older value at once: only the value just replaced keeps working. Deleting a key stops both values.</p>`;
 
   const request = (extra: string) =>
     `{\n    model: '${demoModelId}',\n    messages: [{ role: 'user', content: 'Write a haiku about metering.' }],\n    max_tokens: 200,${extra}\n  }`;

@@ -1,11 +1,13 @@
 import type { ChatCompletion } from '@meterway/contracts';
-import { screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../lib/logger';
+import { buildPublishableKey, keysHandlers } from '../../testing/keys-handlers';
 import { buildChatCompletion, listsHandlers, type Page, pageOf, problem } from '../../testing/lists-handlers';
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
+import { buildUsageDaily, usageHandlers } from '../../testing/usage-handlers';
 
 const headers = [
   'ID',
@@ -37,6 +39,13 @@ function pagedByToken(pages: Record<string, Page<ChatCompletion>>) {
 
 // Loads the lazy route modules once, so no test's first render waits on their transform.
 beforeAll(() => Promise.all([import('./app-layout'), import('./chat-completions')]), 30_000);
+
+// The page also loads the keys (for the filter) and the usage chart; by default there are none.
+beforeEach(() => {
+  server.use(keysHandlers.list([]), usageHandlers.daily(buildUsageDaily()));
+  // jsdom lays nothing out; the chart draws only inside a box with a size.
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(DOMRect.fromRect({ width: 800, height: 280 }));
+});
 
 describe('/chat-completions', () => {
   it('shows every column and a row with its timestamp in 24-hour time, token counts and sub-cent costs', async () => {
@@ -112,8 +121,6 @@ describe('/chat-completions', () => {
 
     await screen.findByRole('table', { name: 'Chat completions' });
     expect(Object.fromEntries(sent[0]!)).toEqual({ asc: 'false', limit: '100', searchString: 'ada', publishableKeyId: keyId });
-    expect(screen.getByText('Showing the calls of one publishable key.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Show all' })).toHaveAttribute('href', '/chat-completions');
   });
 
   it('pages with the tokens: Next, Previous, First; the page label only when a page lies before', async () => {
@@ -195,5 +202,106 @@ describe('/chat-completions', () => {
     expect(await screen.findByText('This list could not be loaded.')).toBeInTheDocument();
     expect(warn).toHaveBeenCalledWith('Failed to load chat completions', expect.objectContaining({ status: 500 }));
     expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
+  });
+});
+
+describe('/chat-completions usage chart', () => {
+  const web = buildPublishableKey({ id: '6f1d2c3b-4a59-4e68-8d7c-1b2a3c4d5e6f', name: 'Web app', spendLimitAmount: 10 });
+  const backend = buildPublishableKey({ id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', name: 'Backend', spendLimitAmount: 25 });
+
+  /** 30 days of usage by two models, the last two days with calls; "gpt-4.1" has a dot on purpose. */
+  const usage = (overrides: Parameters<typeof buildUsageDaily>[0] = {}) => {
+    const empty = buildUsageDaily();
+    return buildUsageDaily({
+      days: empty.days.map((day, i) =>
+        i < 28
+          ? { ...day, costByModel: { 'gpt-4.1': 0, 'gpt-4o-mini': 0 } }
+          : { ...day, costByModel: { 'gpt-4.1': 1.5, 'gpt-4o-mini': 0.25 }, cost: 1.75, calls: 600, inputTokens: 60_000, outputTokens: 6_170, monthToDateCost: 1.75 * (i - 27) },
+      ),
+      models: ['gpt-4.1', 'gpt-4o-mini'],
+      totals: { cost: 3.5, calls: 1_200, inputTokens: 120_000, outputTokens: 12_340 },
+      ...overrides,
+    });
+  };
+  const totals = async () => within(await screen.findByRole('group', { name: 'Usage totals' }));
+  const keySelect = () => screen.getByRole('combobox', { name: 'Publishable key' });
+
+  it('shows the period totals and a daily chart stacked by model, its days in UTC', async () => {
+    server.use(meHandlers.signedIn(), listsHandlers.chatCompletions(pageOf([buildChatCompletion()])), usageHandlers.daily(usage()));
+    renderRoute('/chat-completions');
+
+    expect(await screen.findByRole('heading', { name: 'Daily spend, last 30 days (UTC)' })).toBeInTheDocument();
+    const figures = await totals();
+    expect(figures.getByText('$3.50')).toBeInTheDocument();
+    expect(figures.getByText('1,200')).toBeInTheDocument();
+    expect(figures.getByText('120,000')).toBeInTheDocument();
+    expect(figures.getByText('12,340')).toBeInTheDocument();
+    // The legend names every model; the axis says its days are UTC days.
+    expect(await screen.findByText('gpt-4.1')).toBeInTheDocument();
+    expect(screen.getByText('gpt-4o-mini')).toBeInTheDocument();
+    expect(screen.getByText('Day (UTC)')).toBeInTheDocument();
+    expect(screen.queryByText(/Monthly budget/)).not.toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Chat completions' })).toBeInTheDocument();
+  });
+
+  it('says so when there was no usage in the window', async () => {
+    server.use(meHandlers.signedIn(), listsHandlers.chatCompletions(pageOf([])));
+    renderRoute('/chat-completions');
+
+    expect(await screen.findByText('No usage in the last 30 days.')).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Usage totals' })).not.toBeInTheDocument();
+  });
+
+  it("choosing a key puts it in the URL, narrows chart and table to it and draws its monthly budget", async () => {
+    const usageQueries: URLSearchParams[] = [];
+    const tableQueries: URLSearchParams[] = [];
+    server.use(
+      meHandlers.signedIn(),
+      keysHandlers.list([web, backend]),
+      listsHandlers.chatCompletions((query) => (tableQueries.push(query), pageOf([buildChatCompletion()]))),
+      usageHandlers.daily((query) => {
+        usageQueries.push(query);
+        const keyId = query.get('publishableKeyId');
+        return keyId ? usage({ publishableKey: { id: keyId, name: 'Backend', monthlyBudget: 25 } }) : usage();
+      }),
+    );
+    const { user, router } = renderRoute('/chat-completions?page=2&nextPageToken=tok-next-2');
+
+    (await totals()).getByText('$3.50');
+    await user.click(keySelect());
+    await user.click(await screen.findByRole('option', { name: 'Backend' }));
+
+    expect(new URLSearchParams(router.state.location.search).get('publishableKeyId')).toBe(backend.id);
+    // The old page token belonged to the unfiltered list: the table starts over.
+    expect(router.state.location.search).not.toMatch(/nextPageToken|page=/);
+    expect(await screen.findByText('Monthly budget $25.00')).toBeInTheDocument();
+    expect(screen.getByText('Month-to-date spend')).toBeInTheDocument();
+    expect(usageQueries.at(-1)!.get('publishableKeyId')).toBe(backend.id);
+    expect(tableQueries.at(-1)!.get('publishableKeyId')).toBe(backend.id);
+    expect(tableQueries.at(-1)!.has('nextPageToken')).toBe(false);
+
+    await user.click(keySelect());
+    await user.click(await screen.findByRole('option', { name: 'All keys' }));
+    expect(router.state.location.search).toBe('');
+    await waitFor(() => expect(tableQueries.at(-1)!.has('publishableKeyId')).toBe(false));
+    expect(screen.queryByText('Monthly budget $25.00')).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('opens with the key the URL names selected', async () => {
+    server.use(meHandlers.signedIn(), keysHandlers.list([web, backend]), listsHandlers.chatCompletions(pageOf([])));
+    renderRoute(`/chat-completions?publishableKeyId=${web.id}`);
+
+    await waitFor(() => expect(keySelect()).toHaveValue('Web app'));
+  });
+
+  it('says the usage could not be loaded, logs it without a toast, and keeps the table', async () => {
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {});
+    server.use(meHandlers.signedIn(), listsHandlers.chatCompletions(pageOf([buildChatCompletion()])), usageHandlers.daily(problem(500)));
+    renderRoute('/chat-completions');
+
+    expect(await screen.findByText('Usage could not be loaded.')).toBeInTheDocument();
+    expect(warn).toHaveBeenCalledWith('Failed to load usage', expect.objectContaining({ status: 500 }));
+    expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
+    expect(await screen.findByRole('table', { name: 'Chat completions' })).toBeInTheDocument();
   });
 });

@@ -1,29 +1,43 @@
-import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+// The chart's stylesheet comes with this screen only, never with /login.
+import '@mantine/charts/styles.layer.css';
+import { Group, Stack, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../components/page-container';
-import { useListParams } from '../../config/list-params';
-import { paths } from '../../config/paths';
+import { applyListParams, useListParams } from '../../config/list-params';
+import { usePublishableKeys } from '../../features/keys/api/get-publishable-keys';
 import { ChatCompletionsTable } from '../../features/usage/components/chat-completions-table';
+import { ExportCsvButton } from '../../features/usage/components/export-csv-button';
+import { KeyFilter } from '../../features/usage/components/key-filter';
+import { UsageOverview } from '../../features/usage/components/usage-overview';
 
 export function Component() {
   const [{ publishableKeyId }] = useListParams();
+  const [, setSearchParams] = useSearchParams();
+  const { data: keys } = usePublishableKeys();
+  // A page token belongs to one filter, so choosing another key starts the table at page 1.
+  const selectKey = (keyId: string | undefined) =>
+    setSearchParams((current) => {
+      const next = applyListParams(current, { publishableKeyId: keyId, page: undefined });
+      next.delete('nextPageToken');
+      next.delete('previousPageToken');
+      return next;
+    });
+
   return (
     <PageContainer size="lg">
       <title>Chat completions · Meterway</title>
       <Stack gap="md">
-        <Title order={1} fz={24}>
-          Chat completions
-        </Title>
-        {publishableKeyId && (
-          <Group gap="xs">
-            <Text size="sm" c="dimmed">
-              Showing the calls of one publishable key.
-            </Text>
-            <Anchor component={Link} to={paths.chatCompletions.getHref()} size="sm">
-              Show all
-            </Anchor>
+        <Group justify="space-between" align="flex-end">
+          <Title order={1} fz={24}>
+            Chat completions
+          </Title>
+          <Group align="flex-end" gap="sm">
+            <KeyFilter keys={keys} value={publishableKeyId} onChange={selectKey} />
+            {/* Newest first, as the table lists them. */}
+            <ExportCsvButton publishableKeyId={publishableKeyId} asc={false} />
           </Group>
-        )}
+        </Group>
+        <UsageOverview publishableKeyId={publishableKeyId} />
         <ChatCompletionsTable publishableKeyId={publishableKeyId} />
       </Stack>
     </PageContainer>

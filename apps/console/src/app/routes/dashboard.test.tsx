@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { alertsHandlers } from '../../testing/alerts-handlers';
 import { buildPublishableKey, keysHandlers, type RecordedRequest } from '../../testing/keys-handlers';
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
@@ -424,5 +425,67 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
 
     expect(within(await toast('Wooops!')).getByText('Failed to delete publishable key')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Delete Publishable Key' })).toBeInTheDocument();
+  });
+});
+
+describe('/dashboard: e-mail alerts', { timeout: 20_000 }, () => {
+  const lowBalance = () => screen.findByRole('textbox', { name: 'Low balance' });
+  const percentages = () => screen.getByRole('combobox', { name: 'Key budget percentages' });
+  const pills = (card: HTMLElement) => [...card.querySelectorAll('.mantine-TagsInput-pill')].map((pill) => pill.textContent);
+  const alertsCard = async () => (await lowBalance()).closest('form') as HTMLElement;
+
+  it('shows the current threshold and percentages', async () => {
+    server.use(alertsHandlers.get({ lowBalance: 12.5, keyBudgetPercents: [25, 90] }));
+    renderDashboard();
+
+    expect(await lowBalance()).toHaveValue('$12.5');
+    expect(pills(await alertsCard())).toEqual(['25', '90']);
+  });
+
+  it('saves the edited values and says so', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(alertsHandlers.update({ requests }));
+    const { user } = renderDashboard();
+
+    await user.clear(await lowBalance());
+    await user.type(await lowBalance(), '20');
+    await user.click(percentages());
+    await user.keyboard('{Backspace}');
+    await user.type(percentages(), '95{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Save alerts' }));
+
+    expect(within(await toast('Success!')).getByText('Alert settings saved')).toBeInTheDocument();
+    expect(requests).toEqual([{ body: { lowBalance: 20, keyBudgetPercents: [50, 80, 95] } }]);
+  });
+
+  it('names what is wrong in each field and sends nothing', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(alertsHandlers.update({ requests }));
+    const { user } = renderDashboard();
+
+    await user.clear(await lowBalance());
+    await user.type(await lowBalance(), '20000');
+    await user.type(percentages(), 'often{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Save alerts' }));
+
+    expect(await screen.findByText('Maximum is 10000')).toBeInTheDocument();
+    expect(screen.getByText('Each percentage must be a whole number from 1 to 100')).toBeInTheDocument();
+
+    await user.clear(await lowBalance());
+    await user.click(screen.getByRole('button', { name: 'Save alerts' }));
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    expect(requests).toEqual([]);
+  });
+
+  it("shows a 'Wooops!' toast when the api refuses, keeping the edits", async () => {
+    server.use(alertsHandlers.update({ failure: 500 }));
+    const { user } = renderDashboard();
+
+    await user.clear(await lowBalance());
+    await user.type(await lowBalance(), '7');
+    await user.click(screen.getByRole('button', { name: 'Save alerts' }));
+
+    expect(within(await toast('Wooops!')).getByText('Failed to save alert settings')).toBeInTheDocument();
+    expect(await lowBalance()).toHaveValue('$7');
   });
 });

@@ -1,9 +1,10 @@
 import { Stack, Title } from '@mantine/core';
 import { PageContainer } from '../../components/page-container';
+import { AlertsSection } from '../../features/alerts/components/alerts-section';
 import { CreditBalanceCard } from '../../features/billing/components/credit-balance-card';
 import { PublishableKeysSection } from '../../features/keys/components/publishable-keys-section';
 
-// The home screen (spec §2): credit balance with Add credits and Invoices, then the keys.
+// The home screen (spec §2): credit balance with Add credits and Invoices, the keys, then the e-mail alerts.
 export function Component() {
   return (
     <PageContainer size="md">
@@ -12,6 +13,7 @@ export function Component() {
         <Title order={1}>Dashboard</Title>
         <CreditBalanceCard />
         <PublishableKeysSection />
+        <AlertsSection />
       </Stack>
     </PageContainer>
   );

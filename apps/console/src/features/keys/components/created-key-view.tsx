@@ -1,15 +1,25 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { PublishableKey } from '@meterway/contracts';
+import type { ReactNode } from 'react';
 import { CopyValueButton } from './copy-value-button';
 
-type CreatedKeyViewProps = { publishableKey: PublishableKey; onDone: () => void };
+type CreatedKeyViewProps = {
+  publishableKey: PublishableKey;
+  onDone: () => void;
+  /** What to say above the value instead of the new key's greeting (a rolled key's). */
+  children?: ReactNode;
+};
 
 /** Spec §4: after creating, the form gives way to the new key's value, disabled, with a copy button. */
-export function CreatedKeyView({ publishableKey, onDone }: CreatedKeyViewProps) {
+export function CreatedKeyView({ publishableKey, onDone, children }: CreatedKeyViewProps) {
   return (
     <Stack gap="md">
       <Text size="sm">
-        Your publishable key <strong>{publishableKey.name}</strong> is ready. Use it from the allowed domains only.
+        {children ?? (
+          <>
+            Your publishable key <strong>{publishableKey.name}</strong> is ready. Use it from the allowed domains only.
+          </>
+        )}
       </Text>
       <TextInput
         label="Publishable key"

@@ -1,4 +1,4 @@
-import { Button, Modal } from '@mantine/core';
+import { Button, Group, Modal } from '@mantine/core';
 import type { PublishableKey } from '@meterway/contracts';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -8,16 +8,18 @@ import { useSendKeyDeletionFeedback } from '../api/send-key-deletion-feedback';
 import { useUpdatePublishableKey } from '../api/update-publishable-key';
 import { keyFormValuesOf, keyInputOf } from '../key-form-schema';
 import { KeyForm, useKeyForm } from './key-form';
+import { RollKeyModal } from './roll-key-modal';
 
 type EditKeyModalProps = { publishableKey: PublishableKey; onClose: () => void };
 
-/** Edits one key; Delete asks first, in place of this modal, and may collect a reason. */
+/** Edits one key; Delete asks first and Roll key offers its overlap, each in place of this modal. */
 export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps) {
   const form = useKeyForm(keyFormValuesOf(key));
   const updateKey = useUpdatePublishableKey();
   const deleteKey = useDeletePublishableKey();
   const sendFeedback = useSendKeyDeletionFeedback();
   const [confirming, setConfirming] = useState(false);
+  const [rolling, setRolling] = useState(false);
 
   const remove = (reason: string) =>
     deleteKey.mutate(key.id, {
@@ -30,7 +32,7 @@ export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps
 
   return (
     <>
-      <Modal opened={!confirming} onClose={onClose} title="Edit publishable key" size="lg">
+      <Modal opened={!confirming && !rolling} onClose={onClose} title="Edit publishable key" size="lg">
         <KeyForm
           form={form}
           submitLabel="Save"
@@ -47,13 +49,19 @@ export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps
             )
           }
           secondaryAction={
-            // red.9: the theme's red.6 on white is 3.3:1, below WCAG AA.
-            <Button variant="outline" color="red.9" onClick={() => setConfirming(true)}>
-              Delete
-            </Button>
+            <Group gap="sm">
+              {/* red.9: the theme's red.6 on white is 3.3:1, below WCAG AA. */}
+              <Button variant="outline" color="red.9" onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+              <Button variant="default" onClick={() => setRolling(true)}>
+                Roll key
+              </Button>
+            </Group>
           }
         />
       </Modal>
+      <RollKeyModal publishableKey={key} opened={rolling} onCancel={() => setRolling(false)} onDone={onClose} />
       <ConfirmModal
         opened={confirming}
         onClose={() => setConfirming(false)}

@@ -1,6 +1,6 @@
 import { Group, List, Table, Text, UnstyledButton } from '@mantine/core';
 import type { PublishableKey } from '@meterway/contracts';
-import { formatMoney } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { CopyValueButton } from './copy-value-button';
 import { KeyWarnings } from './key-warnings';
 
@@ -79,6 +79,10 @@ function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKe
           </Text>
           <CopyValueButton value={key.value} label={`Copy key ${key.name}`} />
         </Group>
+        {key.previousValueExpiresAt && (
+          // Mantine's dimmed grey misses WCAG AA contrast on white.
+          <Text size="xs" c="gray.7">{`Previous value works until ${formatDateTime(key.previousValueExpiresAt)}`}</Text>
+        )}
       </Table.Td>
       <Table.Td>{`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}</Table.Td>
       <Table.Td>{`${formatMoney(key.currentPeriodSpendAmount)} spent this month`}</Table.Td>

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer } from './mailer.js';
+import type { Mailer } from './mail.js';
 
 /** Sends through SMTP_URL (smtp:// or smtps://, credentials in the URL). */
 export function smtpMailer(smtpUrl: string, from: string): Mailer & { close: () => void } {

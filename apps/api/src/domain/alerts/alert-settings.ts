@@ -1,0 +1,25 @@
+import type { AlertSettings } from '@meterway/contracts';
+import type { Database } from '@meterway/db';
+import { eq } from 'drizzle-orm';
+import { alertSettings } from '../../db/schema/index.js';
+import { dollarsToNanos, nanosToDollars } from '../money.js';
+import type { Viewer } from '../people/ensure-person.js';
+
+/** What an organisation without a settings row gets (the table's column defaults say the same). */
+export const defaultAlertSettings = { lowBalanceNanos: 5_000_000_000n, keyBudgetPercents: [50, 80, 100] };
+
+export async function getAlertSettings(db: Database, viewer: Pick<Viewer, 'organizationId'>): Promise<AlertSettings> {
+  const [row] = await db.select().from(alertSettings).where(eq(alertSettings.organizationId, viewer.organizationId));
+  const settings = row ?? defaultAlertSettings;
+  return { lowBalance: nanosToDollars(settings.lowBalanceNanos), keyBudgetPercents: settings.keyBudgetPercents };
+}
+
+/** `updatedAt` tells the alert checker to look at this organisation again with the new thresholds. */
+export async function saveAlertSettings(db: Database, viewer: Pick<Viewer, 'organizationId'>, input: AlertSettings, now: Date): Promise<AlertSettings> {
+  const values = { lowBalanceNanos: dollarsToNanos(input.lowBalance), keyBudgetPercents: [...input.keyBudgetPercents].sort((a, b) => a - b), updatedAt: now };
+  await db
+    .insert(alertSettings)
+    .values({ organizationId: viewer.organizationId, ...values })
+    .onConflictDoUpdate({ target: alertSettings.organizationId, set: values });
+  return { lowBalance: input.lowBalance, keyBudgetPercents: values.keyBudgetPercents };
+}

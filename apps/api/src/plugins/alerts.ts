@@ -1,0 +1,37 @@
+import { devOutbox, devOutboxRoutes, smtpMailer } from '@meterway/service';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../deps.js';
+import { checkAlerts } from '../domain/alerts/check-alerts.js';
+
+// A balance row is stamped when its transaction starts: look back past the longest plausible one.
+const lookBackMs = 60_000;
+
+/**
+ * Balance and budget alerts by e-mail: every instance checks every few seconds (only what
+ * changed since its last round, plus due retries). Mail goes over SMTP_URL, or without it to the
+ * dev outbox, which GET /dev/outbox shows outside production.
+ */
+export function registerAlerts(fastify: FastifyInstance, deps: AppDeps) {
+  const { config, db } = deps;
+  const outbox = deps.mailer || config.mail.smtpUrl ? undefined : devOutbox(fastify.log);
+  const mailer = deps.mailer ?? outbox ?? smtpMailer(config.mail.smtpUrl ?? '', config.mail.from);
+  if (outbox && !config.production) devOutboxRoutes(fastify, outbox);
+
+  let since = new Date(0);
+  let round: Promise<void> | undefined;
+  const check = async () => {
+    const startedAt = new Date();
+    const { failed } = await checkAlerts({ db: db.db, mailer, consoleUrl: config.consoleUrl }, startedAt, since);
+    since = new Date(startedAt.getTime() - lookBackMs);
+    if (failed > 0) fastify.log.warn({ failed }, 'alert mails failed; they are retried later');
+  };
+  const timer = setInterval(() => {
+    round ??= check()
+      .catch((error: unknown) => fastify.log.error({ err: error }, 'checking alerts failed'))
+      .finally(() => (round = undefined));
+  }, config.alerts.checkIntervalMs);
+  fastify.addHook('onClose', async () => {
+    clearInterval(timer);
+    await round;
+  });
+}

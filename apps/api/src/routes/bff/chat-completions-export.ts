@@ -1,0 +1,29 @@
+import { Readable } from 'node:stream';
+import { chatCompletionQuerySchema } from '@meterway/contracts';
+import type { RouteDeps } from '../../deps.js';
+import { exportChatCompletions } from '../../domain/usage/export-chat-completions.js';
+import { viewerOf } from '../../plugins/session-auth.js';
+import type { FastifyZodInstance } from '../../plugins/zod.js';
+
+/** The list's filters and order, validated the same way; paging does not apply to an export. */
+const exportQuerySchema = chatCompletionQuerySchema.pick({ publishableKeyId: true, asc: true });
+
+export function chatCompletionExportRoutes(app: FastifyZodInstance, { db, secret }: RouteDeps) {
+  app.get(
+    '/bff/chat-completions/export',
+    // A HEAD would drain the whole export only to throw it away.
+    { exposeHeadRoute: false, schema: { querystring: exportQuerySchema } },
+    async (request, reply) => {
+      const { rowCount, chunks } = await exportChatCompletions({ db: db.db, secret }, viewerOf(request), request.query);
+      const day = new Date().toISOString().slice(0, 10);
+      // Fastify pipes the stream with backpressure and destroys it when the client goes away,
+      // which ends the generator, and with it the reading.
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="chat-completions-${day}.csv"`)
+        .header('x-total-count', String(rowCount))
+        .header('cache-control', 'no-store')
+        .send(Readable.from(chunks, { objectMode: false }));
+    },
+  );
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** The longest window GET /bff/usage/daily covers, in UTC days. */
+export const maxUsageDays = 90;
+
+export const usageDailyQuerySchema = z.object({
+  publishableKeyId: z.uuid({ error: 'publishableKeyId must be a key id' }).optional(),
+  days: z.coerce
+    .number({ error: 'days must be a number' })
+    .int('days must be a whole number')
+    .min(1, 'days must be at least 1')
+    .max(maxUsageDays, `days must be at most ${maxUsageDays}`)
+    .default(30),
+});
+
+/** One UTC day of the window; costs in dollars. */
+export const usageDaySchema = z.object({
+  /** YYYY-MM-DD, a UTC calendar day. */
+  day: z.string(),
+  /** Every model of the window, 0 when it had no calls that day. */
+  costByModel: z.record(z.string(), z.number()),
+  cost: z.number(),
+  calls: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  /** What was spent from the start of this day's UTC month up to the end of this day. */
+  monthToDateCost: z.number(),
+});
+
+export const usageTotalsSchema = z.object({
+  cost: z.number(),
+  calls: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+});
+
+/** GET /bff/usage/daily: the organisation's (or one key's) spend per UTC day and model. */
+export const usageDailySchema = z.object({
+  /** Oldest first, today last; every day of the window, days without usage included. */
+  days: z.array(usageDaySchema),
+  /** The models with usage in the window, by name. */
+  models: z.array(z.string()),
+  totals: usageTotalsSchema,
+  /** Present when the query names a key. */
+  publishableKey: z.object({ id: z.string(), name: z.string(), monthlyBudget: z.number() }).optional(),
+});
+
+export type UsageDaily = z.infer<typeof usageDailySchema>;
+export type UsageDay = z.infer<typeof usageDaySchema>;
