@@ -11,6 +11,13 @@ export function nanosToDollars(nanos: bigint): number {
   return Number(nanos) / 1e9;
 }
 
+/** Exact dollars from nano-dollars, without the trailing zeros: 617000n → "0.000617". */
+export function nanosToDecimalDollars(nanos: bigint): string {
+  const magnitude = nanos < 0n ? -nanos : nanos;
+  const fraction = (magnitude % nanosPerDollar).toString().padStart(9, '0').replace(/0+$/, '');
+  return `${nanos < 0n ? '-' : ''}${magnitude / nanosPerDollar}${fraction ? `.${fraction}` : ''}`;
+}
+
 /** The first day of the current UTC calendar month, the key budgets' period. */
 export function periodStart(now: Date): string {
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-01`;

@@ -57,23 +57,15 @@ export async function createKey(db: Database, viewer: Viewer, input: KeyInput, n
   return toContract(key, 0n, now);
 }
 
-/** Another organisation's key, or a deleted one, answers exactly like a key that never existed. */
-async function ownedKey(db: Database, viewer: Viewer, keyId: string): Promise<KeyRow> {
-  const [key] = await db
-    .select()
-    .from(publishableKeys)
-    .where(and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt)))
-    .limit(1);
-  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
-  return key;
-}
+/** The viewer's live key: another organisation's key, or a deleted one, matches nothing and so answers like a key that never existed. */
+const liveKeyOf = (viewer: Viewer, keyId: string) =>
+  and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt));
 
 export async function updateKey(db: Database, viewer: Viewer, keyId: string, input: KeyInput, now: Date): Promise<PublishableKey> {
-  await ownedKey(db, viewer, keyId);
   const [key] = await db
     .update(publishableKeys)
     .set({ name: input.name, spendLimitNanos: dollarsToNanos(input.budget), spendLimitPeriod: input.budgetType, allowedOrigins: input.allowedOrigins, updatedAt: now })
-    .where(and(eq(publishableKeys.id, keyId), isNull(publishableKeys.deletedAt)))
+    .where(liveKeyOf(viewer, keyId))
     .returning();
   if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
   return toContract(key, await spentThisPeriod(db, keyId, now), now);
@@ -84,7 +76,6 @@ export async function updateKey(db: Database, viewer: Viewer, keyId: string, inp
  * authenticating until now + overlap (exclusive); an older previous value stops at once.
  */
 export async function rollKey(db: Database, viewer: Viewer, keyId: string, overlapHours: number, now: Date): Promise<PublishableKey> {
-  await ownedKey(db, viewer, keyId);
   const overlap = overlapHours > 0;
   const [key] = await db
     .update(publishableKeys)
@@ -95,7 +86,7 @@ export async function rollKey(db: Database, viewer: Viewer, keyId: string, overl
       previousValueExpiresAt: overlap ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
       updatedAt: now,
     })
-    .where(and(eq(publishableKeys.id, keyId), isNull(publishableKeys.deletedAt)))
+    .where(liveKeyOf(viewer, keyId))
     .returning();
   if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
   return toContract(key, await spentThisPeriod(db, keyId, now), now);
@@ -111,6 +102,6 @@ async function spentThisPeriod(db: Database, keyId: string, now: Date): Promise<
 
 /** Soft delete: the usage history keeps its key; neither its value nor a previous one authenticates again. */
 export async function deleteKey(db: Database, viewer: Viewer, keyId: string, now: Date): Promise<void> {
-  await ownedKey(db, viewer, keyId);
-  await db.update(publishableKeys).set({ deletedAt: now }).where(eq(publishableKeys.id, keyId));
+  const deleted = await db.update(publishableKeys).set({ deletedAt: now }).where(liveKeyOf(viewer, keyId)).returning({ id: publishableKeys.id });
+  if (deleted.length === 0) throw new AppError('NotFound', 'Unknown publishable key.');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, csvRecord } from './csv.js';
-import { nanosToDecimalDollars } from './export-chat-completions.js';
+import { nanosToDecimalDollars } from '../money.js';
 
 describe('csv', () => {
   it('leaves plain text as it is and quotes only what RFC 4180 needs', () => {

@@ -1,7 +1,7 @@
 import type { Database } from '@meterway/db';
 import { and, count, eq } from 'drizzle-orm';
 import { chatCompletions, publishableKeys } from '../../db/schema/index.js';
-import { nanosPerDollar } from '../money.js';
+import { nanosToDecimalDollars } from '../money.js';
 import { keysetPage } from '../pagination/keyset-page.js';
 import type { PageCursor } from '../pagination/page-token.js';
 import type { Viewer } from '../people/ensure-person.js';
@@ -27,13 +27,6 @@ const header = [
   'Total cost (USD)',
   'Usage estimated',
 ];
-
-/** Exact dollars from nano-dollars, without the trailing zeros: 617000n → "0.000617". */
-export function nanosToDecimalDollars(nanos: bigint): string {
-  const magnitude = nanos < 0n ? -nanos : nanos;
-  const fraction = (magnitude % nanosPerDollar).toString().padStart(9, '0').replace(/0+$/, '');
-  return `${nanos < 0n ? '-' : ''}${magnitude / nanosPerDollar}${fraction ? `.${fraction}` : ''}`;
-}
 
 const toRecord = (row: typeof chatCompletions.$inferSelect, keyNames: ReadonlyMap<string, string>) =>
   csvRecord([
