@@ -7,7 +7,11 @@ import type { Viewer } from './ensure-person.js';
 
 /** The current user (spec §3): who, which organisation, the credit left and recent top-ups. */
 export async function getMe(db: Database, viewer: Viewer): Promise<Me> {
-  const [spendable, sessions] = await Promise.all([spendableNanos(db, viewer.organizationId), recentCheckouts(db, viewer.organizationId)]);
+  // Sessions first: a top-up is marked SUCCEEDED in the transaction that credits it, so the credit
+  // read after it always includes every success this answer shows (read together, a settlement
+  // committing between the two reads showed SUCCEEDED with the old balance).
+  const sessions = await recentCheckouts(db, viewer.organizationId);
+  const spendable = await spendableNanos(db, viewer.organizationId);
   return {
     email: viewer.email,
     organizationName: viewer.organizationName,

@@ -9,16 +9,18 @@ const t = setupTestApp({ SANDBOX_TAX_RATE: '0.1' }, { identity: true });
 afterEach(async () => expectLedgerConsistent(t.testDb.db));
 
 type Json = Record<string, any>;
-const bff = (cookie: string, method: 'GET' | 'POST', url: string, payload?: Json) =>
-  t.app.inject({ method, url, headers: { cookie }, ...(payload !== undefined ? { payload } : {}) });
+const bff = (cookie: string, method: 'GET' | 'POST', url: string, payload?: Json, remoteAddress = '127.0.0.1') =>
+  t.app.inject({ method, url, headers: { cookie }, remoteAddress, ...(payload !== undefined ? { payload } : {}) });
 
-async function topUp(cookie: string, amount: number, cardNumber: string) {
-  const started = await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount });
+/** `remoteAddress` keeps a test that makes many changes clear of the others' rate limit. */
+async function topUp(cookie: string, amount: number, cardNumber: string, remoteAddress = '127.0.0.1') {
+  const started = await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount }, remoteAddress);
   expect(started.statusCode).toBe(200);
   const { checkoutSessionId, clientSecret } = started.json();
   const confirmed = await t.app.inject({
     method: 'POST',
     url: `/sandbox/checkout-sessions/${checkoutSessionId}/confirm`,
+    remoteAddress,
     payload: { clientSecret, cardNumber, expiry: '12 / 34', cvc: '123' },
   });
   return { checkoutSessionId, clientSecret, confirmed };
@@ -52,6 +54,28 @@ describe('sandbox payments', () => {
     });
     expect(confirmed.statusCode).toBe(202);
     expect(await statusOf(cookie, checkoutSessionId)).toEqual({ status: 'SUCCEEDED', balance: 25 });
+  });
+
+  it('never shows a top-up SUCCEEDED without its credit, however the reads fall against the settlements', async () => {
+    const { cookie } = await t.users.signUp();
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index++) {
+      const { checkoutSessionId, confirmed } = await topUp(cookie, 1, '4242424242424242', '192.0.2.12');
+      expect(confirmed.statusCode).toBe(202);
+      ids.push(checkoutSessionId);
+    }
+    const shown: Array<{ succeeded: number; balance: number }> = [];
+    const readUntilAllSettled = async () => {
+      for (let read = 0; read < 2000; read++) {
+        const me = (await bff(cookie, 'GET', '/bff/me')).json();
+        const succeeded = me.organizationCheckoutSessions.filter((session: Json) => session.status === 'SUCCEEDED').length;
+        shown.push({ succeeded, balance: me.remainingSpendAmount });
+        if (succeeded === ids.length) return;
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, readUntilAllSettled));
+    expect(shown.at(-1)).toEqual({ succeeded: 12, balance: 12 });
+    expect(shown.filter(({ succeeded, balance }) => balance < succeeded)).toEqual([]);
   });
 
   it.each([
