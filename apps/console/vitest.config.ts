@@ -9,5 +9,7 @@ export default defineProject({
     environmentOptions: { jsdom: { url: 'http://localhost:3000' } },
     include: ['src/**/*.test.{ts,tsx}', 'server/**/*.test.ts'],
     setupFiles: ['./src/testing/setup.ts'],
+    // Typing a card with user-event while the other projects run can pass vitest's default 5 s.
+    testTimeout: 20_000,
   },
 });

@@ -7,9 +7,9 @@ import { setRuntimeConfig } from '../config/runtime-config';
 import { testRuntimeConfig } from './runtime-config';
 import { server } from './msw-server';
 
-// A screen's first render waits for its lazily loaded module; on a loaded 2-core machine that
-// can pass Testing Library's default of 1 s.
-configure({ asyncUtilTimeout: 3000 });
+// A screen's first render waits for its lazily loaded module; on a loaded 2-core machine (CI runs
+// every project at once, and this host's CPU is partly taken by others) that passed 1 s, then 3 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());

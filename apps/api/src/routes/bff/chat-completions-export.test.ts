@@ -180,10 +180,13 @@ describe('GET /bff/chat-completions/export', () => {
       request.destroy();
       const connections = () => new Promise<number>((resolve) => t.app.server.getConnections((_, count) => resolve(count)));
       while ((await connections()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      // Once the server has seen the client go, not one more batch is read.
+      // Once the server has seen the client go, reading stops: at most the batch the stream had
+      // already asked for as the socket closed (on a loaded machine the close reaches the stream a
+      // moment after the connection count), then nothing more, and far short of the whole export.
       const atDisconnect = queries.mock.calls.length;
-      expect(await settled(() => queries.mock.calls.length)).toBe(atDisconnect);
-      expect(atDisconnect).toBeLessThan(queriesOfWholeExport);
+      const stopped = await settled(() => queries.mock.calls.length);
+      expect(stopped).toBeLessThanOrEqual(atDisconnect + 1);
+      expect(stopped).toBeLessThan(queriesOfWholeExport);
     } finally {
       request.destroy();
       queries.mockRestore();
