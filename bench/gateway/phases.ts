@@ -142,7 +142,7 @@ export async function profileGateway(input: Input): Promise<void> {
     const body = chatRequestSchema.parse(input.body) as ChatBody;
     const estimatedInputTokens = estimateInputTokens(body.messages);
     done('parse + tokenize');
-    const admission = await admit(db, { key, prices: price, inputTokens: estimatedInputTokens, requestedMaxTokens: body.max_tokens, now: new Date() });
+    const admission = await admit(db, { presented: { key, value: input.keyValue }, prices: price, inputTokens: estimatedInputTokens, requestedMaxTokens: body.max_tokens, now: new Date() });
     done('admission');
     const result = await provider.complete({ ...body, max_tokens: admission.maxTokens }, new AbortController().signal);
     done('upstream (openai SDK)');

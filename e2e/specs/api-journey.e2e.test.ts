@@ -34,8 +34,9 @@ describe('the api journey on the embedded default', () => {
       .catch((error) => error);
     expect(refused.status).toBe(403);
 
+    // Settlement follows the answer by a moment.
+    await expect.poll(async () => (await bff('GET', '/bff/chat-completions')).body.items.length, { timeout: 5_000 }).toBe(1);
     const usage = await bff('GET', '/bff/chat-completions');
-    expect(usage.body.items).toHaveLength(1);
     const row = usage.body.items[0];
     expect(row).toMatchObject({ id: completion.id, model: 'meterway-demo', inputTokens: completion.usage?.prompt_tokens, outputTokens: completion.usage?.completion_tokens });
     expect(row.totalCost).toBeGreaterThan(0);

@@ -92,6 +92,8 @@ describe('usage and admin in the console', () => {
     const call = JSON.parse((await page.locator('#result').textContent()) ?? '');
     expect(call.status).toBe(200);
 
+    // Settlement follows the answer by a moment.
+    await expect.poll(async () => (await person.bff('GET', '/bff/chat-completions')).body.items.length, { timeout: 5_000 }).toBe(1);
     const row = (await person.bff('GET', '/bff/chat-completions')).body.items[0];
     expect(row).toMatchObject({ id: call.body.id, model: 'meterway-demo', inputTokens: call.body.usage.prompt_tokens, outputTokens: call.body.usage.completion_tokens });
     expect(row.totalCost).toBeGreaterThan(0);
@@ -138,8 +140,8 @@ describe('usage and admin in the console', () => {
       });
       expect(call.status).toBe(200);
     }
+    await expect.poll(async () => (await person.bff('GET', '/bff/chat-completions')).body.items.length, { timeout: 5_000 }).toBe(4);
     const rows: { id: string; publishableKeyId: string; totalCost: number }[] = (await person.bff('GET', '/bff/chat-completions')).body.items;
-    expect(rows).toHaveLength(4);
     const spentBy = (keyId?: string) => rows.filter((row) => !keyId || row.publishableKeyId === keyId).reduce((sum, row) => sum + row.totalCost, 0);
 
     const page = await signedInPage(chromium.browser, person);

@@ -22,3 +22,6 @@ export function nanosToDecimalDollars(nanos: bigint): string {
 export function periodStart(now: Date): string {
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-01`;
 }
+
+/** A model's price per token, in nano-dollars. */
+export type Prices = { inputNanosPerToken: bigint; outputNanosPerToken: bigint };

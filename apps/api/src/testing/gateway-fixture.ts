@@ -10,11 +10,13 @@ import { postEntry } from '../domain/credit/ledger.js';
 import { newKeyValue } from '../domain/keys/key-value.js';
 import { dollarsToNanos } from '../domain/money.js';
 import { loadApiConfig } from '../env.js';
+import { settling } from '../domain/metering/settlement.js';
 import type { ModelProvider } from '../gateway/providers/model-provider.js';
 
 /**
  * The api listening on a real socket (the openai SDK needs a URL), on this file's own database,
- * with the model provider the test chooses; `account()` makes an organisation with credit and a key.
+ * with the model provider the test chooses; `account()` makes an organisation with credit and a key;
+ * `settled()` waits for the settlements of the answers the gateway has sent (they follow the answer).
  */
 export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv = {}) {
   const testDb = setupTestDb({ schema, migrations });
@@ -56,5 +58,6 @@ export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv
       return url;
     },
     account,
+    settled: () => settling(testDb.db),
   };
 }

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
-import { periodStart } from '../money.js';
+import { periodStart, type Prices } from '../money.js';
 import { batchBy, type Outcome } from './batch.js';
 import type { GatewayKey } from './find-key.js';
+import { settling } from './settlement.js';
 import { pgArray, rowsOf, sqlStateOf } from './sql-values.js';
-
-export type Prices = { inputNanosPerToken: bigint; outputNanosPerToken: bigint };
 
 /** Why a call is refused before it reaches the model: the organisation's credit or the key's budget. */
 export class Refusal extends Error {
@@ -15,28 +14,54 @@ export class Refusal extends Error {
   }
 }
 
+/** The key changed (deleted, rolled past the value presented, origins edited) since the caller read it; nothing was reserved. */
+export class StaleKey extends Error {
+  constructor() {
+    super('the key changed since it was read');
+  }
+}
+
 export type Admission = { reservationId: string; maxTokens: number; reservedNanos: bigint; periodStart: string };
 
 /** Reservations outlive the slowest upstream call; a crashed instance's are swept after this (RESERVATION_TTL_MS). */
 export const reservationLifetimeMs = 10 * 60 * 1000;
 
+/** How often, and how long apart, a call refused while other calls hold credit or budget looks again. */
+const holdWaits = 4;
+const holdWaitMs = 5;
+
 /** The most output a call may be admitted for when it names no max_tokens. */
 const maxAdmittedTokens = 1_000_000n;
 
-type Hold = { key: GatewayKey; period: string; reservationId: string; amount: bigint; expiresAt: Date };
+/** The key as the caller checked it: the value presented and the row it was checked against. */
+export type PresentedKey = { key: GatewayKey; value: string };
 
-/** The refusal app.reserve_calls raised, if that is what `error` is. */
-function refusalOf(error: unknown): Refusal | undefined {
-  const state = sqlStateOf(error);
-  return state === 'MW402' ? new Refusal('credit') : state === 'MW429' ? new Refusal('budget') : undefined;
+type Hold = { presented: PresentedKey; now: Date; period: string; reservationId: string; amount: bigint; expiresAt: Date };
+
+/** The refusal app.admit_calls raised, if that is what `error` is. */
+function refusalOf(error: unknown): Refusal | StaleKey | undefined {
+  switch (sqlStateOf(error)) {
+    case 'MW402':
+      return new Refusal('credit');
+    case 'MW429':
+      return new Refusal('budget');
+    case 'MW401':
+      return new StaleKey();
+    default:
+      return undefined;
+  }
 }
 
-/** Reserves all holds of one key and period in one round trip, or none (the first refusal is thrown). */
+/**
+ * Reserves all holds of one presented key and period in one round trip, or none (the first refusal
+ * is thrown). The database checks the key as it is now against what the holds were checked with.
+ */
 async function reserveAll(db: Database, holds: Hold[]): Promise<void> {
   const [first] = holds as [Hold];
+  const { key, value } = first.presented;
   try {
-    await db.execute(sql`select app.reserve_calls(
-      ${first.key.organizationId}::uuid, ${first.key.id}::uuid, ${first.period}::date, ${first.key.spendLimitNanos.toString()}::bigint,
+    await db.execute(sql`select app.admit_calls(
+      ${key.id}::uuid, ${value}, ${JSON.stringify(key.allowedOrigins)}::jsonb, ${first.now.toISOString()}::timestamptz, ${first.period}::date,
       ${pgArray(holds.map((hold) => hold.reservationId))}::uuid[], ${pgArray(holds.map((hold) => hold.amount))}::bigint[],
       ${first.expiresAt.toISOString()}::timestamptz)`);
   } catch (error) {
@@ -57,6 +82,7 @@ async function reserveBatch(db: Database, holds: Hold[]): Promise<Outcome<void>[
       if (!(error instanceof Refusal)) throw error;
     }
   }
+  // Near exhaustion: each hold on its own.
   const outcomes: Outcome<void>[] = [];
   for (const hold of holds) {
     try {
@@ -74,34 +100,52 @@ const reservers = new WeakMap<Database, (hold: Hold) => Promise<void>>();
 function reserverFor(db: Database) {
   let reserve = reservers.get(db);
   if (!reserve) {
-    reserve = batchBy((hold: Hold) => `${hold.key.id}/${hold.period}`, (holds) => reserveBatch(db, holds));
+    // A batch shares the value presented and the origins checked, which the database checks once for all.
+    reserve = batchBy(
+      (hold: Hold) => `${hold.period} ${hold.presented.value} ${JSON.stringify(hold.presented.key.allowedOrigins)}`,
+      (holds) => reserveBatch(db, holds),
+    );
     reservers.set(db, reserve);
   }
   return reserve;
 }
 
-/** What the credit and the key's budget can still pay, now. */
-async function available(db: Database, key: GatewayKey, period: string): Promise<{ credit: bigint; budget: bigint }> {
-  const result = await db.execute(sql`select
-    (select balance_nanos - reserved_nanos from app.credit_balances where organization_id = ${key.organizationId}::uuid)::text as credit,
-    (select spent_nanos + reserved_nanos from app.key_spend where publishable_key_id = ${key.id}::uuid and period_start = ${period}::date)::text as spent`);
-  const [row] = rowsOf<{ credit: string | null; spent: string | null }>(result);
-  return { credit: BigInt(row?.credit ?? 0), budget: key.spendLimitNanos - BigInt(row?.spent ?? 0) };
+/**
+ * What the credit and the key's budget (as the key row has it now) can still pay, and whether
+ * other calls' holds are part of what they cannot.
+ */
+async function available(db: Database, key: GatewayKey, period: string): Promise<{ credit: bigint; budget: bigint; othersHold: boolean }> {
+  const result = await db.execute(sql`select b.balance_nanos - b.reserved_nanos as credit, b.reserved_nanos as credit_held,
+      k.spend_limit_nanos - coalesce(s.spent_nanos + s.reserved_nanos, 0) as budget, coalesce(s.reserved_nanos, 0) as budget_held
+    from app.publishable_keys k
+    left join app.credit_balances b on b.organization_id = k.organization_id
+    left join app.key_spend s on s.publishable_key_id = k.id and s.period_start = ${period}::date
+    where k.id = ${key.id}::uuid`);
+  const [row] = rowsOf<{ credit: string | null; credit_held: string | null; budget: string | null; budget_held: string | null }>(result);
+  if (!row) throw new StaleKey();
+  return {
+    credit: BigInt(row.credit ?? 0),
+    budget: BigInt(row.budget ?? 0),
+    othersHold: BigInt(row.credit_held ?? 0) > 0n || BigInt(row.budget_held ?? 0) > 0n,
+  };
 }
 
-type AdmitInput = { key: GatewayKey; prices: Prices; inputTokens: number; requestedMaxTokens: number | undefined; now: Date; reservationTtlMs?: number };
+type AdmitInput = { presented: PresentedKey; prices: Prices; inputTokens: number; requestedMaxTokens: number | undefined; now: Date; reservationTtlMs?: number };
 
 /**
  * Admits a call: the worst case (estimated input + max_tokens output) is reserved against both the
  * organisation's credit and the key's monthly budget, atomically in the database, so no number of
  * instances admitting at once can overspend either. `max_tokens` that is absent or unaffordable is
- * lowered to what both can pay; nothing affordable → Refusal.
+ * lowered to what both can pay; nothing affordable → Refusal. A key that changed since the caller
+ * checked it → StaleKey, with nothing reserved.
  */
 export async function admit(db: Database, input: AdmitInput): Promise<Admission> {
   const period = periodStart(input.now);
   const inputCost = BigInt(input.inputTokens) * input.prices.inputNanosPerToken;
+  const key = input.presented.key;
   const hold = (maxTokens: bigint): Hold => ({
-    key: input.key,
+    presented: input.presented,
+    now: input.now,
     period,
     reservationId: randomUUID(),
     amount: inputCost + maxTokens * input.prices.outputNanosPerToken,
@@ -126,14 +170,25 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
     }
   }
 
-  // Otherwise cap max_tokens to what is free now; another call may take it first, so look again.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const { credit, budget } = await available(db, input.key, period);
+  // Otherwise cap max_tokens to what is free now. Answers go out before their settlement: this
+  // instance's earlier calls of the organisation are settled first, so their holds do not count.
+  await settling(db, key.organizationId);
+  for (let attempt = 0, waited = 0; attempt < 3; ) {
+    const { credit, budget, othersHold } = await available(db, key, period);
     const binding: Refusal['reason'] = credit <= budget ? 'credit' : 'budget';
     const affordable = credit < budget ? credit : budget;
     const perToken = input.prices.outputNanosPerToken > 0n ? input.prices.outputNanosPerToken : 1n;
     const affordableTokens = affordable > inputCost ? (affordable - inputCost) / perToken : 0n;
-    if (affordableTokens < 1n) throw new Refusal(binding);
+    if (affordableTokens < 1n) {
+      // Held by a call answered a moment ago on another instance, perhaps: its settlement gives it back within milliseconds.
+      if (othersHold && waited < holdWaits) {
+        waited++;
+        await new Promise((resolve) => setTimeout(resolve, holdWaitMs));
+        continue;
+      }
+      throw new Refusal(binding);
+    }
+    attempt++;
     const wanted = input.requestedMaxTokens !== undefined ? BigInt(input.requestedMaxTokens) : maxAdmittedTokens;
     const maxTokens = [wanted, affordableTokens, maxAdmittedTokens].reduce((low, value) => (value < low ? value : low));
     const held = hold(maxTokens);

@@ -1,7 +1,7 @@
 import type { Database } from '@meterway/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { creditBalances, keySpend, reservations } from '../../db/schema/index.js';
-import type { Prices } from './admission.js';
+import type { Prices } from '../money.js';
 import { batchBy, type Outcome } from './batch.js';
 import { rowsOf } from './sql-values.js';
 
@@ -99,6 +99,36 @@ export async function settle(db: Database, call: Metered): Promise<{ totalNanos:
   const settled = await settlerFor(db)(call);
   if (!settled) return undefined;
   return { totalNanos: BigInt(call.inputTokens) * call.prices.inputNanosPerToken + BigInt(call.outputTokens) * call.prices.outputNanosPerToken };
+}
+
+// Settlements this instance has started and not finished, per database and organisation.
+const inFlight = new WeakMap<Database, Map<string, Set<Promise<void>>>>();
+
+/**
+ * Settles a call whose answer is already out, without holding the answer back. Tracked so that
+ * this instance's admission of the organisation's next call (`settling`) and its shutdown wait for
+ * it; a failure goes to `onError` and the call stays uncharged (its hold expires and is swept).
+ */
+export function settleAfterAnswer(db: Database, call: Metered, onError: (error: unknown) => void): void {
+  let byOrganization = inFlight.get(db);
+  if (!byOrganization) inFlight.set(db, (byOrganization = new Map()));
+  let pending = byOrganization.get(call.organizationId);
+  if (!pending) byOrganization.set(call.organizationId, (pending = new Set()));
+  const done: Promise<void> = settle(db, call)
+    .then(() => undefined, onError)
+    .finally(() => {
+      pending.delete(done);
+      if (pending.size === 0 && byOrganization.get(call.organizationId) === pending) byOrganization.delete(call.organizationId);
+    });
+  pending.add(done);
+}
+
+/** Until the settlements this instance has started (of one organisation, or all) are done. */
+export async function settling(db: Database, organizationId?: string): Promise<void> {
+  const byOrganization = inFlight.get(db);
+  if (!byOrganization) return;
+  const groups = organizationId === undefined ? [...byOrganization.values()] : [byOrganization.get(organizationId) ?? new Set()];
+  await Promise.all(groups.flatMap((group) => [...group]));
 }
 
 /** Reservations of crashed instances: released once expired. */

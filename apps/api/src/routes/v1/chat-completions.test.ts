@@ -1,7 +1,10 @@
-import { eq } from 'drizzle-orm';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.js';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
@@ -16,6 +19,7 @@ afterAll(async () => upstream?.close());
 const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }));
 afterEach(async () => {
   upstream.setMode('ok');
+  await t.settled();
   await expectLedgerConsistent(t.testDb.db);
   expect(await t.testDb.db.select().from(reservations)).toEqual([]);
 });
@@ -28,11 +32,24 @@ function client(key: string, origin = 'https://app.example.com') {
   return new OpenAI({ baseURL: `${t.url}/v1`, apiKey: key, maxRetries: 0, defaultHeaders: origin ? { origin } : {} });
 }
 
+/** What the database holds once the answers sent so far are settled (settlement follows the answer). */
 async function state(organizationId: string, keyId: string) {
+  await t.settled();
   const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, organizationId));
   const [balance] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId));
   const [spend] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, keyId));
   return { rows, balance: balance?.balanceNanos, reserved: balance?.reservedNanos, spent: spend?.spentNanos ?? 0n };
+}
+
+/** The max_tokens each call (in order) was due: what the credit still paid after the calls before it, at 600 n$ per token. */
+function capsDue(credit: bigint, ids: string[], rows: (typeof chatCompletions.$inferSelect)[]) {
+  let spent = 0n;
+  return ids.map((id) => {
+    const row = rows.find((candidate) => candidate.id === id)!;
+    const cap = (credit - spent - row.estimatedInputCostNanos!) / 600n;
+    spent += row.totalCostNanos!;
+    return Number(cap);
+  });
 }
 
 describe('POST /v1/chat/completions through the openai SDK', () => {
@@ -132,6 +149,59 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     const error = await client(broke.value).chat.completions.create({ model, messages }).catch((caught) => caught);
     expect(error.status).toBe(402);
     expect(error.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+  });
+
+  it('admits each call that names no max_tokens against what the previous one really cost, though settlement follows the answer', async () => {
+    // 100,000 n$: a call without max_tokens holds all of it; it then costs a few thousand.
+    const account = await t.account({ creditDollars: 0.0001, budgetDollars: 10 });
+    const sentBefore = upstream.requests.length;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await client(account.value).chat.completions.create({ model, messages })).id);
+    const capsSent = upstream.requests.slice(sentBefore).map((request) => request.max_tokens);
+    expect(capsSent).toEqual(capsDue(100_000n, ids, (await state(account.organizationId, account.keyId)).rows));
+  });
+
+  // Postgres only: the test holds a row lock on a connection of its own while the gateway works.
+  it.skipIf(!process.env.DATABASE_URL)('waits for its own settlement of the previous call, however slow, before capping the next', async () => {
+    const account = await t.account({ creditDollars: 0.0001, budgetDollars: 10 });
+    const ids = [(await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 })).id];
+    await t.settled();
+    // Settlement adds to usage_daily, which admission never touches: holding its row stalls settlement only.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const lockTaken = new Promise<void>((taken) => {
+      void t.testDb.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from app.usage_daily where organization_id = ${account.organizationId}::uuid for update`);
+        taken();
+        await released;
+      });
+    });
+    await lockTaken;
+    const sentBefore = upstream.requests.length;
+    ids.push((await client(account.value).chat.completions.create({ model, messages })).id);
+    const third = client(account.value).chat.completions.create({ model, messages });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    ids.push((await third).id);
+
+    const capsSent = upstream.requests.slice(sentBefore).map((request) => request.max_tokens);
+    expect(capsSent).toEqual(capsDue(100_000n, ids, (await state(account.organizationId, account.keyId)).rows).slice(1));
+  });
+
+  it('charges every answer it sent before it shuts down', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const app = await createApp({
+      config: loadApiConfig({ LOG_LEVEL: 'silent' }),
+      db: t.testDb.handle,
+      models: openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }),
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const own = new OpenAI({ baseURL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`, apiKey: account.value, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => own.chat.completions.create({ model, messages, max_tokens: 4 })));
+    await app.close();
+
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+    expect(rows.map((row) => row.id).sort()).toEqual(answers.map((answer) => answer.id).sort());
   });
 
   it('refuses a key whose monthly budget is spent with 429 budget_exceeded', async () => {

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { chatRequestSchema } from '@meterway/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@meterway/db';
-import { admit, type Admission, Refusal } from '../../domain/metering/admission.js';
+import { admit, type Admission, type PresentedKey, Refusal, StaleKey } from '../../domain/metering/admission.js';
 import { type GatewayKey, originAllowed } from '../../domain/metering/find-key.js';
-import { lookUpKey } from '../../domain/metering/look-up-key.js';
+import { cachedKey, freshKey } from '../../domain/metering/key-cache.js';
 import { consumeKeyRate } from '../../domain/metering/key-rate-limit.js';
-import { release, settle } from '../../domain/metering/settlement.js';
+import { type Metered, release, settleAfterAnswer } from '../../domain/metering/settlement.js';
 import { maxNesting, nestsDeeperThan } from '../../gateway/nesting.js';
 import { gatewayErrors } from '../../gateway/openai-error.js';
 import type { ModelPrice, Pricing } from '../../gateway/pricing.js';
@@ -21,16 +21,59 @@ export type GatewayDeps = {
   reservationTtlMs: number;
 };
 
-/** Who may call: a live key, from one of its origins, within its request rate. */
-async function authorize(request: FastifyRequest, deps: GatewayDeps): Promise<GatewayKey> {
+/**
+ * Who calls: a live key, from one of its origins. `cached` answers from the key as this instance
+ * last read it, for a call whose admission checks the key again in the database; an origin the
+ * cached key refuses is checked against the key as it is now before the call is refused.
+ */
+async function authenticate(request: FastifyRequest, deps: GatewayDeps, read: 'cached' | 'fresh'): Promise<PresentedKey> {
   const value = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const key = value ? await lookUpKey(deps.db, value) : undefined;
-  if (!key) throw gatewayErrors.invalidKey();
+  const key = value ? await (read === 'cached' ? cachedKey : freshKey)(deps.db, value) : undefined;
+  if (!key || !value) throw gatewayErrors.invalidKey();
   const origin = request.headers.origin;
-  if (!originAllowed(key.allowedOrigins, origin)) throw gatewayErrors.originNotAllowed(origin);
+  if (!originAllowed(key.allowedOrigins, origin)) {
+    if (read === 'cached') return authenticate(request, deps, 'fresh');
+    throw gatewayErrors.originNotAllowed(origin);
+  }
+  return { key, value };
+}
+
+/** Within the key's request rate. */
+async function withinRate(deps: GatewayDeps, key: GatewayKey) {
   const retryAfter = await consumeKeyRate(deps.db, key.id, deps.rateLimitPerMinute, new Date());
   if (retryAfter) throw gatewayErrors.rateLimited(retryAfter);
-  return key;
+}
+
+/**
+ * The checks between authentication from this instance's copy of the key and admission: a call
+ * they refuse is answered as it would be from the key as it is now (401 for a key deleted since,
+ * 403 for an origin removed since) before their own error.
+ */
+async function refusedOnlyIfKeyStands<T>(request: FastifyRequest, deps: GatewayDeps, checks: () => Promise<T>): Promise<T> {
+  try {
+    return await checks();
+  } catch (error) {
+    await authenticate(request, deps, 'fresh');
+    throw error;
+  }
+}
+
+type AdmitRequest = { prices: ModelPrice; inputTokens: number; requestedMaxTokens: number | undefined };
+
+/** Admission for the presented key; a key that changed since it was read is read again and checked afresh. */
+async function admitCall(request: FastifyRequest, deps: GatewayDeps, presented: PresentedKey, call: AdmitRequest) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const admission = await admit(deps.db, { presented, ...call, now: new Date(), reservationTtlMs: deps.reservationTtlMs });
+      return { key: presented.key, admission };
+    } catch (error) {
+      if (error instanceof Refusal) throw error.reason === 'credit' ? gatewayErrors.insufficientCredit() : gatewayErrors.budgetExceeded();
+      if (!(error instanceof StaleKey)) throw error;
+      // Changing again between our reads and admission, repeatedly: treat as gone.
+      if (attempt === 2) throw gatewayErrors.invalidKey();
+      presented = await authenticate(request, deps, 'fresh');
+    }
+  }
 }
 
 function parseBody(raw: unknown): ChatBody {
@@ -52,7 +95,8 @@ function capped(body: ChatBody, admission: Admission): ChatBody {
 
 export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
   app.get('/models', { helmet: false }, async (request) => {
-    await authorize(request, deps);
+    const { key } = await authenticate(request, deps, 'fresh');
+    await withinRate(deps, key);
     return {
       object: 'list',
       data: [...deps.pricing.models.values()].map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: 'meterway' })),
@@ -60,18 +104,17 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
   });
 
   app.post('/chat/completions', { bodyLimit: 1024 * 1024, helmet: false }, async (request, reply) => {
-    const key = await authorize(request, deps);
-    const body = parseBody(request.body);
-    const price = deps.pricing.models.get(body.model);
-    if (!price) throw gatewayErrors.unknownModel(body.model);
+    const presented = await authenticate(request, deps, 'cached');
+    const { body, price } = await refusedOnlyIfKeyStands(request, deps, async () => {
+      await withinRate(deps, presented.key);
+      const body = parseBody(request.body);
+      const price = deps.pricing.models.get(body.model);
+      if (!price) throw gatewayErrors.unknownModel(body.model);
+      return { body, price };
+    });
     const estimatedInputTokens = estimateInputTokens(body.messages);
-    let admission: Admission;
-    try {
-      admission = await admit(deps.db, { key, prices: price, inputTokens: estimatedInputTokens, requestedMaxTokens: body.max_completion_tokens ?? body.max_tokens, now: new Date(), reservationTtlMs: deps.reservationTtlMs });
-    } catch (error) {
-      if (error instanceof Refusal) throw error.reason === 'credit' ? gatewayErrors.insufficientCredit() : gatewayErrors.budgetExceeded();
-      throw error;
-    }
+    const requestedMaxTokens = body.max_completion_tokens ?? body.max_tokens;
+    const { key, admission } = await admitCall(request, deps, presented, { prices: price, inputTokens: estimatedInputTokens, requestedMaxTokens });
     const call = { key, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens, model: body.model };
     return body.stream ? streamCompletion(reply, deps, capped(body, admission), call) : complete(reply, deps, capped(body, admission), call);
   });
@@ -79,13 +122,9 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
 
 type Call = { key: GatewayKey; completionId: string; admission: Admission; price: ModelPrice; estimatedInputTokens: number; model: string };
 
-/**
- * Charges what the provider reports, or, when it reports nothing, our own count (flagged). Done
- * before the answer is released: a client's next call must find this one's reservation gone, or
- * a call that names no max_tokens (and so holds all it could pay) would refuse the next.
- */
-function meter(deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string) {
-  return settle(deps.db, {
+/** What the call is charged for: what the provider reports, or, when it reports nothing, our own count (flagged). */
+function metered(call: Call, usage: Usage | undefined, text: string): Metered {
+  return {
     reservationId: call.admission.reservationId,
     organizationId: call.key.organizationId,
     publishableKeyId: call.key.id,
@@ -98,7 +137,18 @@ function meter(deps: GatewayDeps, call: Call, usage: Usage | undefined, text: st
     usageEstimated: !usage,
     prices: call.price,
     now: new Date(),
-  });
+  };
+}
+
+/**
+ * Settles once the answer is out, so the client does not wait for it. This instance's next
+ * admission for the organisation waits for it instead (admission.ts); if it fails, the call goes
+ * uncharged and its hold expires.
+ */
+function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string) {
+  settleAfterAnswer(deps.db, metered(call, usage, text), (error) =>
+    reply.log.error({ err: error, completionId: call.completionId }, 'settling a call failed; it goes uncharged and its reservation will expire'),
+  );
 }
 
 async function complete(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
@@ -114,7 +164,7 @@ async function complete(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, 
     await release(deps.db, call.admission.reservationId);
     throw error instanceof UpstreamTimeout ? gatewayErrors.upstreamTimeout() : gatewayErrors.upstream();
   }
-  await meter(deps, call, result.usage, result.text);
+  meter(reply, deps, call, result.usage, result.text);
   return { ...result.body, id: call.completionId };
 }
 
@@ -157,17 +207,11 @@ async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: Ch
   } finally {
     reply.raw.off('close', clientGone);
   }
-  // A client that left mid-stream pays for what was produced up to then (our own count).
-  try {
-    await meter(deps, call, abort.signal.aborted ? undefined : usage, text);
-  } catch (error) {
-    // The answer is out and cannot turn into an error (nor be left hanging): it goes uncharged and its hold expires.
-    if (!started) throw error;
-    reply.log.error({ err: error, completionId: call.completionId }, 'settling a streamed call failed; its reservation will expire');
-  }
   if (!started) {
     reply.hijack();
     reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8' });
   }
   if (!reply.raw.destroyed) reply.raw.end('data: [DONE]\n\n');
+  // A client that left mid-stream pays for what was produced up to then (our own count).
+  meter(reply, deps, call, abort.signal.aborted ? undefined : usage, text);
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { schema } from '../../db/index.js';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { settling } from '../../domain/metering/settlement.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
@@ -20,14 +21,19 @@ beforeAll(async () => {
 const t = setupGateway(provider);
 
 // On Postgres (CI) a second api instance shares the database, as two production instances would.
-let second: { app: FastifyInstance; url: string; close: () => Promise<void> } | undefined;
+let second: { app: FastifyInstance; url: string; settled: () => Promise<void>; close: () => Promise<void> } | undefined;
 beforeAll(async () => {
   const databaseUrl = t.testDb.handle.databaseUrl;
   if (!databaseUrl) return;
   const db = await createDb({ schema, databaseUrl, dataDir: '', service: 'api' });
   const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent' }), db, models: provider() });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  second = { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: async () => (await app.close(), await db.close()) };
+  second = {
+    app,
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    settled: () => settling(db.db),
+    close: async () => (await app.close(), await db.close()),
+  };
 });
 afterAll(async () => {
   await second?.close();
@@ -51,7 +57,9 @@ async function fire(key: string, calls: number) {
   );
 }
 
+/** Once both instances have settled the answers they sent (settlement follows the answer). */
 async function totals(organizationId: string, keyId: string) {
+  await Promise.all([t.settled(), second?.settled()]);
   const [charged] = await t.testDb.db
     .select({ total: sql<string>`coalesce(sum(${chatCompletions.totalCostNanos}), 0)::text`, count: sql<number>`count(*)::int` })
     .from(chatCompletions)
@@ -60,6 +68,28 @@ async function totals(organizationId: string, keyId: string) {
   const [spend] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, keyId));
   return { charged: BigInt(charged?.total ?? 0), calls: charged?.count ?? 0, balance: credit?.balanceNanos ?? 0n, reserved: credit?.reservedNanos ?? 0n, spent: spend?.spentNanos ?? 0n };
 }
+
+describe('one client whose calls alternate between the instances', () => {
+  it('is never refused for the hold of its own previous call, whose settlement follows the answer', async () => {
+    // 100,000 n$: each call names no max_tokens, so it holds all the credit until it is settled.
+    const account = await t.account({ creditDollars: 0.0001, budgetDollars: 10 });
+    const urls = [t.url, second?.url ?? t.url];
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const response = await fetch(`${urls[i % urls.length]}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.value}`, origin: 'https://app.example.com', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages }),
+      });
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual(Array.from({ length: 12 }, () => 200));
+    const after = await totals(account.organizationId, account.keyId);
+    expect(after.calls).toBe(12);
+    expect(after.balance).toBe(100_000n - after.charged);
+  });
+});
 
 describe(`200 parallel calls${process.env.DATABASE_URL ? ' on two api instances sharing one Postgres' : ''}`, () => {
   it('never spend more than the key budget: every call is charged once or refused with 429', async () => {

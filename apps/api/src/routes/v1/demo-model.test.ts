@@ -32,7 +32,8 @@ describe('the offline demo model (the embedded default)', () => {
     expect(text).toBe(once.choices[0]?.message.content);
     expect(usage?.completion_tokens).toBe(once.usage?.completion_tokens);
 
-      const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+    await t.settled();
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
     expect(rows).toHaveLength(3);
     expect(rows.every((row) => !row.usageEstimated && (row.totalCostNanos ?? 0n) > 0n)).toBe(true);
     await expectLedgerConsistent(t.testDb.db);
@@ -67,7 +68,7 @@ describe('the offline demo model (the embedded default)', () => {
   it('releases the reservations a crashed instance left behind once they expire', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const key = await findKey(t.testDb.db, account.value);
-    const admitted = await admit(t.testDb.db, { key: key!, prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n }, inputTokens: 10, requestedMaxTokens: 100, now: new Date() });
+    const admitted = await admit(t.testDb.db, { presented: { key: key!, value: account.value }, prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n }, inputTokens: 10, requestedMaxTokens: 100, now: new Date() });
     const [held] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
     expect(held?.reservedNanos).toBe(admitted.reservedNanos);
     expect(await releaseExpired(t.testDb.db, new Date())).toBe(0);

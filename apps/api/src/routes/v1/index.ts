@@ -1,7 +1,7 @@
 import { packagePath } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { releaseExpired } from '../../domain/metering/settlement.js';
+import { releaseExpired, settling } from '../../domain/metering/settlement.js';
 import { createModelProvider } from '../../gateway/create-model-provider.js';
 import { loadPricing, type Pricing } from '../../gateway/pricing.js';
 import { chatCompletionRoutes } from './chat-completions.js';
@@ -9,7 +9,8 @@ import { gatewayScope } from './gateway-scope.js';
 
 /**
  * The metering gateway under /v1: OpenAI-compatible, publishable keys, its own CORS and error
- * shape; and the sweeper that releases reservations a crashed instance left behind.
+ * shape; the sweeper that releases reservations a crashed instance left behind; and, at shutdown,
+ * the settlements of answers already sent.
  */
 export async function registerGateway(fastify: FastifyInstance, deps: AppDeps): Promise<Pricing> {
   const { config, db } = deps;
@@ -26,6 +27,10 @@ export async function registerGateway(fastify: FastifyInstance, deps: AppDeps): 
   const sweeper = setInterval(() => {
     releaseExpired(db.db, new Date()).catch((error: unknown) => fastify.log.error({ err: error }, 'releasing expired reservations failed'));
   }, Math.min(30_000, config.gateway.reservationTtlMs / 2));
-  fastify.addHook('onClose', async () => clearInterval(sweeper));
+  fastify.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    // Answers already sent are charged before the database goes.
+    await settling(db.db);
+  });
   return pricing;
 }

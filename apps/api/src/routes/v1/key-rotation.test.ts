@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chatCompletions, keySpend } from '../../db/schema/index.js';
-import { deleteKey, rollKey } from '../../domain/keys/publishable-keys.js';
+import { deleteKey, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
 import type { Viewer } from '../../domain/people/ensure-person.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
@@ -27,6 +27,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   vi.useRealTimers();
+  await t.settled();
   await expectLedgerConsistent(t.testDb.db);
 });
 
@@ -38,10 +39,10 @@ async function account() {
 }
 
 /** The status the gateway answers a small chat completion with this key value. */
-async function statusWith(value: string) {
+async function statusWith(value: string, origin = 'https://app.example.com') {
   const response = await fetch(`${t.url}/v1/chat/completions`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${value}`, origin: 'https://app.example.com', 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${value}`, origin, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 }),
   });
   await response.arrayBuffer();
@@ -100,6 +101,7 @@ describe('a rolled key on /v1/chat/completions', () => {
     expect(await statusWith(key.value)).toBe(200);
     expect(await statusWith(newValue)).toBe(200);
 
+    await t.settled();
     const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, key.organizationId));
     expect(rows.map((row) => row.publishableKeyId)).toEqual([key.keyId, key.keyId, key.keyId]);
     const [spend, ...others] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, key.keyId));
@@ -115,5 +117,45 @@ describe('a rolled key on /v1/chat/completions', () => {
 
     expect(await statusWith(key.value)).toBe(401);
     expect(await statusWith(newValue)).toBe(401);
+  });
+});
+
+// The gateway keeps the keys it has served; admission checks each against the database.
+describe('a key the gateway has already served', () => {
+  it('follows every change at once: origins, budget, roll and delete', async () => {
+    const key = await account();
+    const edit = (input: { allowedOrigins: string[]; budget: number }) =>
+      updateKey(t.testDb.db, key.viewer, key.keyId, { name: 'Edited', budgetType: 'monthly', ...input }, new Date());
+    expect(await statusWith(key.value)).toBe(200);
+
+    await edit({ allowedOrigins: ['https://other.example.com'], budget: 1 });
+    expect(await statusWith(key.value)).toBe(403);
+    expect(await statusWith(key.value, 'https://other.example.com')).toBe(200);
+    await edit({ allowedOrigins: ['https://app.example.com', 'https://other.example.com'], budget: 1 });
+    expect(await statusWith(key.value)).toBe(200);
+
+    await edit({ allowedOrigins: ['https://app.example.com'], budget: 0 });
+    expect(await statusWith(key.value)).toBe(429);
+    await edit({ allowedOrigins: ['https://app.example.com'], budget: 1 });
+    expect(await statusWith(key.value)).toBe(200);
+
+    const newValue = await key.roll(0);
+    expect(await statusWith(key.value)).toBe(401);
+    expect(await statusWith(newValue)).toBe(200);
+    await deleteKey(t.testDb.db, key.viewer, key.keyId, new Date());
+    expect(await statusWith(newValue)).toBe(401);
+  });
+
+  it('answers a key deleted since it served it with 401 before any complaint about the request', async () => {
+    const key = await account();
+    expect(await statusWith(key.value)).toBe(200);
+    await deleteKey(t.testDb.db, key.viewer, key.keyId, new Date());
+    const response = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.value}`, origin: 'https://app.example.com', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-unknown', messages: [] }),
+    });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
   });
 });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { schema } from '../../db/index.js';
+import { settling } from '../../domain/metering/settlement.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
@@ -18,14 +19,18 @@ beforeAll(async () => {
 const t = setupGateway(provider);
 
 // On Postgres a second api instance shares the database, so two processes' batches interleave.
-let second: { url: string; close: () => Promise<void> } | undefined;
+let second: { url: string; settled: () => Promise<void>; close: () => Promise<void> } | undefined;
 beforeAll(async () => {
   const databaseUrl = t.testDb.handle.databaseUrl;
   if (!databaseUrl) return;
   const db = await createDb({ schema, databaseUrl, dataDir: '', service: 'api' });
   const app: FastifyInstance = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent' }), db, models: provider() });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  second = { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: async () => (await app.close(), await db.close()) };
+  second = {
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    settled: () => settling(db.db),
+    close: async () => (await app.close(), await db.close()),
+  };
 });
 afterAll(async () => {
   await second?.close();
@@ -48,6 +53,7 @@ describe(`usage_daily after 240 parallel gateway calls${process.env.DATABASE_URL
       ),
     );
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    await Promise.all([t.settled(), second?.settled()]);
 
     type Rows = { rows: Record<string, string>[] };
     const grouped = (await t.testDb.db.execute(sql`
