@@ -30,6 +30,7 @@ import { stripeProvider } from './domain/payments/stripe-provider.js';
 import { loadSecret } from './domain/secrets/load-secret.js';
 import { setupFakeStripe } from './testing/fake-stripe.js';
 import { answerProblems, type Family, forgedPageToken } from './testing/fuzz.js';
+import { atRest } from './testing/gateway-fixture.js';
 import { expectLedgerConsistent } from './testing/ledger-invariant.js';
 import { setupTestApp } from './testing/setup-test-app.js';
 
@@ -119,6 +120,8 @@ beforeAll(async () => {
       payload: { model: 'meterway-demo', messages: [{ role: 'user', content: `hello ${i}` }], max_tokens: 5 },
     });
   }
+  // Settled, and the holds the gateway reserved ahead of the key's next calls given back.
+  await atRest(t.testDb.db);
   f.chatToken = (await bff(owner.cookie, 'GET', '/bff/chat-completions?limit=1')).pagination.nextPageToken;
   f.personsToken = (await bff(admin.cookie, 'GET', '/admin/persons?limit=1')).pagination.nextPageToken;
   await bff(other.cookie, 'GET', '/bff/me');

@@ -12,10 +12,9 @@ import { alertDeliveries, keySpend, persons } from '../db/schema/index.js';
 import { loadApiConfig } from '../env.js';
 import { openAiCompatible } from '../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../testing/fake-upstream.js';
-import { setupGateway } from '../testing/gateway-fixture.js';
+import { atRest, setupGateway } from '../testing/gateway-fixture.js';
 import { saveAlertSettings } from '../domain/alerts/alert-settings.js';
 import { checkAlerts } from '../domain/alerts/check-alerts.js';
-import { settling } from '../domain/metering/settlement.js';
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let mail: Awaited<ReturnType<typeof startMailCatcher>>;
@@ -82,7 +81,7 @@ describe(`alerts under concurrent usage on two api instances${process.env.DATABA
       statuses.push(...(await Promise.all(Array.from({ length: 8 }, (_, i) => call(i % 2 ? second.url : t.url, account.value)))));
     }
     // Settlement follows each answer: the last calls' spend is in before the checkers' last rounds.
-    await Promise.all([t.settled(), settling(second.db)]);
+    await Promise.all([t.settled(), atRest(second.db)]);
     using = false;
     const rounds = await Promise.all(checkers);
     expect(Math.min(...rounds)).toBeGreaterThanOrEqual(5);

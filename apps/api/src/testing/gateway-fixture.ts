@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Database } from '@meterway/db';
 import { setupTestDb } from '@meterway/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
@@ -10,14 +11,21 @@ import { postEntry } from '../domain/credit/ledger.js';
 import { newKeyValue } from '../domain/keys/key-value.js';
 import { dollarsToNanos } from '../domain/money.js';
 import { loadApiConfig } from '../env.js';
+import { returnStocks } from '../domain/metering/hold-stock.js';
 import { settling } from '../domain/metering/settlement.js';
 import type { ModelProvider } from '../gateway/providers/model-provider.js';
 
 /**
  * The api listening on a real socket (the openai SDK needs a URL), on this file's own database,
  * with the model provider the test chooses; `account()` makes an organisation with credit and a key;
- * `settled()` waits for the settlements of the answers the gateway has sent (they follow the answer).
+ * `settled()` waits for the settlements of the answers the gateway has sent (they follow the answer)
+ * and for its stocks of spare holds to be given back (they would be after a second idle).
  */
+/** The database as one instance leaves it at rest: every answer settled, no spare hold kept. */
+export async function atRest(db: Database): Promise<void> {
+  await Promise.all([settling(db), returnStocks(db)]);
+}
+
 export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv = {}) {
   const testDb = setupTestDb({ schema, migrations });
   let app: FastifyInstance | undefined;
@@ -58,6 +66,6 @@ export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv
       return url;
     },
     account,
-    settled: () => settling(testDb.db),
+    settled: () => atRest(testDb.db),
   };
 }

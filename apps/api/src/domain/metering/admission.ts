@@ -2,24 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
 import { periodStart, type Prices } from '../money.js';
+import { admitHolds, type PresentedKey, Refusal, StaleKey } from './admit-calls.js';
 import { batchBy, type Outcome } from './batch.js';
 import type { GatewayKey } from './find-key.js';
+import { returnStocks, stockAfterAdmission, takeHold } from './hold-stock.js';
 import { settling } from './settlement.js';
-import { pgArray, rowsOf, sqlStateOf } from './sql-values.js';
-
-/** Why a call is refused before it reaches the model: the organisation's credit or the key's budget. */
-export class Refusal extends Error {
-  constructor(readonly reason: 'credit' | 'budget') {
-    super(reason === 'credit' ? 'insufficient credit' : 'key budget exhausted');
-  }
-}
-
-/** The key changed (deleted, rolled past the value presented, origins edited) since the caller read it; nothing was reserved. */
-export class StaleKey extends Error {
-  constructor() {
-    super('the key changed since it was read');
-  }
-}
+import { rowsOf } from './sql-values.js';
 
 export type Admission = { reservationId: string; maxTokens: number; reservedNanos: bigint; periodStart: string };
 
@@ -33,40 +21,19 @@ const holdWaitMs = 5;
 /** The most output a call may be admitted for when it names no max_tokens. */
 const maxAdmittedTokens = 1_000_000n;
 
-/** The key as the caller checked it: the value presented and the row it was checked against. */
-export type PresentedKey = { key: GatewayKey; value: string };
-
 type Hold = { presented: PresentedKey; now: Date; period: string; reservationId: string; amount: bigint; expiresAt: Date };
 
-/** The refusal app.admit_calls raised, if that is what `error` is. */
-function refusalOf(error: unknown): Refusal | StaleKey | undefined {
-  switch (sqlStateOf(error)) {
-    case 'MW402':
-      return new Refusal('credit');
-    case 'MW429':
-      return new Refusal('budget');
-    case 'MW401':
-      return new StaleKey();
-    default:
-      return undefined;
-  }
-}
-
-/**
- * Reserves all holds of one presented key and period in one round trip, or none (the first refusal
- * is thrown). The database checks the key as it is now against what the holds were checked with.
- */
-async function reserveAll(db: Database, holds: Hold[]): Promise<void> {
+/** Reserves all holds of one presented key and period in one round trip, or none (the first refusal is thrown). */
+function reserveAll(db: Database, holds: Hold[]): Promise<void> {
   const [first] = holds as [Hold];
-  const { key, value } = first.presented;
-  try {
-    await db.execute(sql`select app.admit_calls(
-      ${key.id}::uuid, ${value}, ${JSON.stringify(key.allowedOrigins)}::jsonb, ${first.now.toISOString()}::timestamptz, ${first.period}::date,
-      ${pgArray(holds.map((hold) => hold.reservationId))}::uuid[], ${pgArray(holds.map((hold) => hold.amount))}::bigint[],
-      ${first.expiresAt.toISOString()}::timestamptz)`);
-  } catch (error) {
-    throw refusalOf(error) ?? error;
-  }
+  return admitHolds(db, {
+    presented: first.presented,
+    now: first.now,
+    period: first.period,
+    ids: holds.map((hold) => hold.reservationId),
+    amounts: holds.map((hold) => hold.amount),
+    expiresAt: first.expiresAt,
+  });
 }
 
 /**
@@ -143,13 +110,14 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
   const period = periodStart(input.now);
   const inputCost = BigInt(input.inputTokens) * input.prices.inputNanosPerToken;
   const key = input.presented.key;
+  const ttlMs = input.reservationTtlMs ?? reservationLifetimeMs;
   const hold = (maxTokens: bigint): Hold => ({
     presented: input.presented,
     now: input.now,
     period,
     reservationId: randomUUID(),
     amount: inputCost + maxTokens * input.prices.outputNanosPerToken,
-    expiresAt: new Date(input.now.getTime() + (input.reservationTtlMs ?? reservationLifetimeMs)),
+    expiresAt: new Date(input.now.getTime() + ttlMs),
   });
   const admitted = (held: Hold, maxTokens: bigint): Admission => ({
     reservationId: held.reservationId,
@@ -158,12 +126,17 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
     periodStart: period,
   });
 
-  // The common case: the call names its max_tokens and both can pay for it.
+  // The common case: the call names its max_tokens and both can pay for it; from this instance's
+  // stock of holds for the key when it has one that fits, else reserved now.
   if (input.requestedMaxTokens !== undefined) {
     const requested = BigInt(input.requestedMaxTokens);
     const held = hold(requested);
+    const stocked = takeHold(db, input.presented, period, held.amount);
+    if (stocked) return { reservationId: stocked.id, maxTokens: Number(requested), reservedNanos: stocked.amount, periodStart: period };
+    const startedAt = performance.now();
     try {
       await reserverFor(db)(held);
+      stockAfterAdmission(db, input.presented, period, held.amount, startedAt, ttlMs);
       return admitted(held, requested);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
@@ -171,8 +144,9 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
   }
 
   // Otherwise cap max_tokens to what is free now. Answers go out before their settlement: this
-  // instance's earlier calls of the organisation are settled first, so their holds do not count.
-  await settling(db, key.organizationId);
+  // instance's earlier calls of the organisation are settled first, and its stocks given back,
+  // so neither's holds count.
+  await Promise.all([settling(db, key.organizationId), returnStocks(db, key.organizationId)]);
   for (let attempt = 0, waited = 0; attempt < 3; ) {
     const { credit, budget, othersHold } = await available(db, key, period);
     const binding: Refusal['reason'] = credit <= budget ? 'credit' : 'budget';

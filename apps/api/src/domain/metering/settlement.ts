@@ -1,30 +1,40 @@
 import type { Database } from '@meterway/db';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import type { Prices } from '../money.js';
 import { batchBy, type Outcome } from './batch.js';
 import { rowsOf } from './sql-values.js';
 
-type Reservation = typeof reservations.$inferSelect;
-
-/** Gives a reservation back to the credit and the budget it held; false when it was already gone. */
-async function releaseIn(tx: Database, reservationId: string): Promise<Reservation | undefined> {
-  const [reservation] = await tx.delete(reservations).where(eq(reservations.id, reservationId)).returning();
-  if (!reservation) return undefined;
-  await tx
-    .update(creditBalances)
-    .set({ reservedNanos: sql`greatest(${creditBalances.reservedNanos} - ${reservation.amountNanos}, 0)` })
-    .where(eq(creditBalances.organizationId, reservation.organizationId));
-  await tx
-    .update(keySpend)
-    .set({ reservedNanos: sql`greatest(${keySpend.reservedNanos} - ${reservation.amountNanos}, 0)` })
-    .where(and(eq(keySpend.publishableKeyId, reservation.publishableKeyId), eq(keySpend.periodStart, reservation.periodStart)));
-  return reservation;
-}
-
-/** An upstream failure: everything reserved goes back, nothing is charged. */
-export async function release(db: Database, reservationId: string): Promise<void> {
-  await db.transaction((tx) => releaseIn(tx, reservationId));
+/**
+ * Gives reservations back to the credit and the budgets they held, in one transaction: an
+ * upstream failure's hold (nothing is charged), a stock's unused holds, expired ones. Those
+ * already gone (settled or swept) are skipped. Balance rows before spend rows, as admission locks them.
+ */
+export async function release(db: Database, reservationIds: string[]): Promise<void> {
+  if (reservationIds.length === 0) return;
+  await db.transaction(async (tx) => {
+    const released = await tx.delete(reservations).where(inArray(reservations.id, reservationIds)).returning();
+    const byOrganization = new Map<string, bigint>();
+    const byKeyPeriod = new Map<string, { keyId: string; period: string; amount: bigint }>();
+    for (const hold of released) {
+      byOrganization.set(hold.organizationId, (byOrganization.get(hold.organizationId) ?? 0n) + hold.amountNanos);
+      const spend = byKeyPeriod.get(`${hold.publishableKeyId} ${hold.periodStart}`) ?? { keyId: hold.publishableKeyId, period: hold.periodStart, amount: 0n };
+      spend.amount += hold.amountNanos;
+      byKeyPeriod.set(`${hold.publishableKeyId} ${hold.periodStart}`, spend);
+    }
+    for (const [organizationId, amount] of [...byOrganization].sort(([x], [y]) => x.localeCompare(y))) {
+      await tx
+        .update(creditBalances)
+        .set({ reservedNanos: sql`greatest(${creditBalances.reservedNanos} - ${amount}, 0)` })
+        .where(eq(creditBalances.organizationId, organizationId));
+    }
+    for (const { keyId, period, amount } of byKeyPeriod.values()) {
+      await tx
+        .update(keySpend)
+        .set({ reservedNanos: sql`greatest(${keySpend.reservedNanos} - ${amount}, 0)` })
+        .where(and(eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, period)));
+    }
+  });
 }
 
 export type Metered = {
@@ -114,7 +124,10 @@ export function settleAfterAnswer(db: Database, call: Metered, onError: (error: 
   if (!byOrganization) inFlight.set(db, (byOrganization = new Map()));
   let pending = byOrganization.get(call.organizationId);
   if (!pending) byOrganization.set(call.organizationId, (pending = new Set()));
-  const done: Promise<void> = settle(db, call)
+  // Started on the next turn of the event loop: the answer is written in this one, and building
+  // and sending the settlement first would hold it back (≈ 0.3 ms one call at a time).
+  const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => settle(db, call))
     .then(() => undefined, onError)
     .finally(() => {
       pending.delete(done);
@@ -134,6 +147,6 @@ export async function settling(db: Database, organizationId?: string): Promise<v
 /** Reservations of crashed instances: released once expired. */
 export async function releaseExpired(db: Database, now: Date): Promise<number> {
   const expired = await db.select({ id: reservations.id }).from(reservations).where(lt(reservations.expiresAt, now)).limit(500);
-  for (const { id } of expired) await release(db, id);
+  await release(db, expired.map(({ id }) => id));
   return expired.length;
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { postEntry } from '../../domain/credit/ledger.js';
+import { dollarsToNanos } from '../../domain/money.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
 
 const t = setupTestApp({}, { identity: true });
@@ -96,5 +98,40 @@ describe('publishable keys', () => {
     const response = await call(cookie, 'DELETE', '/bff/publishable-keys/not-a-uuid');
     expect(response.statusCode).toBe(400);
     expect(response.json().errors).toEqual([{ field: 'publishableKeyId', message: 'Unknown publishable key' }]);
+  });
+
+  it('reaches this instance\'s gateway at once: an edit, a roll and a delete apply to the very next call', async () => {
+    const { cookie } = await t.users.signUp();
+    const { organizationId } = (await call(cookie, 'GET', '/bff/me')).json();
+    await t.testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(5), reference: 'cs_gateway_follows' }));
+    const key = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, allowedOrigins: ['https://shop.example.com'] })).json();
+    const complete = async (value: string, origin = 'https://shop.example.com') =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/chat/completions',
+          headers: { authorization: `Bearer ${value}`, origin },
+          payload: { model: 'meterway-demo', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
+        })
+      ).statusCode;
+    // Calls in a row: after the first, this instance admits the key's calls from holds it reserved ahead.
+    for (let index = 0; index < 3; index++) expect(await complete(key.value)).toBe(200);
+
+    await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, allowedOrigins: ['https://new.example.com'] });
+    expect(await complete(key.value)).toBe(403);
+    expect(await complete(key.value, 'https://new.example.com')).toBe(200);
+    expect(await complete(key.value, 'https://new.example.com')).toBe(200);
+    await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, budget: 0, allowedOrigins: ['https://new.example.com'] });
+    expect(await complete(key.value, 'https://new.example.com')).toBe(429);
+    await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, allowedOrigins: ['https://new.example.com'] });
+    expect(await complete(key.value, 'https://new.example.com')).toBe(200);
+    expect(await complete(key.value, 'https://new.example.com')).toBe(200);
+
+    const rolled = (await call(cookie, 'POST', `/bff/publishable-keys/${key.id}/roll`, { overlapHours: 0 })).json();
+    expect(await complete(key.value, 'https://new.example.com')).toBe(401);
+    expect(await complete(rolled.value, 'https://new.example.com')).toBe(200);
+    expect(await complete(rolled.value, 'https://new.example.com')).toBe(200);
+    expect((await call(cookie, 'DELETE', `/bff/publishable-keys/${key.id}`)).statusCode).toBe(204);
+    expect(await complete(rolled.value, 'https://new.example.com')).toBe(401);
   });
 });

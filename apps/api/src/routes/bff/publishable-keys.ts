@@ -8,11 +8,19 @@ import {
 import { z } from 'zod';
 import type { RouteDeps } from '../../deps.js';
 import { createKey, deleteKey, listKeys, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
+import { forgetStocksOf } from '../../domain/metering/hold-stock.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
 export function publishableKeyRoutes(app: FastifyZodInstance, { db }: RouteDeps) {
+  // This instance's gateway stops admitting the key's calls from holds reserved before a change at
+  // once (other instances within stockTrustMs).
+  const changed = <T>(keyId: string, result: T): T => {
+    forgetStocksOf(db.db, keyId);
+    return result;
+  };
+
   app.get('/bff/publishable-keys', { schema: { response: { 200: publishableKeyListSchema } } }, async (request) => ({
     publishableKeys: await listKeys(db.db, viewerOf(request), new Date()),
   }));
@@ -26,20 +34,22 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db }: RouteDeps)
   app.put(
     '/bff/publishable-keys/:publishableKeyId',
     { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: publishableKeyInputSchema, response: { 200: publishableKeySchema } } },
-    async (request) => updateKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body, new Date()),
+    async (request) =>
+      changed(request.params.publishableKeyId, await updateKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body, new Date())),
   );
 
   app.post(
     '/bff/publishable-keys/:publishableKeyId/roll',
     { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: publishableKeyRollSchema, response: { 200: publishableKeySchema } } },
-    async (request) => rollKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body.overlapHours, new Date()),
+    async (request) =>
+      changed(request.params.publishableKeyId, await rollKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body.overlapHours, new Date())),
   );
 
   app.delete(
     '/bff/publishable-keys/:publishableKeyId',
     { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await deleteKey(db.db, viewerOf(request), request.params.publishableKeyId, new Date());
+      changed(request.params.publishableKeyId, await deleteKey(db.db, viewerOf(request), request.params.publishableKeyId, new Date()));
       return reply.code(204).send(null);
     },
   );

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { chatRequestSchema } from '@meterway/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@meterway/db';
-import { admit, type Admission, type PresentedKey, Refusal, StaleKey } from '../../domain/metering/admission.js';
+import { admit, type Admission } from '../../domain/metering/admission.js';
+import { type PresentedKey, Refusal, StaleKey } from '../../domain/metering/admit-calls.js';
 import { type GatewayKey, originAllowed } from '../../domain/metering/find-key.js';
 import { cachedKey, freshKey } from '../../domain/metering/key-cache.js';
 import { consumeKeyRate } from '../../domain/metering/key-rate-limit.js';
@@ -161,7 +162,7 @@ async function complete(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, 
   try {
     result = await deps.provider.complete(body, abort.signal);
   } catch (error) {
-    await release(deps.db, call.admission.reservationId);
+    await release(deps.db, [call.admission.reservationId]);
     throw error instanceof UpstreamTimeout ? gatewayErrors.upstreamTimeout() : gatewayErrors.upstream();
   }
   meter(reply, deps, call, result.usage, result.text);
@@ -198,7 +199,7 @@ async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: Ch
     }
   } catch (error) {
     if (!started) {
-      await release(deps.db, call.admission.reservationId);
+      await release(deps.db, [call.admission.reservationId]);
       throw error instanceof UpstreamTimeout ? gatewayErrors.upstreamTimeout() : gatewayErrors.upstream();
     }
     // Bytes were delivered: what was produced is charged, and the stream ends with an error event.

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { schema } from '../../db/index.js';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
-import { settling } from '../../domain/metering/settlement.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
-import { setupGateway } from '../../testing/gateway-fixture.js';
+import { atRest, setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -31,7 +30,7 @@ beforeAll(async () => {
   second = {
     app,
     url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    settled: () => settling(db.db),
+    settled: () => atRest(db.db),
     close: async () => (await app.close(), await db.close()),
   };
 });

@@ -1,6 +1,7 @@
 import { packagePath } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
+import { returnStocks } from '../../domain/metering/hold-stock.js';
 import { releaseExpired, settling } from '../../domain/metering/settlement.js';
 import { createModelProvider } from '../../gateway/create-model-provider.js';
 import { loadPricing, type Pricing } from '../../gateway/pricing.js';
@@ -29,8 +30,8 @@ export async function registerGateway(fastify: FastifyInstance, deps: AppDeps): 
   }, Math.min(30_000, config.gateway.reservationTtlMs / 2));
   fastify.addHook('onClose', async () => {
     clearInterval(sweeper);
-    // Answers already sent are charged before the database goes.
-    await settling(db.db);
+    // Spare holds go back, and answers already sent are charged, before the database goes.
+    await Promise.all([returnStocks(db.db), settling(db.db)]);
   });
   return pricing;
 }

@@ -5,6 +5,7 @@ import { deleteKey, rollKey, updateKey } from '../../domain/keys/publishable-key
 import type { Viewer } from '../../domain/people/ensure-person.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
+import { stockTrustMs } from '../../domain/metering/hold-stock.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 
@@ -120,12 +121,19 @@ describe('a rolled key on /v1/chat/completions', () => {
   });
 });
 
-// The gateway keeps the keys it has served; admission checks each against the database.
+// The gateway keeps the keys it has served; admission checks each against the database, and a
+// stock of holds reserved ahead serves calls only while such a check is under stockTrustMs old.
+// These edits go straight to the database, as another instance's console requests would.
 describe('a key the gateway has already served', () => {
-  it('follows every change at once: origins, budget, roll and delete', async () => {
+  it('follows every change made elsewhere within stockTrustMs: origins, budget, roll and delete', async () => {
     const key = await account();
+    const elsewhere = async (change: () => Promise<unknown>) => {
+      await change();
+      await new Promise((resolve) => setTimeout(resolve, stockTrustMs + 20));
+    };
     const edit = (input: { allowedOrigins: string[]; budget: number }) =>
-      updateKey(t.testDb.db, key.viewer, key.keyId, { name: 'Edited', budgetType: 'monthly', ...input }, new Date());
+      elsewhere(() => updateKey(t.testDb.db, key.viewer, key.keyId, { name: 'Edited', budgetType: 'monthly', ...input }, new Date()));
+    expect(await statusWith(key.value)).toBe(200);
     expect(await statusWith(key.value)).toBe(200);
 
     await edit({ allowedOrigins: ['https://other.example.com'], budget: 1 });
@@ -133,16 +141,20 @@ describe('a key the gateway has already served', () => {
     expect(await statusWith(key.value, 'https://other.example.com')).toBe(200);
     await edit({ allowedOrigins: ['https://app.example.com', 'https://other.example.com'], budget: 1 });
     expect(await statusWith(key.value)).toBe(200);
+    expect(await statusWith(key.value)).toBe(200);
 
     await edit({ allowedOrigins: ['https://app.example.com'], budget: 0 });
     expect(await statusWith(key.value)).toBe(429);
     await edit({ allowedOrigins: ['https://app.example.com'], budget: 1 });
     expect(await statusWith(key.value)).toBe(200);
+    expect(await statusWith(key.value)).toBe(200);
 
-    const newValue = await key.roll(0);
+    let newValue = '';
+    await elsewhere(async () => (newValue = await key.roll(0)));
     expect(await statusWith(key.value)).toBe(401);
     expect(await statusWith(newValue)).toBe(200);
-    await deleteKey(t.testDb.db, key.viewer, key.keyId, new Date());
+    expect(await statusWith(newValue)).toBe(200);
+    await elsewhere(() => deleteKey(t.testDb.db, key.viewer, key.keyId, new Date()));
     expect(await statusWith(newValue)).toBe(401);
   });
 

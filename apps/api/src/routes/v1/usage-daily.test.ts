@@ -5,11 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { schema } from '../../db/index.js';
-import { settling } from '../../domain/metering/settlement.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
-import { setupGateway } from '../../testing/gateway-fixture.js';
+import { atRest, setupGateway } from '../../testing/gateway-fixture.js';
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 const provider = () => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 10_000, idleTimeoutMs: 5_000 });
@@ -28,7 +27,7 @@ beforeAll(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   second = {
     url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    settled: () => settling(db.db),
+    settled: () => atRest(db.db),
     close: async () => (await app.close(), await db.close()),
   };
 });

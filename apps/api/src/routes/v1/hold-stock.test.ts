@@ -1,0 +1,120 @@
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.js';
+import { chatCompletions, creditBalances, reservations } from '../../db/schema/index.js';
+import { settling } from '../../domain/metering/settlement.js';
+import { loadApiConfig } from '../../env.js';
+import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
+import { startFakeUpstream } from '../../testing/fake-upstream.js';
+import { setupGateway } from '../../testing/gateway-fixture.js';
+import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+afterAll(async () => upstream?.close());
+
+const provider = () => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 });
+const t = setupGateway(provider);
+afterEach(async () => {
+  await t.settled();
+  await expectLedgerConsistent(t.testDb.db);
+  expect(await t.testDb.db.select().from(reservations)).toEqual([]);
+});
+
+const model = 'gpt-4o-mini';
+const messages = [{ role: 'user' as const, content: 'Say hello.' }];
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function client(key: string, baseURL = `${t.url}/v1`) {
+  return new OpenAI({ baseURL, apiKey: key, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
+}
+
+/** The holds open for the organisation once the answers sent are settled: the instance's spare ones. */
+async function spareHolds(organizationId: string) {
+  await settling(t.testDb.db);
+  return (await t.testDb.db.select().from(reservations).where(eq(reservations.organizationId, organizationId))).length;
+}
+
+/** Calls in a row until the instance keeps spare holds for the key (its stock is topped up in the background). */
+async function warmUp(key: string, organizationId: string, baseURL?: string) {
+  for (let call = 0; call < 20 && (await spareHolds(organizationId)) === 0; call++) {
+    await client(key, baseURL).chat.completions.create({ model, messages, max_tokens: 4 });
+  }
+  expect(await spareHolds(organizationId)).toBeGreaterThan(0);
+}
+
+describe('holds an instance reserves ahead of a key\'s calls', () => {
+  // Postgres only: the test locks the balance row on a connection of its own.
+  it.skipIf(!process.env.DATABASE_URL)('answers the next calls without waiting for admission: they are answered while the balance row is locked', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    await warmUp(account.value, account.organizationId);
+    let unlock = () => {};
+    const unlocked = new Promise<void>((resolve) => (unlock = resolve));
+    const locked = new Promise<void>((taken) => {
+      void t.testDb.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from app.credit_balances where organization_id = ${account.organizationId}::uuid for update`);
+        taken();
+        await unlocked;
+      });
+    });
+    await locked;
+    const answered = await Promise.race([
+      Promise.all([1, 2, 3].map(() => client(account.value).chat.completions.create({ model, messages, max_tokens: 4 }))).then(() => 'answered'),
+      pause(3_000).then(() => 'still waiting'),
+    ]);
+    unlock();
+    expect(answered).toBe('answered');
+    await t.settled();
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+    expect(rows.every((row) => row.totalCostNanos! > 0n)).toBe(true);
+  });
+
+  it('gives its spare holds back a second after the key\'s last call, and the credit is whole again', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    await warmUp(account.value, account.organizationId);
+    const held = async () => (await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId)))[0]!.reservedNanos;
+    expect(await held()).toBeGreaterThan(0n);
+    await pause(1_500);
+    expect(await spareHolds(account.organizationId)).toBe(0);
+    expect(await held()).toBe(0n);
+  });
+
+  it('keeps none when the credit left is small: each call is then admitted on its own, exactly', async () => {
+    const account = await t.account({ creditDollars: 0.005, budgetDollars: 1 });
+    for (let call = 0; call < 5; call++) await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });
+    expect(await spareHolds(account.organizationId)).toBe(0);
+  });
+
+  it('admits a call larger than its holds on its own, with the max_tokens it asked for', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    await warmUp(account.value, account.organizationId);
+    const sentBefore = upstream.requests.length;
+    await client(account.value).chat.completions.create({ model, messages, max_tokens: 3_000 });
+    expect(upstream.requests.slice(sentBefore).map((request) => request.max_tokens)).toEqual([3_000]);
+  });
+
+  it('gives them back before it caps a call that names no max_tokens: the cap is all the credit left', async () => {
+    const account = await t.account({ creditDollars: 0.5, budgetDollars: 1 });
+    await warmUp(account.value, account.organizationId);
+    const [before] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
+    const sentBefore = upstream.requests.length;
+    const completion = await client(account.value).chat.completions.create({ model, messages });
+    await t.settled();
+    const [row] = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.id, completion.id));
+    // gpt-4o-mini output: 600 n$ per token.
+    expect(upstream.requests.slice(sentBefore).map((request) => request.max_tokens)).toEqual([Number((before!.balanceNanos - row!.estimatedInputCostNanos!) / 600n)]);
+  });
+
+  it('gives its spare holds back when it shuts down', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent' }), db: t.testDb.handle, models: provider() });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    await warmUp(account.value, account.organizationId, `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`);
+    await app.close();
+    expect(await t.testDb.db.select().from(reservations).where(eq(reservations.organizationId, account.organizationId))).toEqual([]);
+  });
+});
