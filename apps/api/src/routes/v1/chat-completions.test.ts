@@ -9,6 +9,7 @@ import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { lockRows } from '../../testing/row-lock.js';
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 beforeAll(async () => {
@@ -167,16 +168,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     const ids = [(await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 })).id];
     await t.settled();
     // Settlement adds to usage_daily, which admission never touches: holding its row stalls settlement only.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const lockTaken = new Promise<void>((taken) => {
-      void t.testDb.db.transaction(async (tx) => {
-        await tx.execute(sql`select 1 from app.usage_daily where organization_id = ${account.organizationId}::uuid for update`);
-        taken();
-        await released;
-      });
-    });
-    await lockTaken;
+    const release = await lockRows(t.testDb.db, sql`select 1 from app.usage_daily where organization_id = ${account.organizationId}::uuid for update`);
     const sentBefore = upstream.requests.length;
     ids.push((await client(account.value).chat.completions.create({ model, messages })).id);
     const third = client(account.value).chat.completions.create({ model, messages });

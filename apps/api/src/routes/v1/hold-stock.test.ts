@@ -10,6 +10,7 @@ import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { lockRows } from '../../testing/row-lock.js';
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 beforeAll(async () => {
@@ -52,16 +53,7 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
   it.skipIf(!process.env.DATABASE_URL)('answers the next calls without waiting for admission: they are answered while the balance row is locked', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     await warmUp(account.value, account.organizationId);
-    let unlock = () => {};
-    const unlocked = new Promise<void>((resolve) => (unlock = resolve));
-    const locked = new Promise<void>((taken) => {
-      void t.testDb.db.transaction(async (tx) => {
-        await tx.execute(sql`select 1 from app.credit_balances where organization_id = ${account.organizationId}::uuid for update`);
-        taken();
-        await unlocked;
-      });
-    });
-    await locked;
+    const unlock = await lockRows(t.testDb.db, sql`select 1 from app.credit_balances where organization_id = ${account.organizationId}::uuid for update`);
     const answered = await Promise.race([
       Promise.all([1, 2, 3].map(() => client(account.value).chat.completions.create({ model, messages, max_tokens: 4 }))).then(() => 'answered'),
       pause(3_000).then(() => 'still waiting'),
