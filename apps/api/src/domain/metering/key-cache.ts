@@ -27,8 +27,9 @@ export async function freshKey(db: Database, value: string): Promise<GatewayKey 
 /**
  * The key with this value as this instance last read it. Only for a call that admission will
  * check: app.admit_calls refuses a key deleted, rolled past the value presented or whose origins
- * changed since (StaleKey), and the caller reads it again with freshKey. A value never seen, or
- * one that did not authenticate, is always read from the database.
+ * changed since (StaleKey), and the caller reads it again with freshKey; a hold reserved ahead
+ * (hold-stock.ts) is only used while such a check is under stockTrustMs old. A value never seen,
+ * or one that did not authenticate, is always read from the database.
  */
 export function cachedKey(db: Database, value: string): Promise<GatewayKey | undefined> {
   const key = cacheOf(db).get(value);

@@ -24,8 +24,9 @@ export type GatewayDeps = {
 
 /**
  * Who calls: a live key, from one of its origins. `cached` answers from the key as this instance
- * last read it, for a call whose admission checks the key again in the database; an origin the
- * cached key refuses is checked against the key as it is now before the call is refused.
+ * last read it, for a call whose admission checks the key again in the database (or takes a hold
+ * reserved ahead, checked under stockTrustMs ago); an origin the cached key refuses is checked
+ * against the key as it is now before the call is refused.
  */
 async function authenticate(request: FastifyRequest, deps: GatewayDeps, read: 'cached' | 'fresh'): Promise<PresentedKey> {
   const value = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
@@ -195,7 +196,12 @@ async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: Ch
       if (piece.usage) usage = piece.usage;
       // The usage chunk is forced upstream for metering; the client gets it only if it asked.
       if (piece.usage && !wantsUsage && Array.isArray(piece.chunk.choices) && piece.chunk.choices.length === 0) continue;
-      if (!reply.raw.destroyed) reply.raw.write(`data: ${JSON.stringify({ ...piece.chunk, id: call.completionId })}\n\n`);
+      if (!reply.raw.destroyed) {
+        // Events that arrived together leave together: one write to the socket per turn, not per event.
+        reply.raw.cork();
+        reply.raw.write(`data: ${JSON.stringify({ ...piece.chunk, id: call.completionId })}\n\n`);
+        process.nextTick(() => reply.raw.uncork());
+      }
     }
   } catch (error) {
     if (!started) {

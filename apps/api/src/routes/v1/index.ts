@@ -11,7 +11,7 @@ import { gatewayScope } from './gateway-scope.js';
 /**
  * The metering gateway under /v1: OpenAI-compatible, publishable keys, its own CORS and error
  * shape; the sweeper that releases reservations a crashed instance left behind; and, at shutdown,
- * the settlements of answers already sent.
+ * the spare holds given back and the settlements of answers already sent.
  */
 export async function registerGateway(fastify: FastifyInstance, deps: AppDeps): Promise<Pricing> {
   const { config, db } = deps;
