@@ -8,6 +8,7 @@ import type { GatewayKey } from './find-key.js';
 import { returnStocks, stockAfterAdmission, takeHold } from './hold-stock.js';
 import { settling } from './settlement.js';
 import { rowsOf } from './sql-values.js';
+import { perDatabase } from './per-database.js';
 
 export type Admission = { reservationId: string; maxTokens: number; reservedNanos: bigint; periodStart: string };
 
@@ -62,20 +63,13 @@ async function reserveBatch(db: Database, holds: Hold[]): Promise<Outcome<void>[
   return outcomes;
 }
 
-const reservers = new WeakMap<Database, (hold: Hold) => Promise<void>>();
-
-function reserverFor(db: Database) {
-  let reserve = reservers.get(db);
-  if (!reserve) {
-    // A batch shares the value presented and the origins checked, which the database checks once for all.
-    reserve = batchBy(
-      (hold: Hold) => `${hold.period} ${hold.presented.value} ${JSON.stringify(hold.presented.key.allowedOrigins)}`,
-      (holds) => reserveBatch(db, holds),
-    );
-    reservers.set(db, reserve);
-  }
-  return reserve;
-}
+// A batch shares the value presented and the origins checked, which the database checks once for all.
+const reserverFor = perDatabase((db) =>
+  batchBy(
+    (hold: Hold) => `${hold.period} ${hold.presented.value} ${JSON.stringify(hold.presented.key.allowedOrigins)}`,
+    (holds) => reserveBatch(db, holds),
+  ),
+);
 
 /**
  * What the credit and the key's budget (as the key row has it now) can still pay, and whether
@@ -130,9 +124,10 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
   // stock of holds for the key when it has one that fits, else reserved now.
   if (input.requestedMaxTokens !== undefined) {
     const requested = BigInt(input.requestedMaxTokens);
-    const held = hold(requested);
-    const stocked = takeHold(db, input.presented, period, held.amount);
+    const worst = inputCost + requested * input.prices.outputNanosPerToken;
+    const stocked = takeHold(db, input.presented, period, worst);
     if (stocked) return { reservationId: stocked.id, maxTokens: Number(requested), reservedNanos: stocked.amount, periodStart: period };
+    const held = hold(requested);
     const startedAt = performance.now();
     try {
       await reserverFor(db)(held);

@@ -1,6 +1,7 @@
 import type { Database } from '@meterway/db';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { publishableKeys } from '../../db/schema/index.js';
+import { perDatabase } from './per-database.js';
 
 export type GatewayKey = typeof publishableKeys.$inferSelect;
 
@@ -23,7 +24,7 @@ const lookup = (db: Database) =>
 
 // Every gateway call looks its key up: built once per database and prepared on the server, this
 // costs a quarter of what building the query each time does.
-const lookups = new WeakMap<Database, ReturnType<typeof lookup>>();
+const preparedLookup = perDatabase(lookup);
 
 /**
  * The live key with this value, or whose previous value (after a roll) still works at `now`;
@@ -31,9 +32,7 @@ const lookups = new WeakMap<Database, ReturnType<typeof lookup>>();
  */
 export async function findKey(db: Database, value: string, now: Date = new Date()): Promise<GatewayKey | undefined> {
   if (!/^pk_live_[0-9A-Za-z]{24,64}$/.test(value)) return undefined;
-  let prepared = lookups.get(db);
-  if (!prepared) lookups.set(db, (prepared = lookup(db)));
-  const [key] = await prepared.execute({ value, now });
+  const [key] = await preparedLookup(db).execute({ value, now });
   return key;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { admitHolds, type PresentedKey, Refusal } from './admit-calls.js';
 import { release } from './settlement.js';
+import { perDatabase } from './per-database.js';
 
 /** Spare holds a stock starts with; it doubles them (up to the most) whenever calls find none left, and tops up once half are in use. */
 const firstSpareHolds = 16;
@@ -40,13 +41,7 @@ type Stock = {
 };
 
 type Stocks = { byName: Map<string, Stock>; pausedUntil: Map<string, number>; returning: Set<Promise<void>> };
-const stocksByDb = new WeakMap<Database, Stocks>();
-
-function stocksOf(db: Database): Stocks {
-  let stocks = stocksByDb.get(db);
-  if (!stocks) stocksByDb.set(db, (stocks = { byName: new Map(), pausedUntil: new Map(), returning: new Set() }));
-  return stocks;
-}
+const stocksOf = perDatabase((): Stocks => ({ byName: new Map(), pausedUntil: new Map(), returning: new Set() }));
 
 const nameOf = (presented: PresentedKey, period: string) => `${presented.value} ${period}`;
 

@@ -1,15 +1,10 @@
 import type { Database } from '@meterway/db';
 import type { GatewayKey } from './find-key.js';
 import { lookUpKey } from './look-up-key.js';
+import { perDatabase } from './per-database.js';
 
-const caches = new WeakMap<Database, Map<string, GatewayKey>>();
+const cacheOf = perDatabase(() => new Map<string, GatewayKey>());
 const maxKeys = 10_000;
-
-function cacheOf(db: Database): Map<string, GatewayKey> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  return cache;
-}
 
 /** The key with this value as the database has it now (lookUpKey), remembered for cachedKey. */
 export async function freshKey(db: Database, value: string): Promise<GatewayKey | undefined> {

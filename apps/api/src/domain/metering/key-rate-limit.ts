@@ -1,6 +1,7 @@
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
 import { keyRateWindows } from '../../db/schema/index.js';
+import { perDatabase } from './per-database.js';
 
 /** Adds `calls` to the key's shared one-minute window; the window's count afterwards. */
 async function addToWindow(db: Database, keyId: string, windowStart: Date, calls: number): Promise<number> {
@@ -24,7 +25,7 @@ async function addToWindow(db: Database, keyId: string, windowStart: Date, calls
 /** This instance's view of one key's current window. */
 type Window = { start: number; shared: number | undefined; unsent: number; flush: NodeJS.Timeout | undefined };
 
-const windowsByDb = new WeakMap<Database, Map<string, Window>>();
+const windowsOf = perDatabase(() => new Map<string, Window>());
 const flushAfterMs = 100;
 
 function flushLater(db: Database, keyId: string, window: Window) {
@@ -51,8 +52,7 @@ function flushLater(db: Database, keyId: string, window: Window) {
  */
 export async function consumeKeyRate(db: Database, keyId: string, limitPerMinute: number, now: Date): Promise<number | undefined> {
   const start = Math.floor(now.getTime() / 60_000) * 60_000;
-  let windows = windowsByDb.get(db);
-  if (!windows) windowsByDb.set(db, (windows = new Map()));
+  const windows = windowsOf(db);
   let window = windows.get(keyId);
   if (!window || window.start !== start) {
     if (windows.size > 100_000) windows.clear();

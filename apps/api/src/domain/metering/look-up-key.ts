@@ -1,8 +1,8 @@
 import type { Database } from '@meterway/db';
 import { batchBy } from './batch.js';
 import { findKey, type GatewayKey } from './find-key.js';
+import { perDatabase } from './per-database.js';
 
-const lookups = new WeakMap<Database, (value: string) => Promise<GatewayKey | undefined>>();
 
 /**
  * findKey, shared by concurrent calls with the same key: calls that arrive while a lookup of their
@@ -11,16 +11,15 @@ const lookups = new WeakMap<Database, (value: string) => Promise<GatewayKey | un
  * under load one query serves dozens of calls instead of one each.
  */
 export function lookUpKey(db: Database, value: string): Promise<GatewayKey | undefined> {
-  let lookUp = lookups.get(db);
-  if (!lookUp) {
-    lookUp = batchBy(
-      (keyValue: string) => keyValue,
-      async (values) => {
-        const key = await findKey(db, values[0]!);
-        return values.map(() => ({ ok: true, value: key }));
-      },
-    );
-    lookups.set(db, lookUp);
-  }
-  return lookUp(value);
+  return lookUpFor(db)(value);
 }
+
+const lookUpFor = perDatabase((db) =>
+  batchBy(
+    (keyValue: string) => keyValue,
+    async (values) => {
+      const key = await findKey(db, values[0]!);
+      return values.map(() => ({ ok: true as const, value: key }));
+    },
+  ),
+);

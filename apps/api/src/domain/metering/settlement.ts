@@ -4,6 +4,7 @@ import { creditBalances, keySpend, reservations } from '../../db/schema/index.js
 import type { Prices } from '../money.js';
 import { batchBy, type Outcome } from './batch.js';
 import { rowsOf } from './sql-values.js';
+import { perDatabase } from './per-database.js';
 
 /**
  * Gives reservations back to the credit and the budgets they held, in one transaction: an
@@ -14,21 +15,24 @@ export async function release(db: Database, reservationIds: string[]): Promise<v
   if (reservationIds.length === 0) return;
   await db.transaction(async (tx) => {
     const released = await tx.delete(reservations).where(inArray(reservations.id, reservationIds)).returning();
-    const byOrganization = new Map<string, bigint>();
+    const byOrganization = new Map<string, { organizationId: string; amount: bigint }>();
     const byKeyPeriod = new Map<string, { keyId: string; period: string; amount: bigint }>();
     for (const hold of released) {
-      byOrganization.set(hold.organizationId, (byOrganization.get(hold.organizationId) ?? 0n) + hold.amountNanos);
-      const spend = byKeyPeriod.get(`${hold.publishableKeyId} ${hold.periodStart}`) ?? { keyId: hold.publishableKeyId, period: hold.periodStart, amount: 0n };
-      spend.amount += hold.amountNanos;
-      byKeyPeriod.set(`${hold.publishableKeyId} ${hold.periodStart}`, spend);
+      const credit = byOrganization.get(hold.organizationId) ?? { organizationId: hold.organizationId, amount: 0n };
+      byOrganization.set(hold.organizationId, { ...credit, amount: credit.amount + hold.amountNanos });
+      const name = `${hold.publishableKeyId} ${hold.periodStart}`;
+      const spend = byKeyPeriod.get(name) ?? { keyId: hold.publishableKeyId, period: hold.periodStart, amount: 0n };
+      byKeyPeriod.set(name, { ...spend, amount: spend.amount + hold.amountNanos });
     }
-    for (const [organizationId, amount] of [...byOrganization].sort(([x], [y]) => x.localeCompare(y))) {
+    // Always in the same order, so two releases of several rows never deadlock.
+    const sorted = <T>(map: Map<string, T>) => [...map].sort(([x], [y]) => x.localeCompare(y)).map(([, value]) => value);
+    for (const { organizationId, amount } of sorted(byOrganization)) {
       await tx
         .update(creditBalances)
         .set({ reservedNanos: sql`greatest(${creditBalances.reservedNanos} - ${amount}, 0)` })
         .where(eq(creditBalances.organizationId, organizationId));
     }
-    for (const { keyId, period, amount } of byKeyPeriod.values()) {
+    for (const { keyId, period, amount } of sorted(byKeyPeriod)) {
       await tx
         .update(keySpend)
         .set({ reservedNanos: sql`greatest(${keySpend.reservedNanos} - ${amount}, 0)` })
@@ -81,22 +85,15 @@ async function settleAll(db: Database, calls: Metered[]): Promise<Set<string>> {
   return new Set(rowsOf<{ settle_calls: string }>(result).map((row) => row.settle_calls));
 }
 
-const settlers = new WeakMap<Database, (call: Metered) => Promise<boolean>>();
-
-function settlerFor(db: Database) {
-  let settleOne = settlers.get(db);
-  if (!settleOne) {
-    settleOne = batchBy(
-      (call: Metered) => `${call.publishableKeyId}/${call.periodStart}`,
-      async (calls): Promise<Outcome<boolean>[]> => {
-        const settled = await settleAll(db, calls);
-        return calls.map((call) => ({ ok: true, value: settled.has(call.completionId) }));
-      },
-    );
-    settlers.set(db, settleOne);
-  }
-  return settleOne;
-}
+const settlerFor = perDatabase((db) =>
+  batchBy(
+    (call: Metered) => `${call.publishableKeyId}/${call.periodStart}`,
+    async (calls): Promise<Outcome<boolean>[]> => {
+      const settled = await settleAll(db, calls);
+      return calls.map((call) => ({ ok: true, value: settled.has(call.completionId) }));
+    },
+  ),
+);
 
 /**
  * Settles a call: the reservation is released, the actual cost is charged to the credit (a ledger
@@ -112,7 +109,7 @@ export async function settle(db: Database, call: Metered): Promise<{ totalNanos:
 }
 
 // Settlements this instance has started and not finished, per database and organisation.
-const inFlight = new WeakMap<Database, Map<string, Set<Promise<void>>>>();
+const inFlight = perDatabase(() => new Map<string, Set<Promise<void>>>());
 
 /**
  * Settles a call whose answer is already out, without holding the answer back. Tracked so that
@@ -120,8 +117,7 @@ const inFlight = new WeakMap<Database, Map<string, Set<Promise<void>>>>();
  * it; a failure goes to `onError` and the call stays uncharged (its hold expires and is swept).
  */
 export function settleAfterAnswer(db: Database, call: Metered, onError: (error: unknown) => void): void {
-  let byOrganization = inFlight.get(db);
-  if (!byOrganization) inFlight.set(db, (byOrganization = new Map()));
+  const byOrganization = inFlight(db);
   let pending = byOrganization.get(call.organizationId);
   if (!pending) byOrganization.set(call.organizationId, (pending = new Set()));
   // Started on the next turn of the event loop: the answer is written in this one, and building
@@ -138,8 +134,7 @@ export function settleAfterAnswer(db: Database, call: Metered, onError: (error: 
 
 /** Until the settlements this instance has started (of one organisation, or all) are done. */
 export async function settling(db: Database, organizationId?: string): Promise<void> {
-  const byOrganization = inFlight.get(db);
-  if (!byOrganization) return;
+  const byOrganization = inFlight(db);
   const groups = organizationId === undefined ? [...byOrganization.values()] : [byOrganization.get(organizationId) ?? new Set()];
   await Promise.all(groups.flatMap((group) => [...group]));
 }
