@@ -31,9 +31,10 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   registerHealth(fastify, db.ping);
   await fastify.register(cookie);
   await fastify.register(formbody);
-  // Credentialed CORS for the console's origin only; the SDK reads Ory-Error-Id on failures.
+  // Credentialed CORS for the console's origin and the configured UIs' (an integrator's own app);
+  // the SDK reads Ory-Error-Id on failures.
   await fastify.register(cors, {
-    origin: [new URL(config.consoleUrl).origin],
+    origin: config.allowedReturnOrigins,
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposedHeaders: ['ory-error-id', 'x-request-id'],

@@ -1,4 +1,4 @@
-import { booleanFlag, parseEnv, publicUrls, stackEnvShape } from '@meterway/service';
+import { booleanFlag, httpUrl, parseEnv, publicUrls, stackEnvShape } from '@meterway/service';
 import { z } from 'zod';
 
 /** Identity's environment; README.md documents every name. */
@@ -12,6 +12,13 @@ const identityEnv = z
     COOKIE_DOMAIN: z.string().optional(),
     COOKIE_SECURE: booleanFlag.optional(),
     IDENTITY_RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number' }).positive('must be greater than 0').default(1),
+    // Kratos' `selfservice.flows.*.ui_url` and `selfservice.default_browser_return_url`.
+    IDENTITY_LOGIN_UI_URL: httpUrl.optional(),
+    IDENTITY_REGISTRATION_UI_URL: httpUrl.optional(),
+    IDENTITY_VERIFICATION_UI_URL: httpUrl.optional(),
+    IDENTITY_RECOVERY_UI_URL: httpUrl.optional(),
+    IDENTITY_SETTINGS_UI_URL: httpUrl.optional(),
+    IDENTITY_DEFAULT_RETURN_URL: httpUrl.optional(),
   })
   .superRefine((env, context) => {
     if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
@@ -24,6 +31,18 @@ export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;
 export function loadIdentityConfig(source: NodeJS.ProcessEnv = process.env) {
   const env = parseEnv(identityEnv, source);
   const urls = publicUrls(env);
+  const ui = {
+    login: env.IDENTITY_LOGIN_UI_URL ?? `${urls.consoleUrl}/login`,
+    // Kratos sends every login flow to the one login UI; only the default setup sends the second
+    // factor to identity's hosted page, because the console's login screen has no second factor.
+    secondFactor: env.IDENTITY_LOGIN_UI_URL ?? `${urls.identityUrl}/ui/login`,
+    registration: env.IDENTITY_REGISTRATION_UI_URL ?? `${urls.consoleUrl}/signup`,
+    verification: env.IDENTITY_VERIFICATION_UI_URL ?? `${urls.consoleUrl}/verify-email`,
+    recovery: env.IDENTITY_RECOVERY_UI_URL ?? `${urls.consoleUrl}/recover-password`,
+    settings: env.IDENTITY_SETTINGS_UI_URL ?? `${urls.identityUrl}/ui/settings`,
+    afterLogin: env.IDENTITY_DEFAULT_RETURN_URL ?? `${urls.consoleUrl}/dashboard`,
+    afterLogout: env.IDENTITY_DEFAULT_RETURN_URL ?? `${urls.consoleUrl}/login`,
+  };
   return {
     host: env.HOST,
     port: env.IDENTITY_PORT,
@@ -37,18 +56,9 @@ export function loadIdentityConfig(source: NodeJS.ProcessEnv = process.env) {
     cookie: { domain: env.COOKIE_DOMAIN, secure: env.COOKIE_SECURE ?? urls.identityUrl.startsWith('https://') },
     /** Scales every attempt limit (many users behind one NAT, or a load test). */
     rateLimitMultiplier: env.IDENTITY_RATE_LIMIT_MULTIPLIER,
-    /** Where browsers are sent for each flow: the console's screens, and identity's own hosted pages. */
-    ui: {
-      login: `${urls.consoleUrl}/login`,
-      secondFactor: `${urls.identityUrl}/ui/login`,
-      registration: `${urls.consoleUrl}/signup`,
-      verification: `${urls.consoleUrl}/verify-email`,
-      recovery: `${urls.consoleUrl}/recover-password`,
-      settings: `${urls.identityUrl}/ui/settings`,
-      afterLogin: `${urls.consoleUrl}/dashboard`,
-      afterLogout: `${urls.consoleUrl}/login`,
-    },
-    /** Origins a `return_to` may point at. */
-    allowedReturnOrigins: [new URL(urls.consoleUrl).origin, new URL(urls.identityUrl).origin],
+    /** Where browsers are sent for each flow: the console's screens and identity's hosted pages unless configured. */
+    ui,
+    /** Origins a `return_to` may point at, and that may call identity with credentials. */
+    allowedReturnOrigins: [...new Set([urls.consoleUrl, urls.identityUrl, ...Object.values(ui)].map((url) => new URL(url).origin))],
   };
 }

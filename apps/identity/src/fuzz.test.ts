@@ -439,7 +439,7 @@ describe('identity regressions found by fuzzing', () => {
   it('answers a broken %-escape in the path and an over-long path parameter in the Kratos envelope', async () => {
     const broken = await app.inject({ method: 'DELETE', url: '/sessions/%ED%A0%80', headers: { accept: 'application/json' } });
     expectKratos(broken, 400);
-    expect(broken.headers['ory-error-id']).toBe('');
+    expect(broken.headers).not.toHaveProperty('ory-error-id');
     expectKratos(await app.inject({ method: 'DELETE', url: `/sessions/${'a'.repeat(200)}` }), 414);
   });
 });

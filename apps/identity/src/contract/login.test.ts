@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import { sessionCookieName } from '../http/cookies.js';
 import { csrfOf, logIn, logOut, signUp, testPassword } from '../testing/flows.js';
@@ -55,6 +56,35 @@ describe('login, logout and sessions through @ory/client-fetch', () => {
     expect(body.error).toEqual(expect.objectContaining({ code: 401, reason: 'No valid session credentials found in the request.' }));
     expect(body.error.id).toBeUndefined();
     expect(first.jar.cookies.has(sessionCookieName)).toBe(false);
+  });
+
+  it('sends no Ory-Error-Id header on an error without an id', async () => {
+    const response = await fetch(`${t.baseUrl}/sessions/whoami`, { headers: { accept: 'application/json' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.has('ory-error-id')).toBe(false);
+    const withId = await fetch(`${t.baseUrl}/self-service/login/browser?aal=aal2`, { headers: { accept: 'application/json' } });
+    expect(withId.headers.get('ory-error-id')).toBe('session_aal1_required');
+  });
+
+  it('keeps an aal2 session at aal2 through a refresh login with the password, as Kratos does', async () => {
+    const email = uniqueEmail('refresh-aal2');
+    const { api } = t.browser();
+    await signUp(api, email);
+    const settings = await api.createBrowserSettingsFlow();
+    const secretNode = settings.ui.nodes.find((node) => (node.attributes as { id?: string }).id === 'totp_secret_key');
+    const secret = (secretNode?.attributes as { text: { context: { secret: string } } }).text.context.secret;
+    await api.updateSettingsFlow({ flow: settings.id, updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(settings) } });
+    expect((await api.toSession()).authenticator_assurance_level).toBe('aal2');
+
+    const refresh = await api.createBrowserLoginFlow({ refresh: true });
+    const refreshed = await api.updateLoginFlow({
+      flow: refresh.id,
+      updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(refresh) },
+    });
+    expect(refreshed.session.authenticator_assurance_level).toBe('aal2');
+    const whoami = await api.toSession();
+    expect(whoami.authenticator_assurance_level).toBe('aal2');
+    expect(whoami.authentication_methods?.map((method) => method.method)).toEqual(['password', 'totp', 'password']);
   });
 
   it('sets the session cookie HttpOnly and SameSite=Lax, and logout needs the session\'s own token', async () => {

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { errors, KratosError } from '../flows/errors.js';
 
 /**
- * Every error leaves in Kratos' envelope with its `Ory-Error-Id` header; a 5xx shows no internals.
+ * Every error leaves in Kratos' envelope, with an `Ory-Error-Id` header when it has an id (none otherwise, as Kratos); a 5xx shows no internals.
  * A database that does not answer is a 503 with `Retry-After`, not a 500: the request did nothing
  * and will work once the database is back.
  */
@@ -12,8 +12,10 @@ export function registerKratosErrors(app: FastifyInstance): void {
     reply.code(404).send(new KratosError(404).body()),
   );
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const send = (kratosError: KratosError) =>
-      reply.code(kratosError.httpStatus).header('ory-error-id', kratosError.init.id ?? '').send(kratosError.body(request.id));
+    const send = (kratosError: KratosError) => {
+      if (kratosError.init.id) reply.header('ory-error-id', kratosError.init.id);
+      return reply.code(kratosError.httpStatus).send(kratosError.body(request.id));
+    };
     if (error instanceof KratosError) return send(error);
     if ((error.statusCode ?? 500) < 500) return send(new KratosError(error.statusCode ?? 400, { reason: error.message }));
     if (isDatabaseUnavailable(error)) {
@@ -33,5 +35,5 @@ export function registerKratosErrors(app: FastifyInstance): void {
  */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode ?? 400;
-  return reply.code(status).header('ory-error-id', '').send(new KratosError(status, { reason: error.message }).body(request.id));
+  return reply.code(status).send(new KratosError(status, { reason: error.message }).body(request.id));
 }

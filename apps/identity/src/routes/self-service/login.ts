@@ -131,14 +131,17 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
         return fail([{ message: messages.invalidCredentials() }], identifier);
       }
       await refundRateLimit(ctx, rateRules.loginFailures(email));
+      const passwordMethod = { method: 'password', aal: 'aal1', completed_at: now.toISOString() } as const;
+      // As Kratos does, a refresh adds the password to what the session already proved and keeps its level.
+      const refreshed = flow.refresh && previous ? previous : undefined;
       const session = await issueSession(request, reply, ctx, {
         identityId: credential.identityId,
-        aal: 'aal1',
-        methods: [{ method: 'password', aal: 'aal1', completed_at: now.toISOString() }],
+        aal: refreshed?.aal ?? 'aal1',
+        methods: refreshed ? [...refreshed.authenticationMethods, passwordMethod] : [passwordMethod],
         previous,
       });
       await updateFlow(ctx.db, flow, { state: 'passed_challenge', active: 'password' }, now);
-      if (await hasTotp(ctx.db, credential.identityId)) {
+      if (session.aal !== 'aal2' && (await hasTotp(ctx.db, credential.identityId))) {
         const target = secondFactorUrl(flow.returnTo);
         if (json) throw errors.locationChangeRequired(target);
         return reply.redirect(target, 303);
