@@ -21,12 +21,12 @@ import whoamiAal2Required from '@meterway/contracts/fixtures/identity/whoami-aal
 import whoamiNoSession from '@meterway/contracts/fixtures/identity/whoami-no-session.json';
 import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { loginSessionAlreadyAvailable } from '../testing/auth-handlers';
 import { answer, identity, type IdentityFixture, withMessages, withNodeMessageText } from '../testing/identity-handlers';
 import { server } from '../testing/msw-server';
 import {
   changePassword,
   createSettingsUrl,
-  getSession,
   login,
   logout,
   recoverByCode,
@@ -34,7 +34,7 @@ import {
   register,
   sendRecoveryCode,
   sendVerificationCode,
-  sessionState,
+  sessionStatus,
   verify,
 } from './identity-client';
 import { logger } from './logger';
@@ -153,6 +153,11 @@ describe('login', () => {
       type: 'Failure',
       messages: ['The identity service could not be reached. Please try again.'],
     });
+  });
+
+  it('answers SessionAlreadyAvailable when identity will not start a login for a browser with a session', async () => {
+    server.use(identity.createLoginFlow(loginSessionAlreadyAvailable));
+    await expect(login(ada)).resolves.toEqual({ type: 'SessionAlreadyAvailable' });
   });
 
   it("throws 'ory.createBrowserLoginFlow failed' when no flow can be created", async () => {
@@ -363,28 +368,29 @@ describe('session', () => {
 
   it('is logged-out when whoami answers 401 (no error id)', async () => {
     server.use(identity.whoami(whoamiNoSession));
-    await expect(getSession()).resolves.toBeNull();
-    await expect(sessionState()).resolves.toBe('logged-out');
+    await expect(sessionStatus()).resolves.toEqual({ state: 'logged-out' });
   });
 
   it('is logged-in when the address of the e-mail trait is verified (the recorded whoami)', async () => {
     server.use(identity.whoami(whoami));
-    await expect(getSession()).resolves.toMatchObject({ identity: { traits: { email: 'ada@example.com' } } });
-    await expect(sessionState()).resolves.toBe('logged-in');
+    await expect(sessionStatus()).resolves.toMatchObject({ state: 'logged-in', session: { identity: { traits: { email: 'ada@example.com' } } } });
   });
 
   it('is email-not-verified when that address is not verified', async () => {
     server.use(identity.whoami(unverified));
-    await expect(sessionState()).resolves.toBe('email-not-verified');
+    await expect(sessionStatus()).resolves.toMatchObject({ state: 'email-not-verified' });
   });
 
-  it('is logged-out while a second factor is pending (403 session_aal2_required)', async () => {
+  it("is second-factor-required with whoami's redirect_browser_to while a second factor is pending (403 session_aal2_required)", async () => {
     server.use(identity.whoami(whoamiAal2Required));
-    await expect(sessionState()).resolves.toBe('logged-out');
+    await expect(sessionStatus()).resolves.toEqual({
+      state: 'second-factor-required',
+      redirectTo: 'http://localhost:4000/self-service/login/browser?aal=aal2',
+    });
   });
 
   it('throws when identity fails otherwise', async () => {
     server.use(identity.whoami(serverError));
-    await expect(sessionState()).rejects.toThrow('ory.toSession failed');
+    await expect(sessionStatus()).rejects.toThrow('ory.toSession failed');
   });
 });

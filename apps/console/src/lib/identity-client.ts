@@ -1,7 +1,7 @@
 // The console's door to the identity service (spec §4, §7, §8), over the official SDK. Every
 // function answers with the outcome the spec names; the wrapper errors of §8 are thrown only
 // where the spec says so (a flow that could not even be created, logout, a missing flow id).
-import type { Session } from '@ory/client-fetch';
+import type { LoginFlow, Session } from '@ory/client-fetch';
 import { createFlow, failureMessages, flowFailureMessages, identityApi, identityBase, identityTexts } from './identity-api';
 import {
   continueWith,
@@ -18,6 +18,7 @@ import {
   stringOrUndefined,
 } from './identity-flow';
 import { logger } from './logger';
+import { secondFactorRedirect } from './second-factor';
 
 export { identityApi, identityTexts } from './identity-api';
 export { csrfToken, flowMessages, isFlowError, joinMessages, matchesMessage } from './identity-flow';
@@ -30,7 +31,9 @@ export type LoginResult =
   /** Spec §4: goes to verify-email. `flowId` is the verification flow identity already mailed a code for, if it said. */
   | { type: 'EmailNotVerified'; email: string; flowId?: string }
   /** The password was right but a second factor is needed; the browser goes to `redirectTo`. */
-  | { type: 'SecondFactorRequired'; redirectTo: string };
+  | { type: 'SecondFactorRequired'; redirectTo: string }
+  /** Identity will not start a login: this browser has a session already (complete, or waiting for its second factor). */
+  | { type: 'SessionAlreadyAvailable' };
 
 export type RegistrationResult = { type: 'Success'; flowId: string } | { type: 'Failure'; messages: string[] };
 
@@ -65,8 +68,20 @@ function emailNotVerified(failure: IdentityFailure, email: string): LoginResult 
   return undefined;
 }
 
+/** A flow creation refused with 400 session_already_available (createFlow keeps the SDK error as cause). */
+async function isSessionAlreadyAvailable(error: unknown): Promise<boolean> {
+  const failure = await readFailure(error instanceof Error ? error.cause : error);
+  return failure.kind === 'response' && failure.status === 400 && errorId(failure.body) === 'session_already_available';
+}
+
 export async function login({ email, password }: Credentials): Promise<LoginResult> {
-  const flow = await createFlow((api) => api.createBrowserLoginFlow(), identityTexts.createLoginFlowFailed);
+  let flow: LoginFlow;
+  try {
+    flow = await createFlow((api) => api.createBrowserLoginFlow(), identityTexts.createLoginFlowFailed);
+  } catch (error) {
+    if (await isSessionAlreadyAvailable(error)) return { type: 'SessionAlreadyAvailable' };
+    throw error;
+  }
   try {
     await identityApi().updateLoginFlow({
       flow: flow.id,
@@ -249,18 +264,27 @@ export async function logout(): Promise<void> {
   }
 }
 
+/** What identity says of the visitor: signed in or not, or a password given with the second factor still due. */
+export type SessionStatus =
+  | { state: 'logged-out' }
+  | { state: 'logged-in' | 'email-not-verified'; session: Session }
+  /** An aal1 session that needs aal2: the browser finishes signing in at `redirectTo` (whoami's redirect_browser_to). */
+  | { state: 'second-factor-required'; redirectTo: string };
+
 /**
- * The current session, or null when there is none. whoami's 401 has no error id (§11.2), so the
- * status decides. A 403 session_aal2_required (second factor pending) also counts as none: the
- * visitor finishes signing in from the login screen. Anything else throws.
+ * Asks whoami. Its 401 has no error id (§11.2), so the status decides; a 403
+ * session_aal2_required is a pending second factor (§10). Anything else throws.
  */
-export async function getSession(): Promise<Session | null> {
+export async function sessionStatus(): Promise<SessionStatus> {
   try {
-    return await identityApi().toSession();
+    const session = await identityApi().toSession();
+    const state = sessionStateOf(session);
+    return state === 'logged-out' ? { state } : { state, session };
   } catch (error) {
     const failure = await readFailure(error);
-    if (failure.kind === 'response' && failure.status === 401) return null;
-    if (failure.kind === 'response' && failure.status === 403 && errorId(failure.body) === 'session_aal2_required') return null;
+    if (failure.kind === 'response' && failure.status === 401) return { state: 'logged-out' };
+    const redirectTo = failure.kind === 'response' && failure.status === 403 ? secondFactorRedirect(failure.body) : undefined;
+    if (redirectTo) return { state: 'second-factor-required', redirectTo };
     logger.warn('identity toSession failed', failure);
     throw new Error('ory.toSession failed', { cause: error });
   }
@@ -273,8 +297,4 @@ export function sessionStateOf(session: Pick<Session, 'identity'> | null): Sessi
   const email = typeof traits?.email === 'string' ? traits.email.toLowerCase() : undefined;
   const address = session.identity.verifiable_addresses?.find((candidate) => candidate.value.toLowerCase() === email);
   return address?.verified ? 'logged-in' : 'email-not-verified';
-}
-
-export async function sessionState(): Promise<SessionState> {
-  return sessionStateOf(await getSession());
 }

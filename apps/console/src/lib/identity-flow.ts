@@ -67,7 +67,8 @@ function hasResponse(error: unknown): error is { response: Response } {
 
 export async function readFailure(error: unknown): Promise<IdentityFailure> {
   if (!hasResponse(error)) return { kind: 'network', error };
-  const text = await error.response.text().catch(() => '');
+  // A clone, so that a failure logged on the way (createFlow) can still be read by its caller.
+  const text = await error.response.clone().text().catch(() => '');
   let body: unknown = text || undefined;
   try {
     body = text ? (JSON.parse(text) as unknown) : undefined;

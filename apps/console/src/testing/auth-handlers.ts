@@ -18,9 +18,27 @@ export const sessions = {
   /** Signed in right after registration: the recorded session, address not verified yet. */
   unverified: { status: 200, body: registrationSuccess.body.session } as IdentityFixture,
   none: whoamiNoSession as IdentityFixture,
-  /** A password was given but the second factor is pending: no usable session yet. */
+  /** A password was given but the second factor is pending (403 session_aal2_required with its redirect_browser_to). */
   secondFactorPending: whoamiAal2Required as IdentityFixture,
 };
+
+/** Identity refusing to start a login because the browser has a session (as identity's errors.ts words it). */
+export const loginSessionAlreadyAvailable: IdentityFixture = {
+  status: 400,
+  body: {
+    error: {
+      id: 'session_already_available',
+      code: 400,
+      status: 'Bad Request',
+      reason: 'A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?',
+      message: 'you are already logged in',
+    },
+  },
+};
+
+/** Where the console sends a visitor whose second factor is due: whoami's redirect, back to the console page `href`. */
+export const secondFactorStep = (href: string): string =>
+  `http://localhost:4000/self-service/login/browser?aal=aal2&return_to=${encodeURIComponent(`${window.location.origin}${href}`)}`;
 
 /** The e-mail address of the recorded sessions. */
 export const sessionEmail = registrationSuccess.body.session.identity.traits.email;

@@ -1,10 +1,12 @@
+import whoamiAal2Required from '@meterway/contracts/fixtures/identity/whoami-aal2-required.json';
 import type { Me } from '@meterway/contracts';
 import { HttpResponse, http } from 'msw';
 import { testRuntimeConfig } from './runtime-config';
 
 /**
  * GET /bff/me answers for route tests: a typed factory plus one MSW handler per situation the
- * guards tell apart (signed in, admin, no organisation, EmailNotVerified, any other failure).
+ * guards tell apart (signed in, admin, no organisation, EmailNotVerified, a second factor due, any
+ * other failure).
  */
 
 const meUrl = `${testRuntimeConfig.apiUrls['http://localhost:3000']}/bff/me`;
@@ -37,6 +39,8 @@ export const meHandlers = {
   /** 401 `{"code":"EmailNotVerified","email"}`: signed in, address not verified yet. */
   emailNotVerified: (email = 'ada@example.com') =>
     http.get(meUrl, () => HttpResponse.json({ code: 'EmailNotVerified', email }, { status: 401 })),
+  /** 403: identity's session_aal2_required, passed on by the api while a second factor is due. */
+  secondFactorRequired: () => http.get(meUrl, () => HttpResponse.json(whoamiAal2Required.body, { status: 403 })),
   /** Any other failure (401 without a session, 500…) as problem details. */
   failure: (status = 500) => http.get(meUrl, () => problem(status)),
 };

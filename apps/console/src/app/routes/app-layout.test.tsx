@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { browserLocation } from '../../lib/browser-location';
+import { secondFactorStep } from '../../testing/auth-handlers';
 import { identity } from '../../testing/identity-handlers';
 import { buildMe, meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
@@ -47,6 +48,19 @@ describe('the signed-in guard', () => {
     expect(await screen.findByRole('heading', { name: 'login screen' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
   });
+
+  it.each(['/dashboard', '/chat-completions?publishableKeyId=pk_1', '/admin'])(
+    "sends a visitor whose second factor is due (identity's 403 passed on by /bff/me) from %s to identity, back to that screen",
+    async (href) => {
+      const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+      server.use(meHandlers.secondFactorRequired());
+      const { router } = renderRoute(href);
+
+      await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(secondFactorStep(href)));
+      expect(router.state.location.pathname).not.toBe('/login');
+      expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
+    },
+  );
 
   it('sends a user without an organisation to /login', async () => {
     server.use(meHandlers.noOrganization());

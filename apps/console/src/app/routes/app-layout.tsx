@@ -1,20 +1,36 @@
 import { useDisclosure } from '@mantine/hooks';
-import { Navigate, Outlet } from 'react-router';
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { ConsoleShell } from '../../components/app-shell/console-shell';
 import { ShellLoader } from '../../components/app-shell/shell-loader';
 import { paths } from '../../config/paths';
 import { SendFeedbackModal } from '../../features/feedback/components/send-feedback-modal';
-import { isEmailNotVerified } from '../../lib/api-client';
+import { ApiError, isEmailNotVerified } from '../../lib/api-client';
 import { useMe } from '../../lib/me';
+import { goToSecondFactor, secondFactorRedirect } from '../../lib/second-factor';
+
+/** /bff/me's 403 passing on identity's session_aal2_required: where the second factor is given. */
+const secondFactorOf = (error: unknown): string | undefined =>
+  error instanceof ApiError && error.status === 403 ? secondFactorRedirect(error.body) : undefined;
+
+/** Leaves for identity's second-factor step, to come back to the screen the visitor asked for. */
+function SecondFactorStep({ redirectTo }: { redirectTo: string }) {
+  const { pathname, search, hash } = useLocation();
+  useEffect(() => goToSecondFactor(redirectTo, `${pathname}${search}${hash}`), [redirectTo, pathname, search, hash]);
+  return <ShellLoader />;
+}
 
 // The signed-in screens (spec §2, §6, §8): the current user first. No user (any failure of
-// /bff/me) or no organisation goes to login; 401 EmailNotVerified goes to verify-email.
+// /bff/me) or no organisation goes to login; 401 EmailNotVerified goes to verify-email; a second
+// factor still due (identity's 403 session_aal2_required, passed on) goes to identity to give it.
 export function Component() {
   const me = useMe();
   const [feedbackOpened, feedback] = useDisclosure(false);
 
   if (me.isPending) return <ShellLoader />;
   if (me.isError) {
+    const secondFactor = secondFactorOf(me.error);
+    if (secondFactor) return <SecondFactorStep redirectTo={secondFactor} />;
     const email = isEmailNotVerified(me.error);
     return email ? (
       <Navigate to={paths.verifyEmail.getHref()} state={{ email }} replace />

@@ -8,7 +8,14 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
-import { identityFails, recordingPost, renderAuthRoute, sessions } from '../../testing/auth-handlers';
+import {
+  identityFails,
+  loginSessionAlreadyAvailable,
+  recordingPost,
+  renderAuthRoute,
+  secondFactorStep,
+  sessions,
+} from '../../testing/auth-handlers';
 import { identity, type IdentityFixture } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
@@ -153,6 +160,26 @@ describe('/login', () => {
     await logIn();
 
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:4000/self-service/login/browser?aal=aal2'));
+  });
+
+  it('sends a visitor whose second factor is due to that step when identity will not start a login (session_already_available)', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    server.use(identity.createLoginFlow(loginSessionAlreadyAvailable));
+
+    await logIn(sessions.secondFactorPending);
+
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(secondFactorStep('/dashboard')));
+    expect(screen.queryByText('ory.createBrowserLoginFlow failed')).not.toBeInTheDocument();
+  });
+
+  it('goes to the dashboard when the browser already has a complete session (session_already_available)', async () => {
+    server.use(identity.createLoginFlow(loginSessionAlreadyAvailable));
+
+    const { router } = await logIn(sessions.verified);
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
   });
 
   it("shows 'ory.createBrowserLoginFlow failed' when no login flow can be created", async () => {

@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
-import { identityUnreachable, renderAuthRoute, sessions } from '../../testing/auth-handlers';
+import { identityUnreachable, renderAuthRoute, secondFactorStep, sessions } from '../../testing/auth-handlers';
 import { answer, identity, type IdentityFixture } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
 import { testRuntimeConfig } from '../../testing/runtime-config';
@@ -62,12 +63,16 @@ describe('the public screens guard', () => {
     expect(router.state.location.pathname).toBe('/dashboard');
   });
 
-  it('shows the login screen while the second factor is still pending', async () => {
-    server.use(identity.whoami(sessions.secondFactorPending));
-    renderAuthRoute('/login');
+  it.each(publicScreens)(
+    "sends a visitor whose second factor is due from $path to identity's second-factor step, then to the dashboard",
+    async ({ path }) => {
+      const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+      server.use(identity.whoami(sessions.secondFactorPending));
+      renderAuthRoute(path);
 
-    expect(await screen.findByRole('heading', { name: 'Log in to your account' })).toBeInTheDocument();
-  });
+      await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(secondFactorStep('/dashboard')));
+    },
+  );
 
   it('still shows the login screen when identity cannot be reached', async () => {
     server.use(identityUnreachable('get', '/sessions/whoami'));

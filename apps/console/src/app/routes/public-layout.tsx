@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
-import { type SessionState, sessionState } from '../../lib/identity-client';
+import { type SessionStatus, sessionStatus } from '../../lib/identity-client';
+import { goToSecondFactor } from '../../lib/second-factor';
 
 /**
  * Runs `task` once the page has shown its first content, so that the request it makes does not
@@ -25,7 +26,8 @@ function afterFirstPaint(task: () => void): () => void {
 
 /**
  * The guard of /login, /signup and /recover (spec §2): a visitor already signed in goes to the
- * dashboard, or to verify-email while the address is unverified. Most visitors here are signed
+ * dashboard, or to verify-email while the address is unverified; one whose second factor is due
+ * goes to identity's second-factor step, then to the dashboard. Most visitors here are signed
  * out, so the screen shows at once and asks identity afterwards, off the first paint's path.
  */
 export function Component() {
@@ -33,14 +35,15 @@ export function Component() {
 
   useEffect(() => {
     let current = true;
-    const go = (state: SessionState) => {
+    const go = (status: SessionStatus) => {
       if (!current) return;
-      if (state === 'logged-in') void navigate(paths.dashboard.getHref(), { replace: true });
-      else if (state === 'email-not-verified') void navigate(paths.verifyEmail.getHref(), { replace: true });
+      if (status.state === 'logged-in') void navigate(paths.dashboard.getHref(), { replace: true });
+      else if (status.state === 'email-not-verified') void navigate(paths.verifyEmail.getHref(), { replace: true });
+      else if (status.state === 'second-factor-required') goToSecondFactor(status.redirectTo, paths.dashboard.getHref());
     };
     // identity could not say (already logged by the client): the screen stays, so logging in
     // stays possible rather than the visitor being stuck on an error page.
-    const ask = () => sessionState().then(go, () => {});
+    const ask = () => sessionStatus().then(go, () => {});
     const stop = afterFirstPaint(ask);
     return () => {
       current = false;

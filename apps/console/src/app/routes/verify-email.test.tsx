@@ -4,12 +4,14 @@ import verificationPassedChallenge from '@meterway/contracts/fixtures/identity/v
 import verificationSentEmail from '@meterway/contracts/fixtures/identity/verification-sent-email.json';
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
 import {
   identityFails,
   identityUnreachable,
   recordingPost,
   renderAuthRoute,
+  secondFactorStep,
   sessionEmail,
   sessions,
 } from '../../testing/auth-handlers';
@@ -44,6 +46,14 @@ describe('/verify-email guard', () => {
 
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it("sends a visitor whose second factor is due to identity's second-factor step, back to verify-email", async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    server.use(identity.whoami(sessions.secondFactorPending));
+    renderAuthRoute(`/verify-email?flowId=${flowId}`);
+
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(secondFactorStep(`/verify-email?flowId=${flowId}`)));
   });
 
   it('sends the visitor to login when identity cannot be reached', async () => {

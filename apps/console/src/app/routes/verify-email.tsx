@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { AuthCard } from '@meterway/ui-kit';
 import { useQueryClient } from '@tanstack/react-query';
-import { redirect, useLoaderData, useNavigate, useSearchParams } from 'react-router';
+import { type LoaderFunctionArgs, redirect, useLoaderData, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../config/paths';
 import { useLogout } from '../../features/auth/api/logout';
 import { useSendVerificationCode } from '../../features/auth/api/send-verification-code';
@@ -9,17 +9,22 @@ import { useVerifyEmail } from '../../features/auth/api/verify-email';
 import { CodeForm } from '../../features/auth/components/code-form';
 import { FailureAlert } from '../../features/auth/components/failure-alert';
 import { verificationTexts } from '../../features/auth/texts';
-import { getSession, sessionStateOf } from '../../lib/identity-client';
+import { type SessionStatus, sessionStatus } from '../../lib/identity-client';
 import { notifySuccess } from '../../lib/notify';
+import { goToSecondFactor } from '../../lib/second-factor';
 
-/** Spec §2: only for a signed-in visitor whose address is not verified yet. */
-export async function loader() {
+/** Spec §2: only for a signed-in visitor whose address is not verified yet (a due second factor comes first). */
+export async function loader({ request }: LoaderFunctionArgs) {
   // Without an answer from identity there is no address to verify; login says what is wrong.
-  const session = await getSession().catch(() => null);
-  const state = sessionStateOf(session);
-  if (state === 'logged-out') return redirect(paths.login.getHref());
-  if (state === 'logged-in') return redirect(paths.dashboard.getHref());
-  const traits = session?.identity?.traits as { email?: unknown } | undefined;
+  const status = await sessionStatus().catch((): SessionStatus => ({ state: 'logged-out' }));
+  if (status.state === 'logged-out') return redirect(paths.login.getHref());
+  if (status.state === 'logged-in') return redirect(paths.dashboard.getHref());
+  if (status.state === 'second-factor-required') {
+    const { pathname, search } = new URL(request.url);
+    goToSecondFactor(status.redirectTo, `${pathname}${search}`);
+    return { email: '' };
+  }
+  const traits = status.session.identity?.traits as { email?: unknown } | undefined;
   return { email: typeof traits?.email === 'string' ? traits.email : '' };
 }
 

@@ -1,17 +1,25 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { type Credentials, login, type LoginResult, sessionState } from '../../../lib/identity-client';
+import { paths } from '../../../config/paths';
+import { type Credentials, login, type LoginResult, sessionStatus } from '../../../lib/identity-client';
+import { withReturnTo } from '../../../lib/second-factor';
 
 /**
  * Logs in (spec §7) and says where the visitor goes next. Identity, like Kratos by default, lets
  * an unverified address log in, so a Success is checked against the new session: an unverified
  * address is the spec's EmailNotVerified (§4) and goes to verify-email, not via the dashboard.
+ * A browser that has a session already (identity refuses a new login) goes on with that session:
+ * to its second factor when one is due, else as after a login.
  */
 export async function logIn(credentials: Credentials): Promise<LoginResult> {
   const result = await login(credentials);
-  if (result.type !== 'Success') return result;
+  if (result.type !== 'Success' && result.type !== 'SessionAlreadyAvailable') return result;
   // whoami failing right after a login is left to the dashboard's own guard.
-  const state = await sessionState().catch(() => undefined);
-  return state === 'email-not-verified' ? { type: 'EmailNotVerified', email: credentials.email } : result;
+  const status = await sessionStatus().catch(() => undefined);
+  if (status?.state === 'email-not-verified') return { type: 'EmailNotVerified', email: credentials.email };
+  if (status?.state === 'second-factor-required') {
+    return { type: 'SecondFactorRequired', redirectTo: withReturnTo(status.redirectTo, paths.dashboard.getHref()) };
+  }
+  return { type: 'Success' };
 }
 
 export const loginMutationOptions = () => mutationOptions({ mutationKey: ['auth', 'login'], mutationFn: logIn });
