@@ -187,8 +187,13 @@ describe('register', () => {
     await expect(register(ada)).resolves.toEqual({ type: 'Failure', messages: ['No verification flow found'] });
   });
 
-  it("throws 'ory.createBrowserRegistrationFlow failed' when a session already exists", async () => {
+  it('answers SessionAlreadyAvailable when a session already exists (the visitor goes on with it, spec §2)', async () => {
     server.use(identity.createRegistrationFlow(registrationSessionAlreadyAvailable));
+    await expect(register(ada)).resolves.toEqual({ type: 'SessionAlreadyAvailable' });
+  });
+
+  it("throws 'ory.createBrowserRegistrationFlow failed' when no flow can be created", async () => {
+    server.use(identity.createRegistrationFlow(serverError));
     await expect(register(ada)).rejects.toThrow(new Error('ory.createBrowserRegistrationFlow failed'));
   });
 });

@@ -1,7 +1,7 @@
 // The console's door to the identity service (spec §4, §7, §8), over the official SDK. Every
 // function answers with the outcome the spec names; the wrapper errors of §8 are thrown only
 // where the spec says so (a flow that could not even be created, logout, a missing flow id).
-import type { LoginFlow, Session } from '@ory/client-fetch';
+import type { LoginFlow, RegistrationFlow, Session } from '@ory/client-fetch';
 import { createFlow, failureMessages, flowFailureMessages, identityApi, identityBase, identityTexts } from './identity-api';
 import {
   continueWith,
@@ -35,7 +35,11 @@ export type LoginResult =
   /** Identity will not start a login: this browser has a session already (complete, or waiting for its second factor). */
   | { type: 'SessionAlreadyAvailable' };
 
-export type RegistrationResult = { type: 'Success'; flowId: string } | { type: 'Failure'; messages: string[] };
+export type RegistrationResult =
+  | { type: 'Success'; flowId: string }
+  | { type: 'Failure'; messages: string[] }
+  /** Identity will not start a registration: this browser has a session already. */
+  | { type: 'SessionAlreadyAvailable' };
 
 export type RecoveryResult =
   /** `redirectTo`: the settings page a completed code recovery continues at. */
@@ -100,7 +104,13 @@ export async function login({ email, password }: Credentials): Promise<LoginResu
 }
 
 export async function register({ email, password }: Credentials): Promise<RegistrationResult> {
-  const flow = await createFlow((api) => api.createBrowserRegistrationFlow(), identityTexts.createRegistrationFlowFailed);
+  let flow: RegistrationFlow;
+  try {
+    flow = await createFlow((api) => api.createBrowserRegistrationFlow(), identityTexts.createRegistrationFlowFailed);
+  } catch (error) {
+    if (await isSessionAlreadyAvailable(error)) return { type: 'SessionAlreadyAvailable' };
+    throw error;
+  }
   try {
     const result = await identityApi().updateRegistrationFlow({
       flow: flow.id,

@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
-import { Outlet, useNavigate } from 'react-router';
-import { paths } from '../../config/paths';
+import { Outlet } from 'react-router';
+import { useGoOnWithSession } from '../../features/auth/hooks/use-go-on-with-session';
 import { type SessionStatus, sessionStatus } from '../../lib/identity-client';
-import { goToSecondFactor } from '../../lib/second-factor';
 
 /**
  * Runs `task` once the page has shown its first content, so that the request it makes does not
@@ -31,15 +30,12 @@ function afterFirstPaint(task: () => void): () => void {
  * out, so the screen shows at once and asks identity afterwards, off the first paint's path.
  */
 export function Component() {
-  const navigate = useNavigate();
+  const goOnWithSession = useGoOnWithSession();
 
   useEffect(() => {
     let current = true;
     const go = (status: SessionStatus) => {
-      if (!current) return;
-      if (status.state === 'logged-in') void navigate(paths.dashboard.getHref(), { replace: true });
-      else if (status.state === 'email-not-verified') void navigate(paths.verifyEmail.getHref(), { replace: true });
-      else if (status.state === 'second-factor-required') goToSecondFactor(status.redirectTo, paths.dashboard.getHref());
+      if (current) goOnWithSession(status);
     };
     // identity could not say (already logged by the client): the screen stays, so logging in
     // stays possible rather than the visitor being stuck on an error page.
@@ -49,7 +45,7 @@ export function Component() {
       current = false;
       stop();
     };
-  }, [navigate]);
+  }, [goOnWithSession]);
 
   return <Outlet />;
 }

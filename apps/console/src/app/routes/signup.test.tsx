@@ -1,9 +1,11 @@
+import registrationSessionAlreadyAvailable from '@meterway/contracts/fixtures/identity/registration-session-already-available.json';
 import registrationInvalid from '@meterway/contracts/fixtures/identity/registration-invalid.json';
 import registrationSuccess from '@meterway/contracts/fixtures/identity/registration-success.json';
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
-import { identityFails, recordingPost, renderAuthRoute, sessions } from '../../testing/auth-handlers';
+import { identityFails, recordingPost, renderAuthRoute, secondFactorStep, sessions } from '../../testing/auth-handlers';
 import { identity, type IdentityFixture } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
 
@@ -107,6 +109,31 @@ describe('/signup', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Failure')).toBeInTheDocument();
     expect(within(alert).getByText('No verification flow found')).toBeInTheDocument();
+  });
+
+  it("sends a visitor whose second factor is due to that step when identity will not start a registration (session_already_available)", async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    server.use(identity.createRegistrationFlow(registrationSessionAlreadyAvailable));
+    const view = renderAuthRoute('/signup');
+    await fillIn(view);
+    server.use(identity.whoami(sessions.secondFactorPending));
+
+    await view.user.click(screen.getByRole('button', { name: 'Sign up' }));
+
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(secondFactorStep('/dashboard')));
+    expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
+  });
+
+  it('goes to the dashboard when the browser is signed in already (session_already_available)', async () => {
+    server.use(identity.createRegistrationFlow(registrationSessionAlreadyAvailable));
+    const view = renderAuthRoute('/signup');
+    await fillIn(view);
+    server.use(identity.whoami(sessions.verified));
+
+    await view.user.click(screen.getByRole('button', { name: 'Sign up' }));
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(view.router.state.location.pathname).toBe('/dashboard');
   });
 
   it("shows 'ory.createBrowserRegistrationFlow failed' when no registration flow can be created", async () => {

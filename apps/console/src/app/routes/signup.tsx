@@ -3,10 +3,13 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useRegister } from '../../features/auth/api/register';
 import { SignupForm } from '../../features/auth/components/signup-form';
+import { useGoOnWithSession } from '../../features/auth/hooks/use-go-on-with-session';
+import { sessionStatus } from '../../lib/identity-client';
 
 export function Component() {
   const navigate = useNavigate();
   const { mutate, data, isPending } = useRegister();
+  const goOnWithSession = useGoOnWithSession();
 
   return (
     <AuthCard title="Create your account" description="Sign up, verify your e-mail, and you are ready to go.">
@@ -20,6 +23,8 @@ export function Component() {
             {
               onSuccess: (result) => {
                 if (result.type === 'Success') void navigate(paths.verifyEmail.getHref(result.flowId));
+                // Signed in meanwhile (another tab, a second factor left half-way): go on with that session.
+                else if (result.type === 'SessionAlreadyAvailable') void sessionStatus().then(goOnWithSession, () => {});
               },
             },
           )
