@@ -21,12 +21,13 @@ import whoamiAal2Required from '@meterway/contracts/fixtures/identity/whoami-aal
 import whoamiNoSession from '@meterway/contracts/fixtures/identity/whoami-no-session.json';
 import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { loginSessionAlreadyAvailable } from '../testing/auth-handlers';
+import { sessionAlreadyAvailable } from '../testing/auth-handlers';
 import { answer, identity, type IdentityFixture, withMessages, withNodeMessageText } from '../testing/identity-handlers';
 import { server } from '../testing/msw-server';
 import {
   changePassword,
   createSettingsUrl,
+  isSessionAlreadyAvailable,
   login,
   logout,
   recoverByCode,
@@ -155,9 +156,11 @@ describe('login', () => {
     });
   });
 
-  it('answers SessionAlreadyAvailable when identity will not start a login for a browser with a session', async () => {
-    server.use(identity.createLoginFlow(loginSessionAlreadyAvailable));
-    await expect(login(ada)).resolves.toEqual({ type: 'SessionAlreadyAvailable' });
+  it("throws 'ory.createBrowserLoginFlow failed' for a browser with a session, and isSessionAlreadyAvailable says why", async () => {
+    server.use(identity.createLoginFlow(sessionAlreadyAvailable('login')));
+    const error: unknown = await login(ada).catch((thrown: unknown) => thrown);
+    expect(error).toEqual(new Error('ory.createBrowserLoginFlow failed'));
+    await expect(isSessionAlreadyAvailable(error)).resolves.toBe(true);
   });
 
   it("throws 'ory.createBrowserLoginFlow failed' when no flow can be created", async () => {
@@ -187,14 +190,18 @@ describe('register', () => {
     await expect(register(ada)).resolves.toEqual({ type: 'Failure', messages: ['No verification flow found'] });
   });
 
-  it('answers SessionAlreadyAvailable when a session already exists (the visitor goes on with it, spec §2)', async () => {
+  it("throws 'ory.createBrowserRegistrationFlow failed' when a session already exists, and isSessionAlreadyAvailable says why", async () => {
     server.use(identity.createRegistrationFlow(registrationSessionAlreadyAvailable));
-    await expect(register(ada)).resolves.toEqual({ type: 'SessionAlreadyAvailable' });
+    const error: unknown = await register(ada).catch((thrown: unknown) => thrown);
+    expect(error).toEqual(new Error('ory.createBrowserRegistrationFlow failed'));
+    await expect(isSessionAlreadyAvailable(error)).resolves.toBe(true);
   });
 
-  it("throws 'ory.createBrowserRegistrationFlow failed' when no flow can be created", async () => {
+  it('isSessionAlreadyAvailable is false for any other failure to create a flow', async () => {
     server.use(identity.createRegistrationFlow(serverError));
-    await expect(register(ada)).rejects.toThrow(new Error('ory.createBrowserRegistrationFlow failed'));
+    const error: unknown = await register(ada).catch((thrown: unknown) => thrown);
+    expect(error).toEqual(new Error('ory.createBrowserRegistrationFlow failed'));
+    await expect(isSessionAlreadyAvailable(error)).resolves.toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 // The console's door to the identity service (spec §4, §7, §8), over the official SDK. Every
 // function answers with the outcome the spec names; the wrapper errors of §8 are thrown only
 // where the spec says so (a flow that could not even be created, logout, a missing flow id).
-import type { LoginFlow, RegistrationFlow, Session } from '@ory/client-fetch';
+import type { Session } from '@ory/client-fetch';
 import { createFlow, failureMessages, flowFailureMessages, identityApi, identityBase, identityTexts } from './identity-api';
 import {
   continueWith,
@@ -31,15 +31,9 @@ export type LoginResult =
   /** Spec §4: goes to verify-email. `flowId` is the verification flow identity already mailed a code for, if it said. */
   | { type: 'EmailNotVerified'; email: string; flowId?: string }
   /** The password was right but a second factor is needed; the browser goes to `redirectTo`. */
-  | { type: 'SecondFactorRequired'; redirectTo: string }
-  /** Identity will not start a login: this browser has a session already (complete, or waiting for its second factor). */
-  | { type: 'SessionAlreadyAvailable' };
+  | { type: 'SecondFactorRequired'; redirectTo: string };
 
-export type RegistrationResult =
-  | { type: 'Success'; flowId: string }
-  | { type: 'Failure'; messages: string[] }
-  /** Identity will not start a registration: this browser has a session already. */
-  | { type: 'SessionAlreadyAvailable' };
+export type RegistrationResult = { type: 'Success'; flowId: string } | { type: 'Failure'; messages: string[] };
 
 export type RecoveryResult =
   /** `redirectTo`: the settings page a completed code recovery continues at. */
@@ -72,20 +66,18 @@ function emailNotVerified(failure: IdentityFailure, email: string): LoginResult 
   return undefined;
 }
 
-/** A flow creation refused with 400 session_already_available (createFlow keeps the SDK error as cause). */
-async function isSessionAlreadyAvailable(error: unknown): Promise<boolean> {
+/**
+ * A flow's creation refused with 400 session_already_available (identity-protocol.md §2): the
+ * browser has a session, complete or waiting for its second factor. The error is the §8 wrapper
+ * createFlow throws, whose cause is identity's answer.
+ */
+export async function isSessionAlreadyAvailable(error: unknown): Promise<boolean> {
   const failure = await readFailure(error instanceof Error ? error.cause : error);
   return failure.kind === 'response' && failure.status === 400 && errorId(failure.body) === 'session_already_available';
 }
 
 export async function login({ email, password }: Credentials): Promise<LoginResult> {
-  let flow: LoginFlow;
-  try {
-    flow = await createFlow((api) => api.createBrowserLoginFlow(), identityTexts.createLoginFlowFailed);
-  } catch (error) {
-    if (await isSessionAlreadyAvailable(error)) return { type: 'SessionAlreadyAvailable' };
-    throw error;
-  }
+  const flow = await createFlow((api) => api.createBrowserLoginFlow(), identityTexts.createLoginFlowFailed);
   try {
     await identityApi().updateLoginFlow({
       flow: flow.id,
@@ -104,13 +96,7 @@ export async function login({ email, password }: Credentials): Promise<LoginResu
 }
 
 export async function register({ email, password }: Credentials): Promise<RegistrationResult> {
-  let flow: RegistrationFlow;
-  try {
-    flow = await createFlow((api) => api.createBrowserRegistrationFlow(), identityTexts.createRegistrationFlowFailed);
-  } catch (error) {
-    if (await isSessionAlreadyAvailable(error)) return { type: 'SessionAlreadyAvailable' };
-    throw error;
-  }
+  const flow = await createFlow((api) => api.createBrowserRegistrationFlow(), identityTexts.createRegistrationFlowFailed);
   try {
     const result = await identityApi().updateRegistrationFlow({
       flow: flow.id,

@@ -22,19 +22,22 @@ export const sessions = {
   secondFactorPending: whoamiAal2Required as IdentityFixture,
 };
 
-/** Identity refusing to start a login because the browser has a session (as identity's errors.ts words it). */
-export const loginSessionAlreadyAvailable: IdentityFixture = {
+/** Identity refusing to start a flow because the browser has a session (worded as identity's errors.ts words it). */
+export const sessionAlreadyAvailable = (flow: 'login' | 'recovery'): IdentityFixture => ({
   status: 400,
   body: {
     error: {
       id: 'session_already_available',
       code: 400,
       status: 'Bad Request',
-      reason: 'A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?',
+      reason:
+        flow === 'login'
+          ? 'A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?'
+          : 'A valid session was detected and thus recovery is not possible.',
       message: 'you are already logged in',
     },
   },
-};
+});
 
 /** Where the console sends a visitor whose second factor is due: whoami's redirect, back to the console page `href`. */
 export const secondFactorStep = (href: string): string =>

@@ -10,10 +10,10 @@ import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
 import {
   identityFails,
-  loginSessionAlreadyAvailable,
   recordingPost,
   renderAuthRoute,
   secondFactorStep,
+  sessionAlreadyAvailable,
   sessions,
 } from '../../testing/auth-handlers';
 import { identity, type IdentityFixture } from '../../testing/identity-handlers';
@@ -164,7 +164,7 @@ describe('/login', () => {
 
   it('sends a visitor whose second factor is due to that step when identity will not start a login (session_already_available)', async () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
-    server.use(identity.createLoginFlow(loginSessionAlreadyAvailable));
+    server.use(identity.createLoginFlow(sessionAlreadyAvailable('login')));
 
     await logIn(sessions.secondFactorPending);
 
@@ -173,7 +173,7 @@ describe('/login', () => {
   });
 
   it('goes to the dashboard when the browser already has a complete session (session_already_available)', async () => {
-    server.use(identity.createLoginFlow(loginSessionAlreadyAvailable));
+    server.use(identity.createLoginFlow(sessionAlreadyAvailable('login')));
 
     const { router } = await logIn(sessions.verified);
 

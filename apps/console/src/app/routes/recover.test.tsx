@@ -2,8 +2,9 @@ import recoveryCodeSent from '@meterway/contracts/fixtures/identity/recovery-cod
 import recoveryLinkSent from '@meterway/contracts/fixtures/identity/recovery-link-sent.json';
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
-import { identityFails, recordingPost, renderAuthRoute, sessions } from '../../testing/auth-handlers';
+import { identityFails, recordingPost, renderAuthRoute, secondFactorStep, sessionAlreadyAvailable, sessions } from '../../testing/auth-handlers';
 import { identity, withMessages } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
 
@@ -104,6 +105,34 @@ describe('/recover', () => {
 
     expect(within(await screen.findByRole('alert')).getByText('Something went wrong')).toBeInTheDocument();
     expect(view.router.state.location.pathname).toBe('/recover');
+  });
+
+  it.each(['Send recovery link', 'Use a code instead'])(
+    'sends a visitor whose second factor is due to that step when identity will not start a recovery (%s)',
+    async (button) => {
+      const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+      server.use(identity.createRecoveryFlow(sessionAlreadyAvailable('recovery')));
+      const view = renderAuthRoute('/recover');
+      await typeEmail(view);
+      server.use(identity.whoami(sessions.secondFactorPending));
+
+      await view.user.click(screen.getByRole('button', { name: button }));
+
+      await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(secondFactorStep('/dashboard')));
+      expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
+    },
+  );
+
+  it('goes to the dashboard when the browser is signed in already and identity will not start a recovery', async () => {
+    server.use(identity.createRecoveryFlow(sessionAlreadyAvailable('recovery')));
+    const view = renderAuthRoute('/recover');
+    await typeEmail(view);
+    server.use(identity.whoami(sessions.verified));
+
+    await view.user.click(screen.getByRole('button', { name: 'Send recovery link' }));
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(view.router.state.location.pathname).toBe('/dashboard');
   });
 
   it("shows the wrapper error 'ory.createBrowserLogoutFlow failed' when no recovery flow can be created (spec §8)", async () => {

@@ -3,13 +3,12 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useRegister } from '../../features/auth/api/register';
 import { SignupForm } from '../../features/auth/components/signup-form';
-import { useGoOnWithSession } from '../../features/auth/hooks/use-go-on-with-session';
-import { sessionStatus } from '../../lib/identity-client';
+import { useContinueWithSession } from '../../features/auth/hooks/use-go-on-with-session';
 
 export function Component() {
   const navigate = useNavigate();
   const { mutate, data, isPending } = useRegister();
-  const goOnWithSession = useGoOnWithSession();
+  const continueWithSession = useContinueWithSession();
 
   return (
     <AuthCard title="Create your account" description="Sign up, verify your e-mail, and you are ready to go.">
@@ -24,7 +23,7 @@ export function Component() {
               onSuccess: (result) => {
                 if (result.type === 'Success') void navigate(paths.verifyEmail.getHref(result.flowId));
                 // Signed in meanwhile (another tab, a second factor left half-way): go on with that session.
-                else if (result.type === 'SessionAlreadyAvailable') void sessionStatus().then(goOnWithSession, () => {});
+                else if (result.type === 'SessionAlreadyAvailable') continueWithSession();
               },
             },
           )

@@ -2,6 +2,7 @@ import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { paths } from '../../../config/paths';
 import { type Credentials, login, type LoginResult, sessionStatus } from '../../../lib/identity-client';
 import { withReturnTo } from '../../../lib/second-factor';
+import { unlessSignedIn } from './unless-signed-in';
 
 /**
  * Logs in (spec §7) and says where the visitor goes next. Identity, like Kratos by default, lets
@@ -11,7 +12,7 @@ import { withReturnTo } from '../../../lib/second-factor';
  * to its second factor when one is due, else as after a login.
  */
 export async function logIn(credentials: Credentials): Promise<LoginResult> {
-  const result = await login(credentials);
+  const result = await unlessSignedIn(login(credentials));
   if (result.type !== 'Success' && result.type !== 'SessionAlreadyAvailable') return result;
   // whoami failing right after a login is left to the dashboard's own guard.
   const status = await sessionStatus().catch(() => undefined);

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
-import type { SessionStatus } from '../../../lib/identity-client';
+import { type SessionStatus, sessionStatus } from '../../../lib/identity-client';
 import { goToSecondFactor } from '../../../lib/second-factor';
 
 /**
@@ -19,4 +19,13 @@ export function useGoOnWithSession(): (status: SessionStatus) => void {
     },
     [navigate],
   );
+}
+
+/**
+ * For a screen whose flow identity refused because the browser is signed in (SessionAlreadyAvailable):
+ * asks whoami, then goes on as above. Should identity not answer, the screen stays.
+ */
+export function useContinueWithSession(): () => void {
+  const goOnWithSession = useGoOnWithSession();
+  return useCallback(() => void sessionStatus().then(goOnWithSession, () => {}), [goOnWithSession]);
 }
