@@ -36,18 +36,17 @@ export function FlowPage({ kind, config }: { kind: FlowKind; config: AppConfig }
   }, [kind, config]);
 
   if (!flow) return <p>Loading…</p>;
-  // Elements is typed against its own copy of the SDK: the flow objects are the same JSON.
-  const props = { flow, config: config.elements } as never;
+  // Elements is typed against its own copy of the SDK; the flow is the same JSON.
   switch (kind) {
     case 'login':
-      return <Login {...(props as ComponentProps<typeof Login>)} />;
+      return <Login flow={flow as ComponentProps<typeof Login>['flow']} config={config.elements} />;
     case 'registration':
-      return <Registration {...(props as ComponentProps<typeof Registration>)} />;
+      return <Registration flow={flow as ComponentProps<typeof Registration>['flow']} config={config.elements} />;
     case 'verification':
-      return <Verification {...(props as ComponentProps<typeof Verification>)} />;
+      return <Verification flow={flow as ComponentProps<typeof Verification>['flow']} config={config.elements} />;
     case 'recovery':
-      return <Recovery {...(props as ComponentProps<typeof Recovery>)} />;
+      return <Recovery flow={flow as ComponentProps<typeof Recovery>['flow']} config={config.elements} />;
     case 'settings':
-      return <Settings {...(props as ComponentProps<typeof Settings>)} />;
+      return <Settings flow={flow as ComponentProps<typeof Settings>['flow']} config={config.elements} />;
   }
 }
