@@ -3,8 +3,8 @@ import { errorId, redirectBrowserTo } from './identity-flow';
 
 // A password was given but the second factor is still due (an aal1 session that needs aal2). As
 // Kratos clients do, the browser goes to identity's aal2 login (identity-protocol.md §2, §10),
-// which creates the flow and shows its second-factor page; the console never signs such a
-// visitor in again, since identity answers every new login flow with session_already_available.
+// which creates the flow and shows its second-factor page. Logging in with the password again is
+// no way out: identity answers every new aal1 login flow with session_already_available.
 
 /** whoami's 403 session_aal2_required (also passed on by /bff/me) → where the browser finishes it. */
 export function secondFactorRedirect(body: unknown): string | undefined {
