@@ -149,7 +149,12 @@ describe('the user menu', () => {
 
     const menu = await openMenu(user);
 
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Settings', 'Send feedback', 'Log out']);
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Settings',
+      'Two-factor authentication',
+      'Send feedback',
+      'Log out',
+    ]);
   });
 
   it('takes a system administrator to /admin', async () => {
@@ -184,6 +189,40 @@ describe('the user menu', () => {
     expect(await screen.findByText('Failed to create settings flow')).toBeInTheDocument();
     expect(screen.getByText('Wooops!')).toBeInTheDocument();
     expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('Two-factor authentication opens the multi-factor part (#totp) of a new settings flow', async () => {
+    server.use(meHandlers.signedIn(), identity.createSettingsFlow());
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    const { user } = renderRoute('/dashboard');
+
+    await user.click(within(await openMenu(user)).getByRole('menuitem', { name: 'Two-factor authentication' }));
+
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith(`http://localhost:4000/ui/settings?flow=${settingsShowForm.body.id}#totp`),
+    );
+  });
+
+  it("Two-factor authentication says 'Failed to create settings flow' when identity cannot create one", async () => {
+    server.use(meHandlers.signedIn(), http.get('http://localhost:4000/self-service/settings/browser', () => HttpResponse.json({}, { status: 500 })));
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { user } = renderRoute('/dashboard');
+
+    await user.click(within(await openMenu(user)).getByRole('menuitem', { name: 'Two-factor authentication' }));
+
+    expect(await screen.findByText('Failed to create settings flow')).toBeInTheDocument();
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('names the user and organisation at the top of the menu, for screens too narrow for the top bar', async () => {
+    server.use(meHandlers.signedIn());
+    const { user } = renderRoute('/dashboard');
+
+    const identityLabel = within(await openMenu(user)).getByTestId('menu-identity');
+
+    expect(identityLabel).toHaveTextContent(buildMe().email);
+    expect(identityLabel).toHaveTextContent(buildMe().organizationName);
   });
 
   it('Log out ends the identity session and lands on /login', async () => {

@@ -45,7 +45,10 @@ export function TopBar({ user, onSendFeedback }: TopBarProps) {
             {user.organizationName}
           </Text>
         </Stack>
-        <UserMenu email={user.email} systemAdmin={user.systemAdmin} onSendFeedback={onSendFeedback} />
+        <UserMenu
+          email={user.email}
+          organizationName={user.organizationName}
+          systemAdmin={user.systemAdmin} onSendFeedback={onSendFeedback} />
       </Group>
     </Group>
   );

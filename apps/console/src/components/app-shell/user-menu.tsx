@@ -1,4 +1,4 @@
-import { Avatar, Menu, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
@@ -9,19 +9,23 @@ import classes from './top-bar.module.css';
 
 type UserMenuProps = {
   email: string;
+  organizationName: string;
   systemAdmin: boolean;
   /** Send feedback lives in a feature; the screen that composes the shell opens it. */
   onSendFeedback: () => void;
 };
 
-/** The avatar menu of the top bar (spec §2): Admin, Settings, Send feedback, Log out. */
-export function UserMenu({ email, systemAdmin, onSendFeedback }: UserMenuProps) {
+/**
+ * The avatar menu of the top bar (spec §2): Admin, Settings, Two-factor authentication, Send feedback,
+ * Log out. On narrow screens, where the top bar has no room for them, it also names the user.
+ */
+export function UserMenu({ email, organizationName, systemAdmin, onSendFeedback }: UserMenuProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
-  const openSettings = async () => {
+  const openSettings = async (anchor?: 'totp') => {
     try {
-      browserLocation.assign(await createSettingsUrl());
+      browserLocation.assign(await createSettingsUrl(anchor));
     } catch (error) {
       notifyError(error, identityTexts.settingsFlowFailed);
     }
@@ -50,12 +54,24 @@ export function UserMenu({ email, systemAdmin, onSendFeedback }: UserMenuProps) 
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
+        <Box hiddenFrom="sm" data-testid="menu-identity">
+          <Menu.Label>
+            <Text size="sm" fw={600} c="dark" className={classes.menuIdentity}>
+              {email}
+            </Text>
+            <Text size="xs" className={classes.menuIdentity}>
+              {organizationName}
+            </Text>
+          </Menu.Label>
+          <Menu.Divider />
+        </Box>
         {systemAdmin && (
           <Menu.Item component={Link} to={paths.admin.getHref()}>
             Admin
           </Menu.Item>
         )}
-        <Menu.Item onClick={openSettings}>Settings</Menu.Item>
+        <Menu.Item onClick={() => void openSettings()}>Settings</Menu.Item>
+        <Menu.Item onClick={() => void openSettings('totp')}>Two-factor authentication</Menu.Item>
         <Menu.Item onClick={onSendFeedback}>Send feedback</Menu.Item>
         <Menu.Divider />
         <Menu.Item onClick={logOut}>
