@@ -21,7 +21,7 @@ function renderDashboard(keys: Parameters<typeof keysHandlers.list>[0] = [webApp
   return renderRoute('/dashboard');
 }
 
-const rowOf = async (name: string) => (await screen.findByRole('button', { name })).closest('tr') as HTMLElement;
+const rowOf = async (name: string) => (await screen.findByRole('button', { name: `Edit key ${name}` })).closest('tr') as HTMLElement;
 const toast = (title: 'Wooops!') => screen.findByText(title).then((element) => element.closest('.mantine-Notification-root') as HTMLElement);
 
 async function openRoll(user: ReturnType<typeof renderRoute>['user']) {

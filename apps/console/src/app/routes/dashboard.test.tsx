@@ -31,7 +31,7 @@ function renderDashboard(keys: Parameters<typeof keysHandlers.list>[0] = [webApp
 }
 
 const keysTable = () => screen.getByRole('table');
-const rowOf = async (name: string) => (await screen.findByRole('button', { name })).closest('tr') as HTMLElement;
+const rowOf = async (name: string) => (await screen.findByRole('button', { name: `Edit key ${name}` })).closest('tr') as HTMLElement;
 const toast = (title: 'Wooops!' | 'Success!') => screen.findByText(title).then((element) => element.closest('.mantine-Notification-root') as HTMLElement);
 
 describe('/dashboard: credit balance and invoices', () => {
@@ -78,14 +78,14 @@ describe('/dashboard: publishable keys table', () => {
 
     expect(await screen.findByText('Loading...')).toBeInTheDocument();
     answer();
-    expect(await screen.findByRole('button', { name: 'Web app' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Edit key Web app' })).toBeInTheDocument();
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
   });
 
   it('has the columns Name, Key, Budget, Current period spend, Allowed domains', async () => {
     renderDashboard();
 
-    await screen.findByRole('button', { name: 'Web app' });
+    await screen.findByRole('button', { name: 'Edit key Web app' });
     expect(within(keysTable()).getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
       'Name',
       'Key',
@@ -99,6 +99,15 @@ describe('/dashboard: publishable keys table', () => {
     renderDashboard([]);
 
     expect(await screen.findByText('No publishable keys added yet.')).toBeInTheDocument();
+  });
+
+  it('keeps budget and spend on one line, so wide screens never wrap "$10 / month"', async () => {
+    renderDashboard();
+
+    const row = await rowOf('Web app');
+
+    expect(within(row).getByText('$10 / month')).toHaveStyle({ whiteSpace: 'nowrap' });
+    expect(within(row).getByText(/spent this month$/)).toHaveStyle({ whiteSpace: 'nowrap' });
   });
 
   it('shows a key truncated to 20 characters, its budget, its spend and its domains', async () => {
@@ -231,7 +240,7 @@ describe('/dashboard: creating a key', { timeout: 20_000 }, () => {
     await user.click(dialog.getByRole('button', { name: 'Done' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(await screen.findByRole('button', { name: 'Checkout' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Edit key Checkout' })).toBeInTheDocument();
   });
 
   it('opens again on a fresh form after a key was created', async () => {
@@ -325,7 +334,7 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
   it("opens a row's key with its values, also from the keyboard", async () => {
     const { user } = renderDashboard([buildPublishableKey({ allowedOrigins: ['https://app.example.com', 'localhost'] })]);
 
-    const name = await screen.findByRole('button', { name: 'Web app' });
+    const name = await screen.findByRole('button', { name: 'Edit key Web app' });
     for (let presses = 0; presses < 30 && document.activeElement !== name; presses++) await user.tab();
     expect(name).toHaveFocus();
     await user.keyboard('{Enter}');

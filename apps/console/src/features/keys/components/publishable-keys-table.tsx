@@ -1,4 +1,4 @@
-import { Group, List, Table, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Group, List, Table, Text } from '@mantine/core';
 import type { PublishableKey } from '@meterway/contracts';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { CopyValueButton } from './copy-value-button';
@@ -21,12 +21,16 @@ const columns = ['Name', 'Key', 'Budget', 'Current period spend', 'Allowed domai
 
 export function PublishableKeysTable({ publishableKeys, failure, onOpen }: PublishableKeysTableProps) {
   return (
-    <Table.ScrollContainer minWidth={800}>
+    // Only rows of keys need the full width; a lone message wraps within a narrow screen instead.
+    <Table.ScrollContainer minWidth={publishableKeys?.length ? 800 : 0}>
       <Table highlightOnHover verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
-              <Table.Th key={column}>{column}</Table.Th>
+              // The domains, the only long free text, take what the other columns leave.
+              <Table.Th key={column} w={column === 'Allowed domains' ? '100%' : undefined}>
+                {column}
+              </Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>
@@ -61,16 +65,18 @@ function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKe
     // The whole row opens the key for a mouse; the name is its button for the keyboard.
     <Table.Tr style={{ cursor: 'pointer' }} onClick={() => onOpen(key)}>
       <Table.Td>
-        <UnstyledButton
+        <Anchor
+          component="button"
+          type="button"
           fw={600}
-          td="underline"
+          aria-label={`Edit key ${key.name}`}
           onClick={(event) => {
             event.stopPropagation();
             onOpen(key);
           }}
         >
           {key.name}
-        </UnstyledButton>
+        </Anchor>
       </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap">
@@ -84,8 +90,8 @@ function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKe
           <Text size="xs" c="gray.7">{`Previous value works until ${formatDateTime(key.previousValueExpiresAt)}`}</Text>
         )}
       </Table.Td>
-      <Table.Td>{`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}</Table.Td>
-      <Table.Td>{`${formatMoney(key.currentPeriodSpendAmount)} spent this month`}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{`${formatMoney(key.currentPeriodSpendAmount)} spent this month`}</Table.Td>
       <Table.Td>
         {key.allowedOrigins.length > 0 && (
           <List size="sm" listStyleType="none">
