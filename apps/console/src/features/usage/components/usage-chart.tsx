@@ -32,6 +32,8 @@ export function UsageChart({ usage }: { usage: UsageDaily }) {
       legendProps={{ verticalAlign: 'bottom' }}
       valueFormatter={formatCost}
       yAxisProps={{ tickFormatter: formatCost, width: 72, ...(budget !== undefined ? { domain: [0, (max: number) => Math.max(max, budget)] } : {}) }}
+      // Recharts drops labels that would come closer than the gap, so days never crowd on a phone.
+      xAxisProps={{ minTickGap: 24, interval: 'preserveStartEnd' }}
       xAxisLabel="Day (UTC)"
       referenceLines={
         budget === undefined ? [] : [{ y: budget, color: 'red.6', strokeDasharray: '6 4', label: `Monthly budget ${formatMoney(budget)}`, labelPosition: 'insideTopRight' }]
