@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUp } from '../support/browser-identity.js';
@@ -51,7 +52,8 @@ describe('the console on small and large screens in Chromium', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    await page.screenshot({ path: '/tmp/screens/menu-390.png' });
+    await menu.getByText(organizationName).waitFor();
+    await page.screenshot({ path: '/tmp/screens/menu-390.png', animations: 'disabled' });
     expect(await menu.getByText(email).isVisible()).toBe(true);
     expect(await menu.getByText(organizationName).isVisible()).toBe(true);
     await page.keyboard.press('Escape');
