@@ -74,4 +74,34 @@ describe('the console on small and large screens in Chromium', () => {
     await page.screenshot({ path: '/tmp/screens/settings-totp-1280.png' });
     expect(new URL(page.url()).origin).toBe(new URL(stack.identityUrl).origin);
   });
+  it('keeps "$25 / month" on one line at 1400 px and the keys table inside a 390 px screen', async () => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`${stack.consoleUrl}/dashboard`);
+    await page.getByRole('button', { name: 'New publishable key' }).click();
+    const create = page.getByRole('dialog', { name: 'New publishable key' });
+    const name = 'Storefront checkout widget for the European marketing site';
+    await create.getByLabel('Name', { exact: true }).fill(name);
+    await create.getByLabel('Budget', { exact: true }).fill('25');
+    await create.getByRole('button', { name: 'Add domain' }).click();
+    await create.getByLabel('Allowed domain 2', { exact: true }).fill('https://shop.example.com');
+    await create.getByRole('button', { name: 'Create key' }).click();
+    await create.getByRole('button', { name: 'Done' }).click();
+    await create.waitFor({ state: 'hidden' });
+
+    const budget = page.getByText('$25 / month', { exact: true });
+    await budget.waitFor();
+    await page.screenshot({ path: '/tmp/screens/keys-1400.png', fullPage: true });
+    // One client rect per rendered line of the text.
+    const lines = await budget.evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return range.getClientRects().length;
+    });
+    expect(lines).toBe(1);
+    expect(await page.getByRole('button', { name: `Edit key ${name}` }).isVisible()).toBe(true);
+
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.screenshot({ path: '/tmp/screens/keys-390.png', fullPage: true });
+    expect(await noPageOverflow(page)).toBe(true);
+  });
 });
