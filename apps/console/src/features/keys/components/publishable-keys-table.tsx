@@ -64,11 +64,13 @@ function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKe
   return (
     // The whole row opens the key for a mouse; the name is its button for the keyboard.
     <Table.Tr style={{ cursor: 'pointer' }} onClick={() => onOpen(key)}>
-      <Table.Td>
+      {/* Room for a long name to read as a few words per line rather than one word per line. */}
+      <Table.Td miw={180}>
         <Anchor
           component="button"
           type="button"
           fw={600}
+          ta="left"
           aria-label={`Edit key ${key.name}`}
           onClick={(event) => {
             event.stopPropagation();
