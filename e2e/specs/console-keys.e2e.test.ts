@@ -57,7 +57,7 @@ describe('publishable keys on the dashboard in Chromium', () => {
     await create.waitFor({ state: 'detached' });
 
     // The table: truncated key, default budget, both origins and the localhost warning.
-    const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Storefront', exact: true }) });
+    const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Edit key Storefront', exact: true }) });
     await row.getByText(`${value.slice(0, 20)}...`).waitFor();
     expect(await row.getByText(value, { exact: true }).count()).toBe(0);
     expect(await row.getByText('$10 / month').isVisible()).toBe(true);
@@ -80,7 +80,7 @@ describe('publishable keys on the dashboard in Chromium', () => {
     await row.getByText('$25 / month').waitFor();
 
     // Delete with a reason: the key goes, the reason is sent as key_deletion feedback.
-    await row.getByRole('button', { name: 'Storefront', exact: true }).click();
+    await row.getByRole('button', { name: 'Edit key Storefront', exact: true }).click();
     await edit.getByRole('button', { name: 'Delete', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Publishable Key' });
     await confirm.getByText('Are you sure you want to delete the publishable key Storefront? This action cannot be undone.').waitFor();

@@ -65,7 +65,7 @@ describe('the signed-in shell in Chromium', () => {
     await page.goto(`${stack.consoleUrl}/dashboard`);
     await page.getByRole('button', { name: 'Account menu' }).click();
     const items = await page.getByRole('menu').getByRole('menuitem').allTextContents();
-    expect(items).toEqual(['Settings', 'Send feedback', 'Log out']);
+    expect(items).toEqual(['Settings', 'Two-factor authentication', 'Send feedback', 'Log out']);
     await page.keyboard.press('Escape');
   });
 
