@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { describe, expect, inject, it } from 'vitest';
-import { callIdentity, csrfOf, signUp } from '../support/browser-identity.js';
+import { callIdentity, csrfOf, enrolTotpOnSettingsPage, signUp } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
 
 const stack = inject('stack');
@@ -24,12 +24,7 @@ describe('identity hosted pages in Chromium', () => {
     await passwordCard.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => passwordCard.getByText('Your changes have been saved!').isVisible()).toBe(true);
 
-    const totpCard = page.getByTestId('ory/screen/settings/group/totp');
-    const secret = (await totpCard.textContent())?.match(/[A-Z2-7]{32}/)?.[0] ?? '';
-    expect(secret).toHaveLength(32);
-    await totpCard.getByLabel('Verify code').fill(await generate({ secret }));
-    await totpCard.getByRole('button', { name: 'Save' }).click();
-    await totpCard.getByRole('button', { name: 'Unlink TOTP Authenticator App' }).waitFor();
+    const secret = await enrolTotpOnSettingsPage(page);
     expect((await callIdentity(context.request, 'GET', '/sessions/whoami')).body.authenticator_assurance_level).toBe('aal2');
 
     // Log out, then log in with the new password: the second factor is required.

@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { callIdentity, signUp } from '../support/browser-identity.js';
+import { callIdentity, enrolTotpOnSettingsPage, signUp } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
 
 // Issue #16: a person who gave the password but left identity's second-factor page used to be
@@ -17,13 +17,7 @@ const secondFactorPage = new RegExp(`^${stack.identityUrl}/ui/login\\?flow=`);
 async function enrolTotp(page: Page): Promise<string> {
   await page.goto(`${stack.identityUrl}/ui/settings`);
   await page.waitForURL(/\/ui\/settings\?flow=/);
-  const totpCard = page.getByTestId('ory/screen/settings/group/totp');
-  const secret = (await totpCard.textContent())?.match(/[A-Z2-7]{32}/)?.[0] ?? '';
-  expect(secret).toHaveLength(32);
-  await totpCard.getByLabel('Verify code').fill(await generate({ secret }));
-  await totpCard.getByRole('button', { name: 'Save' }).click();
-  await totpCard.getByRole('button', { name: 'Unlink TOTP Authenticator App' }).waitFor();
-  return secret;
+  return enrolTotpOnSettingsPage(page);
 }
 
 async function logOut(context: BrowserContext) {

@@ -1,4 +1,5 @@
-import type { APIRequestContext, BrowserContext } from 'playwright-core';
+import { generate } from 'otplib';
+import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
 type IdentityResponse = { status: number; body: any };
@@ -70,4 +71,15 @@ async function signUpThrough(call: IdentityCall, email: string, { password = def
     expect(verified.body.state, `verification of ${email}`).toBe('passed_challenge');
   }
   return { email, password };
+}
+
+/** Enrols TOTP on identity's hosted settings page, where `page` already is; answers the authenticator's secret. */
+export async function enrolTotpOnSettingsPage(page: Page): Promise<string> {
+  const totpCard = page.getByTestId('ory/screen/settings/group/totp');
+  const secret = (await totpCard.textContent())?.match(/[A-Z2-7]{32}/)?.[0] ?? '';
+  expect(secret).toHaveLength(32);
+  await totpCard.getByLabel('Verify code').fill(await generate({ secret }));
+  await totpCard.getByRole('button', { name: 'Save' }).click();
+  await totpCard.getByRole('button', { name: 'Unlink TOTP Authenticator App' }).waitFor();
+  return secret;
 }
