@@ -76,6 +76,9 @@ describe('credential stuffing', () => {
     const blocked = await logIn(attacker, newEmail('stuffed-31'), 'password123 guess', { headers: { 'x-forwarded-for': '192.0.2.99' } });
     expect(outcomeOf(blocked)).toBe('429 rate_limit_exceeded');
     expect(jsonOf(blocked).error.details.retry_after).toBeGreaterThan(0);
+    // Read by a person in the console's Failure alert: minutes and seconds, not a count of seconds.
+    expect(jsonOf(blocked).error.reason).toMatch(/^Too many attempts\. Try again in (\d+ minutes?)?( ?\d+ seconds?)?\.$/);
+    expect(jsonOf(blocked).error.reason).not.toMatch(/\d{3} seconds/);
     // Even the right password from that address is refused: the limit is no oracle for it.
     const rightPassword = await logIn(attacker, victim.email);
     expect(outcomeOf(rightPassword)).toBe('429 rate_limit_exceeded');

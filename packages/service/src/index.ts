@@ -6,6 +6,7 @@ export { serve } from './serve.js';
 export { packagePath } from './package-path.js';
 export { freePort } from './free-port.js';
 export { hasUnstorableText, refuseUnstorableText } from './unstorable-text.js';
+export { waitText } from './wait-text.js';
 export { databaseRetryAfterSeconds, isDatabaseUnavailable } from './database-unavailable.js';
 export { type Mail, type Mailer } from './mail/mail.js';
 export { smtpMailer } from './mail/smtp-mailer.js';

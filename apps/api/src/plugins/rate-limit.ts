@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import { waitText } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/app-error.js';
 
@@ -11,6 +12,6 @@ export async function registerRateLimit(app: FastifyInstance) {
     global: false,
     keyGenerator: (request) => request.viewer?.personId ?? request.ip,
     errorResponseBuilder: (_request, context) =>
-      new AppError('TooManyRequests', `Too many changes. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`, { retryAfter: Math.ceil(context.ttl / 1000) }),
+      new AppError('TooManyRequests', `Too many changes. Try again in ${waitText(context.ttl / 1000)}.`, { retryAfter: Math.ceil(context.ttl / 1000) }),
   });
 }

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { waitText } from '@meterway/service';
 
 /** Kratos' default `message` per status (identity-protocol.md §2). */
 const defaultMessages: Record<number, string> = {
@@ -142,7 +143,7 @@ export const errors = {
   tooManyRequests: (retryAfterSeconds: number) =>
     new KratosError(429, {
       id: 'rate_limit_exceeded',
-      reason: `Too many attempts. Please wait ${retryAfterSeconds} seconds and try again.`,
+      reason: `Too many attempts. Try again in ${waitText(retryAfterSeconds)}.`,
       details: { retry_after: retryAfterSeconds },
     }),
 };
