@@ -1,5 +1,6 @@
 import { Alert, type MantineColor, Stack } from '@mantine/core';
 import type { UiText } from '@ory/client-fetch';
+import { messageText } from '../lib/message-text';
 
 const colors: Record<string, MantineColor> = { error: 'red', success: 'teal', info: 'blue' };
 
@@ -10,7 +11,7 @@ export function FlowMessages({ messages }: { messages: readonly UiText[] | undef
     <Stack gap="xs">
       {messages.map((message, index) => (
         <Alert key={`${message.id}-${index}`} color={colors[message.type] ?? 'blue'} variant="light" data-message-id={message.id}>
-          {message.text}
+          {messageText(message)}
         </Alert>
       ))}
     </Stack>
