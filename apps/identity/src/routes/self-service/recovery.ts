@@ -132,18 +132,21 @@ export async function recoveryRoutes(app: FastifyInstance, ctx: IdentityContext)
     }
     const email = normalizeEmail(rawEmail);
     await consumeRateLimit(ctx, [rateRules.recoveryIp(request.ip), rateRules.recoveryAddress(email)]);
+    // Spec §2/§7: an unknown address is the UserNotFound outcome (4000037). Registration already
+    // tells whether an address exists, so this reveals nothing new; the limits above still count it.
+    const address = await findRecoveryAddress(ctx.db, email);
+    if (!address) {
+      const ui = clearMessages(flowUi(flow));
+      return answer(await updateFlow(ctx.db, flow, { ui: { ...ui, nodes: attachMessage(ui.nodes, 'email', messages.accountNotFound()) } }, now), 400);
+    }
     const ui = method === 'link' ? recoveryUi.linkSent(action(flow.id), email) : recoveryUi.codeSent(action(flow.id), email);
     const updated = await updateFlow(ctx.db, flow, { state: 'sent_email', active: method, ui, submissions: 0 }, now);
-    // Unknown addresses get the same answer and no mail, so the form reveals no accounts.
-    const address = await findRecoveryAddress(ctx.db, email);
-    if (address) {
-      if (method === 'link') {
-        const token = await issueCode(ctx.db, ctx.secret, { flowId: flow.id, kind: 'recovery_link', address: email, identityId: address.identityId, now });
-        await ctx.mailer.send(recoveryLinkMail(email, `${action(flow.id)}&token=${token}`));
-      } else {
-        const recoveryCode = await issueCode(ctx.db, ctx.secret, { flowId: flow.id, kind: 'recovery_code', address: email, identityId: address.identityId, now });
-        await ctx.mailer.send(recoveryCodeMail(email, recoveryCode));
-      }
+    if (method === 'link') {
+      const token = await issueCode(ctx.db, ctx.secret, { flowId: flow.id, kind: 'recovery_link', address: email, identityId: address.identityId, now });
+      await ctx.mailer.send(recoveryLinkMail(email, `${action(flow.id)}&token=${token}`));
+    } else {
+      const recoveryCode = await issueCode(ctx.db, ctx.secret, { flowId: flow.id, kind: 'recovery_code', address: email, identityId: address.identityId, now });
+      await ctx.mailer.send(recoveryCodeMail(email, recoveryCode));
     }
     return answer(updated);
   };
