@@ -317,6 +317,15 @@ describe('changePassword', () => {
     });
   });
 
+  it('answers WeakPassword for a breached password (4000034), whose text says so in other words', async () => {
+    const text = 'The password has been found in data breaches and must no longer be used.';
+    const body = settingsWeakPassword.body as { ui: { nodes: { messages: object[] }[] } };
+    const nodes = body.ui.nodes.map((node) => ({ ...node, messages: node.messages.map((message) => ({ ...message, id: 4000034, text })) }));
+    server.use(identity.createSettingsFlow(), identity.submitSettings({ ...settingsWeakPassword, body: { ...body, ui: { ...body.ui, nodes } } }));
+
+    await expect(changePassword('password')).resolves.toEqual({ type: 'WeakPassword', messages: [text] });
+  });
+
   it('answers Failure, not WeakPassword, for the recorded min-length message (4000032)', async () => {
     server.use(identity.createSettingsFlow(), identity.submitSettings(settingsWeakPassword));
 

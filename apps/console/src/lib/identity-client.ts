@@ -214,10 +214,14 @@ export async function verify(flowId: string | null | undefined, code: string): P
   }
 }
 
-/** Spec §4/§5: WeakPassword when a message contains 'The password can not be used'. */
+/** Kratos' 4000034: a breached password. Its text does not start like the others, but it is just as unusable. */
+const breachedPassword = 4000034;
+
+/** Spec §4/§5: WeakPassword when a message contains 'The password can not be used', or names a breached password. */
 function passwordOutcome(flow: FlowLike): PasswordChangeResult {
   const messages = flowFailureMessages(flow);
-  return matchesMessage(flow, identityTexts.weakPassword) ? { type: 'WeakPassword', messages } : { type: 'Failure', messages };
+  const weak = matchesMessage(flow, identityTexts.weakPassword) || hasMessageId(flow, breachedPassword);
+  return weak ? { type: 'WeakPassword', messages } : { type: 'Failure', messages };
 }
 
 export async function changePassword(password: string): Promise<PasswordChangeResult> {

@@ -57,7 +57,7 @@ describe('recovery', () => {
     // The same flow still sends to a known address.
     const known = uniqueEmail(`recover-known-${method}`);
     await signUp(t.browser().api, known);
-    const sent = await api.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method, email: known, csrf_token: csrfOf(refused.body) } });
+    const sent = await api.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method, email: known, csrf_token: csrfOf(flow) } });
     expect(sent.state).toBe('sent_email');
   });
 
@@ -115,6 +115,12 @@ describe('settings', () => {
     expect(same.status).toBe(400);
     const node = same.body.ui.nodes.find((candidate: { attributes: { name?: string } }) => candidate.attributes.name === 'password');
     expect(node.messages).toEqual([{ id: 4000039, type: 'error', text: 'The new password must be different from the old password.' }]);
+
+    const breached = await failure(api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: 'password', csrf_token: csrfOf(flow) } }));
+    expect(breached.status).toBe(400);
+    const breachedNode = breached.body.ui.nodes.find((candidate: { attributes: { name?: string } }) => candidate.attributes.name === 'password');
+    expect(breachedNode.messages).toEqual([{ id: 4000034, type: 'error', text: 'The password has been found in data breaches and must no longer be used.' }]);
+    expect((await logIn(t.browser().api, email, testPassword)).session.identity?.traits).toEqual({ email });
   });
 
   it('changes the e-mail: the new address starts unverified and gets a code', async () => {

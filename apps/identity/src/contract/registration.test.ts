@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeIn } from '../testing/mail-catcher.js';
-import { csrfOf } from '../testing/flows.js';
+import { csrfOf, signUp } from '../testing/flows.js';
 import { failure, setupIdentityServer, uniqueEmail } from '../testing/identity-server.js';
 
 const t = setupIdentityServer();
@@ -96,6 +96,11 @@ describe('registration and verification through @ory/client-fetch', () => {
       { id: 4000032, type: 'error', text: 'The password must be at least 8 characters long, but got 5.', context: { min_length: 8, actual_length: 5 } },
     ]);
     expect(await attempt(email)).toEqual([{ id: 4000031, type: 'error', text: 'The password can not be used because it is too similar to the identifier.' }]);
+    const breached = [{ id: 4000034, type: 'error', text: 'The password has been found in data breaches and must no longer be used.' }];
+    expect(await attempt('password')).toEqual(breached);
+    expect(await attempt('Qwertyuiop')).toEqual(breached);
+    // None of the refusals created the account: the address is still free.
+    expect(await signUp(api, email)).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('validates the body before CSRF: missing fields come back on their nodes', async () => {

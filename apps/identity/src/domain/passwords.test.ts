@@ -19,6 +19,16 @@ describe('password policy', () => {
     );
   });
 
+  it('rejects common breached passwords, whatever their case, with Kratos\' 4000034', () => {
+    for (const password of ['password', 'PASSWORD', '12345678', 'qwertyuiop', 'Password1', 'password123']) {
+      expect(checkPasswordPolicy(password, 'ada@example.com'), password).toEqual({
+        id: 4000034,
+        text: 'The password has been found in data breaches and must no longer be used.',
+        type: 'error',
+      });
+    }
+  });
+
   it('accepts a long unrelated password', () => {
     expect(checkPasswordPolicy('correct horse battery staple', 'ada@example.com')).toBeUndefined();
   });

@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import { dictionary } from '@zxcvbn-ts/language-common';
 import { messages, type UiText } from '../flows/messages.js';
 
 /** argon2id with the library's OWASP defaults (~10 ms a hash, in a thread pool). */
@@ -23,15 +24,21 @@ const minLength = 8;
 const maxLength = 1024;
 
 /**
+ * Kratos' breach check asks haveibeenpwned, which this service cannot reach; zxcvbn-ts' list of the
+ * ~49,000 most common passwords from breach corpora stands in for it, offline. Read-only data.
+ */
+const breachedPasswords: ReadonlySet<string> = new Set(dictionary['passwords-common']);
+
+/**
  * Kratos' password policy (identity-protocol.md §13), in its order: length, then similarity to
- * the identifier. The breach check needs the internet and is skipped, as Kratos does when the
- * breach service cannot be reached.
+ * the identifier, then the breach check (case-insensitive).
  */
 export function checkPasswordPolicy(password: string, identifier: string): UiText | undefined {
   const bytes = Buffer.byteLength(password);
   if (bytes < minLength) return messages.passwordTooShort(minLength, bytes);
   if (bytes > maxLength) return messages.passwordTooLong(maxLength, bytes);
   if (tooSimilar(identifier.toLowerCase(), password.toLowerCase())) return messages.passwordTooSimilar();
+  if (breachedPasswords.has(password.toLowerCase())) return messages.passwordBreached();
   return undefined;
 }
 

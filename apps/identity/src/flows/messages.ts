@@ -74,6 +74,7 @@ export const messages = {
     error(4000032, `The password must be at least ${min} characters long, but got ${actual}.`, { min_length: min, actual_length: actual }),
   passwordTooLong: (max: number, actual: number) =>
     error(4000033, `The password must be at most ${max} characters long, but got ${actual}.`, { max_length: max, actual_length: actual }),
+  passwordBreached: () => error(4000034, 'The password has been found in data breaches and must no longer be used.'),
   accountNotFound: () => error(4000037, 'This account does not exist or has no login method configured.'),
   passwordSameAsOld: () => error(4000039, 'The new password must be different from the old password.'),
   invalidEmail: (value: string) => error(4000040, 'Enter a valid email address', { value }),
