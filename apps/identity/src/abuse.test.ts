@@ -76,6 +76,7 @@ describe('credential stuffing', () => {
     const blocked = await logIn(attacker, newEmail('stuffed-31'), 'password123 guess', { headers: { 'x-forwarded-for': '192.0.2.99' } });
     expect(outcomeOf(blocked)).toBe('429 rate_limit_exceeded');
     expect(jsonOf(blocked).error.details.retry_after).toBeGreaterThan(0);
+    expect(blocked.headers['retry-after']).toBe(String(jsonOf(blocked).error.details.retry_after));
     // Read by a person in the console's Failure alert: minutes and seconds, not a count of seconds.
     expect(jsonOf(blocked).error.reason).toMatch(/^Too many attempts\. Try again in (\d+ minutes?)?( ?\d+ seconds?)?\.$/);
     expect(jsonOf(blocked).error.reason).not.toMatch(/\d{3} seconds/);

@@ -13,14 +13,16 @@ export function registerKratosErrors(app: FastifyInstance): void {
   );
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const send = (kratosError: KratosError) => {
-      if (kratosError.init.id) reply.header('ory-error-id', kratosError.init.id);
+      const { id, details } = kratosError.init;
+      if (id) reply.header('ory-error-id', id);
+      // A refusal that says when to come back (rate limits, a database away) says it in the header too.
+      if (typeof details?.retry_after === 'number') reply.header('retry-after', String(details.retry_after));
       return reply.code(kratosError.httpStatus).send(kratosError.body(request.id));
     };
     if (error instanceof KratosError) return send(error);
     if ((error.statusCode ?? 500) < 500) return send(new KratosError(error.statusCode ?? 400, { reason: error.message }));
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'the database does not answer');
-      reply.header('retry-after', String(databaseRetryAfterSeconds));
       return send(errors.databaseUnavailable(databaseRetryAfterSeconds));
     }
     request.log.error({ err: error }, 'request failed');
