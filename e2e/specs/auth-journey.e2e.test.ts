@@ -47,13 +47,13 @@ async function logOut(context: BrowserContext, page: Page) {
   await page.waitForURL(`${stack.consoleUrl}/login`);
 }
 
-/** On identity's /ui/settings page (signed in by the recovery): chooses the new password. */
-async function setNewPassword(page: Page, password: string) {
+/** On identity's /ui/settings page (signed in by the recovery): submits a new password and waits for `answer`. */
+async function setNewPassword(page: Page, password: string, answer = 'Your changes have been saved!') {
   await page.waitForURL(new RegExp(`^${stack.identityUrl}/ui/settings\\?flow=`));
   const card = page.getByTestId('ory/screen/settings/group/password');
   await card.getByRole('textbox', { name: 'Password' }).fill(password);
   await card.getByRole('button', { name: 'Save' }).click();
-  await card.getByText('Your changes have been saved!').waitFor();
+  await card.getByText(answer).waitFor();
 }
 
 /** A verified account, created over the API. */
@@ -136,6 +136,7 @@ describe('the auth screens in Chromium', () => {
     const { code } = await mailFor(email, 'recovery_code');
     await page.getByRole('textbox', { name: 'Recovery code' }).fill(code ?? '');
     await page.getByRole('button', { name: 'Recover account' }).click();
+    await setNewPassword(page, 'password', 'The password has been found in data breaches and must no longer be used.');
     await setNewPassword(page, newPassword);
 
     await context.clearCookies();

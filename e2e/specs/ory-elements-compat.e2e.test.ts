@@ -138,7 +138,8 @@ describe('an app built on @ory/elements-react against the identity', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect(await home(page)).toEqual({ email, aal: 'aal2' });
 
-    // Recovery by code leads to the app's settings (through its second-factor step), where a new password is saved.
+    // Recovery by code leads to the app's settings through its second-factor step, back to the
+    // recovery's settings flow, where a new password is saved.
     await logOut(page);
     await page.goto(`${appUrl}/recovery`);
     await inApp(page, '/recovery');
@@ -147,9 +148,8 @@ describe('an app built on @ory/elements-react against the identity', () => {
     await page.getByRole('textbox', { name: 'Recovery code' }).fill(await codeFor(email, 'recovery_code'));
     await page.getByRole('button', { name: 'Continue' }).click();
     await secondFactor(page, secret);
-    await inApp(page, '/');
-    await page.goto(`${appUrl}/settings`);
     await inApp(page, '/settings');
+    await page.getByText('You successfully recovered your account.', { exact: false }).waitFor();
     const passwordForm = page.locator('form', { has: page.locator('input[name="password"]') });
     await passwordForm.getByLabel('Password', { exact: true }).fill(newPassword);
     await passwordForm.getByRole('button', { name: 'Save' }).click();

@@ -21,13 +21,12 @@ import { type FlowQuery, flowIdFrom, isExpired, requestUrlOf, requireFlow, retur
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export async function settingsRoutes(app: FastifyInstance, ctx: IdentityContext) {
+  /** The second-factor login, coming back to `returnTo` once the code is given. */
   const aal2Redirect = (returnTo?: string) =>
     `${ctx.config.identityUrl}/self-service/login/browser?aal=aal2${returnTo ? `&return_to=${encodeURIComponent(returnTo)}` : ''}`;
 
   /** Settings need the highest assurance level the identity has (Kratos' highest_available). */
-  const assertAal = async (session: Session, returnTo?: string) => {
-    if (session.aal === 'aal1' && (await hasTotp(ctx.db, session.identityId))) throw errors.sessionAal2Required(aal2Redirect(returnTo));
-  };
+  const lacksSecondFactor = async (session: Session) => session.aal === 'aal1' && (await hasTotp(ctx.db, session.identityId));
 
   app.get<{ Querystring: FlowQuery }>('/self-service/settings/browser', async (request, reply) => {
     const returnTo = returnToFrom(ctx, request.query.return_to);
@@ -37,7 +36,12 @@ export async function settingsRoutes(app: FastifyInstance, ctx: IdentityContext)
       const login = `${ctx.config.identityUrl}/self-service/login/browser${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`;
       return reply.redirect(login, 303);
     }
-    await assertAal(session, returnTo);
+    if (await lacksSecondFactor(session)) {
+      // As Kratos does, the login comes back to this request only when it names a return_to.
+      const secondFactor = aal2Redirect(returnTo && requestUrlOf(ctx, request));
+      if (isJsonRequest(request)) throw errors.sessionAal2Required(secondFactor);
+      return reply.redirect(secondFactor, 303);
+    }
     const flow = await createSettingsFlow(ctx, {
       identityId: session.identityId,
       csrfToken: ensureCsrf(request, reply, ctx),
@@ -53,24 +57,25 @@ export async function settingsRoutes(app: FastifyInstance, ctx: IdentityContext)
   });
 
   /** The flow, if it belongs to the caller's session and that session is strong enough. */
-  const ownedFlow = async (request: FastifyRequest<{ Querystring: FlowQuery }>, id: string | undefined) => {
+  const ownedFlow = async (request: FastifyRequest<{ Querystring: FlowQuery }>, id: string | undefined, aal2ReturnTo: (flow: Flow) => string | undefined) => {
     const session = await currentSession(request, ctx);
     if (!session) throw errors.noSessionForSettings();
     const flow = await requireFlow(ctx, flowIdFrom(id), 'settings');
     if (flow.identityId !== session.identityId) throw errors.identityMismatch();
-    await assertAal(session, flow.returnTo ?? undefined);
+    if (await lacksSecondFactor(session)) throw errors.sessionAal2Required(aal2Redirect(aal2ReturnTo(flow)));
     return { session, flow };
   };
 
   app.get<{ Querystring: FlowQuery }>('/self-service/settings/flows', async (request) => {
-    const { flow } = await ownedFlow(request, request.query.id);
+    // After the second factor the person comes back to the settings screen with this flow, not to this JSON.
+    const { flow } = await ownedFlow(request, request.query.id, (owned) => withFlowParam(ctx.config.ui.settings, owned.id));
     if (isExpired(flow, ctx.clock.now())) throw errors.flowExpiredOnGet('settings', `${ctx.config.identityUrl}/self-service/settings/browser`);
     return serializeFlow(flow, await extra(flow));
   });
 
   app.post<{ Querystring: FlowQuery }>('/self-service/settings', async (request, reply) => {
     const json = isJsonRequest(request);
-    const { session, flow } = await ownedFlow(request, request.query.flow);
+    const { session, flow } = await ownedFlow(request, request.query.flow, (owned) => owned.returnTo ?? undefined);
     const now = ctx.clock.now();
     if (isExpired(flow, now)) {
       const replacement = await createSettingsFlow(ctx, {
