@@ -10,8 +10,8 @@ const chromium = useBrowser();
 /** The screen's own content; the shell around it (the top bar) is checked by console-shell's spec. */
 const screenViolations = (page: Page) => seriousViolations(page, { include: 'main' });
 
-/** From /add-credits: the amount, Continue, the sandbox's card form, Complete purchase. */
-async function payWithCard(page: Page, amount: string, cardNumber: string, { checkA11y = false } = {}) {
+/** From /add-credits: the amount, Continue, up to the sandbox's card form. */
+async function openCheckout(page: Page, amount: string, { checkA11y = false } = {}) {
   await page.goto(`${stack.consoleUrl}/add-credits`);
   const amountInput = page.getByLabel('Amount');
   await amountInput.waitFor();
@@ -24,33 +24,55 @@ async function payWithCard(page: Page, amount: string, cardNumber: string, { che
   const credit = page.getByRole('table', { name: 'Order summary' }).getByRole('row', { name: /^Usage credit/ });
   await expect.poll(() => credit.textContent()).toContain(`$${Number(amount).toFixed(2)}`);
   if (checkA11y) expect(await screenViolations(page)).toEqual([]);
+}
 
+/** Fills the card form and presses Complete purchase. */
+async function submitCard(page: Page, cardNumber: string, expiry = '12/34') {
   await page.getByLabel('Card number').fill(cardNumber);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('Expiry (MM/YY)').fill(expiry);
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: 'Complete purchase' }).click();
-  await page.waitForURL(/\/add-credits\?checkoutSessionId=cs_/);
+}
+
+/** The refusal shown on the checkout step, which stays where it is. */
+async function expectRefused(page: Page, reason: string) {
+  await expect.poll(() => page.getByRole('alert').textContent()).toBe(reason);
+  expect(new URL(page.url()).searchParams.has('checkoutSessionId')).toBe(false);
+}
+
+/** Back to the dashboard, which shows `balance`. */
+async function expectBalance(page: Page, balance: string) {
+  await page.getByRole('link', { name: 'Back to dashboard' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  await page.getByText('Credit balance').waitFor();
+  await expect.poll(() => page.getByText(balance, { exact: true }).isVisible()).toBe(true);
 }
 
 describe('adding credits in Chromium with the sandbox provider', () => {
-  it('tops up $25 with the success card and sees the balance; the decline card fails', async () => {
+  it('tops up $25 with the success card; in a second checkout a declined card and a past expiry say why, and the corrected card pays', async () => {
     const context = await chromium.browser.newContext();
     const page = await context.newPage();
     await signUp(context, `credits-${Date.now()}@example.com`);
 
-    await payWithCard(page, '25', '4242 4242 4242 4242', { checkA11y: true });
+    await openCheckout(page, '25', { checkA11y: true });
+    await submitCard(page, '4242 4242 4242 4242');
+    await page.waitForURL(/\/add-credits\?checkoutSessionId=cs_/);
     await page.getByText('Payment successful! Your credit was successfully refilled.').waitFor({ timeout: 15_000 });
     expect(await screenViolations(page)).toEqual([]);
-    await page.getByRole('link', { name: 'Back to dashboard' }).click();
-    await page.waitForURL(/\/dashboard$/);
-    await page.getByText('Credit balance').waitFor();
-    await expect.poll(() => page.getByText('$25.00', { exact: true }).isVisible()).toBe(true);
+    await expectBalance(page, '$25.00');
 
-    await payWithCard(page, '10', '4000 0000 0000 0002');
-    await page.getByText('Payment failed! Please try again.').waitFor({ timeout: 15_000 });
-    await page.getByRole('link', { name: 'Back to dashboard' }).click();
-    await page.waitForURL(/\/dashboard$/);
-    await expect.poll(() => page.getByText('$25.00', { exact: true }).isVisible()).toBe(true);
+    await openCheckout(page, '10');
+    await submitCard(page, '4000 0000 0000 0002');
+    await expectRefused(page, 'Your card was declined.');
+    expect(await screenViolations(page)).toEqual([]);
+
+    await submitCard(page, '4242 4242 4242 4242', '01/20');
+    await expectRefused(page, "Your card's expiration year is in the past.");
+
+    await submitCard(page, '4242 4242 4242 4242', '12/34');
+    await page.waitForURL(/\/add-credits\?checkoutSessionId=cs_/);
+    await page.getByText('Payment successful! Your credit was successfully refilled.').waitFor({ timeout: 15_000 });
+    await expectBalance(page, '$35.00');
     await context.close();
   });
 });

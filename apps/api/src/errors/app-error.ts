@@ -2,6 +2,8 @@
 export const errorStatus = {
   BadRequest: 400,
   Unauthorized: 401,
+  /** A card the payment provider refused (Stripe's card_error). */
+  PaymentRequired: 402,
   Forbidden: 403,
   NotFound: 404,
   Conflict: 409,

@@ -53,12 +53,11 @@ export const creditsHandlers = {
       });
     }),
 
-  /** POST /sandbox/checkout-sessions/:id/confirm: 202, or the given failure. */
-  confirmSandbox: (requests?: unknown[], failure?: () => Response) =>
+  /** POST /sandbox/checkout-sessions/:id/confirm: the failure `failure` gives, else 202. */
+  confirmSandbox: (requests?: unknown[], failure?: () => Response | undefined) =>
     http.post(`${api}/sandbox/checkout-sessions/:checkoutSessionId/confirm`, async ({ request }) => {
       await recorded(request, requests);
-      if (failure) return failure();
-      return HttpResponse.json({ status: 'processing' }, { status: 202 });
+      return failure?.() ?? HttpResponse.json({ status: 'processing' }, { status: 202 });
     }),
 
   /**

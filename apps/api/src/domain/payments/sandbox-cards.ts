@@ -41,9 +41,11 @@ export function sandboxCard(number: string): CardOutcome | { outcome: 'invalid';
   );
 }
 
-/** A MM/YY expiry in the past is refused like an expired card. */
-export function expiryPassed(expiry: string, now: Date): boolean {
-  const [month = '0', year = '0'] = expiry.split('/').map((part) => part.trim());
-  const lastDay = new Date(Date.UTC(2000 + Number(year), Number(month), 1));
-  return lastDay.getTime() <= now.getTime();
+/** Stripe's client-side wording for a MM/YY expiry that has passed; a card is good through its month. */
+export function pastExpiryMessage(expiry: string, now: Date): string | undefined {
+  const [month = 0, year = 0] = expiry.split('/').map((part) => Number(part.trim()));
+  const fullYear = 2000 + year;
+  if (fullYear < now.getUTCFullYear()) return "Your card's expiration year is in the past.";
+  if (fullYear === now.getUTCFullYear() && month < now.getUTCMonth() + 1) return "Your card's expiration date is in the past.";
+  return undefined;
 }

@@ -1,12 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { checkoutSessions } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { nanosToDollars } from '../money.js';
-import { expireOverdue, findCheckout, markClosed, markSucceeded, type CheckoutSession } from './checkout-sessions.js';
-import { expiryPassed, sandboxCard } from './sandbox-cards.js';
+import { expireOverdue, findCheckout, markSucceeded, type CheckoutSession } from './checkout-sessions.js';
+import { pastExpiryMessage, sandboxCard } from './sandbox-cards.js';
 import { hashSecret } from './sandbox-provider.js';
+
+/** The one outcome the sandbox records; a refused card never gets this far. */
+const succeeded = 'succeed';
 
 /** The checkout session behind a sandbox client secret; a wrong secret is answered as unknown. */
 export async function sandboxSession(db: Database, id: string, clientSecret: string): Promise<CheckoutSession> {
@@ -33,8 +36,10 @@ export function sandboxSummary(session: CheckoutSession) {
 }
 
 /**
- * Takes the card and records its outcome; the outcome is applied a moment later, as a provider's
- * webhook would apply it, so the console sees IN_PROGRESS first, then the result.
+ * Takes the card. A refused card is answered at once and leaves the session open for another
+ * card, as Stripe's confirm() does; a card that goes through is recorded and applied a moment
+ * later, as a provider's webhook would apply it, so the console sees IN_PROGRESS first.
+ * `errors` names the field the person has to change.
  */
 export async function confirmSandboxCheckout(
   db: Database,
@@ -47,24 +52,26 @@ export async function confirmSandboxCheckout(
   if (session.pendingOutcome) throw new AppError('Conflict', 'This payment is already being processed.');
   const card = sandboxCard(input.cardNumber);
   if (card.outcome === 'invalid') throw new AppError('BadRequest', card.message, { errors: [{ field: 'cardNumber', message: card.message }] });
-  const outcome = expiryPassed(input.expiry, input.now) ? 'decline:Your card has expired.' : card.outcome === 'succeed' ? 'succeed' : `decline:${card.message}`;
+  const pastExpiry = pastExpiryMessage(input.expiry, input.now);
+  if (pastExpiry) throw new AppError('BadRequest', pastExpiry, { errors: [{ field: 'expiry', message: pastExpiry }] });
+  if (card.outcome === 'decline') {
+    // In the sandbox a declining test card always declines: only another card helps.
+    throw new AppError('PaymentRequired', card.message, { declineCode: card.code, errors: [{ field: 'cardNumber', message: card.message }] });
+  }
   const claimed = await db
     .update(checkoutSessions)
-    .set({ pendingOutcome: outcome, updatedAt: input.now })
+    .set({ pendingOutcome: succeeded, updatedAt: input.now })
     .where(and(eq(checkoutSessions.id, session.id), isNull(checkoutSessions.pendingOutcome)))
     .returning({ id: checkoutSessions.id });
   if (claimed.length === 0) throw new AppError('Conflict', 'This payment is already being processed.');
 }
 
-/** Applies recorded card outcomes (SUCCEEDED and credited, or FAILED) and expires overdue sessions. */
+/** Applies recorded payments (SUCCEEDED and credited) and expires overdue sessions. */
 export async function settleSandbox(db: Database, now: Date): Promise<void> {
-  const pending = await db
-    .select({ id: checkoutSessions.id, outcome: checkoutSessions.pendingOutcome })
+  const paid = await db
+    .select({ id: checkoutSessions.id })
     .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.provider, 'sandbox'), eq(checkoutSessions.status, 'IN_PROGRESS'), isNotNull(checkoutSessions.pendingOutcome)));
-  for (const { id, outcome } of pending) {
-    if (outcome === 'succeed') await markSucceeded(db, id, now);
-    else await markClosed(db, id, 'FAILED', now, outcome?.replace(/^decline:/, ''));
-  }
+    .where(and(eq(checkoutSessions.provider, 'sandbox'), eq(checkoutSessions.status, 'IN_PROGRESS'), eq(checkoutSessions.pendingOutcome, succeeded)));
+  for (const { id } of paid) await markSucceeded(db, id, now);
   await expireOverdue(db, now, 'sandbox');
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkoutSessions } from '../../db/schema/index.js';
+import { pastExpiryMessage } from '../../domain/payments/sandbox-cards.js';
 import { settleSandbox } from '../../domain/payments/sandbox-checkout.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
@@ -79,13 +80,48 @@ describe('sandbox payments', () => {
   });
 
   it.each([
-    ['the decline card', '4000 0000 0000 0002'],
-    ['the insufficient-funds card', '4000000000009995'],
-  ])('fails with %s and adds no credit', async (_case, card) => {
+    ['the decline card', '4000 0000 0000 0002', 'generic_decline', 'Your card was declined.'],
+    ['the insufficient-funds card', '4000000000009995', 'insufficient_funds', 'Your card has insufficient funds.'],
+  ])('refuses %s with a 402 card error and leaves the session open, with nothing to settle', async (_case, card, declineCode, message) => {
     const { cookie } = await t.users.signUp();
     const { checkoutSessionId, confirmed } = await topUp(cookie, 10, card);
-    expect(confirmed.statusCode).toBe(202);
-    expect(await statusOf(cookie, checkoutSessionId)).toEqual({ status: 'FAILED', balance: 0 });
+    expect(confirmed.statusCode).toBe(402);
+    expect(confirmed.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(confirmed.json()).toMatchObject({ status: 402, code: 'PaymentRequired', declineCode, detail: message, errors: [{ field: 'cardNumber', message }] });
+
+    await settleSandbox(t.testDb.db, new Date());
+    const [stored] = await t.testDb.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, checkoutSessionId));
+    expect(stored).toMatchObject({ status: 'IN_PROGRESS', pendingOutcome: null });
+    const me = (await bff(cookie, 'GET', '/bff/me')).json();
+    expect(me).toMatchObject({ organizationCheckoutSessions: [{ checkoutSessionId, status: 'IN_PROGRESS' }], remainingSpendAmount: 0 });
+  });
+
+  it('takes a corrected card in the same session: declined, then a past expiry, then paid', async () => {
+    const { cookie } = await t.users.signUp();
+    const { checkoutSessionId, clientSecret } = (await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount: 10 })).json();
+    const confirm = (cardNumber: string, expiry: string) =>
+      t.app.inject({ method: 'POST', url: `/sandbox/checkout-sessions/${checkoutSessionId}/confirm`, payload: { clientSecret, cardNumber, expiry, cvc: '123' } });
+
+    expect((await confirm('4000 0000 0000 0002', '12/34')).statusCode).toBe(402);
+    const expired = await confirm('4242 4242 4242 4242', '01/20');
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({
+      detail: "Your card's expiration year is in the past.",
+      errors: [{ field: 'expiry', message: "Your card's expiration year is in the past." }],
+    });
+    expect((await confirm('4242 4242 4242 4242', '12/34')).statusCode).toBe(202);
+    await settleSandbox(t.testDb.db, new Date());
+    expect(await statusOf(cookie, checkoutSessionId)).toEqual({ status: 'SUCCEEDED', balance: 10 });
+  });
+
+  it.each([
+    ['12/25', "Your card's expiration year is in the past."],
+    ['02/26', "Your card's expiration date is in the past."],
+    ['03/26', undefined],
+    ['04 / 26', undefined],
+    ['01/27', undefined],
+  ])('reads the expiry %s on 31 March 2026 as %s', (expiry, message) => {
+    expect(pastExpiryMessage(expiry, new Date('2026-03-31T23:59:59Z'))).toBe(message);
   });
 
   it('refuses a real card, a mistyped number, a wrong secret and a second confirm', async () => {

@@ -144,6 +144,45 @@ describe('/add-credits: sandbox checkout', () => {
     expect(screen.getByRole('button', { name: 'Complete purchase' })).toBeInTheDocument();
   });
 
+  it('after a declined card, empties and focuses the card number, keeps the rest, and pays with another card in the same session', async () => {
+    const declined = 'Your card was declined.';
+    const failures = [
+      () => problem(402, declined, { code: 'PaymentRequired', declineCode: 'generic_decline', errors: [{ field: 'cardNumber', message: declined }] }),
+    ];
+    const confirms: unknown[] = [];
+    server.use(creditsHandlers.confirmSandbox(confirms, () => failures.shift()?.()));
+    vi.spyOn(logger, 'warn').mockImplementation(() => {});
+    const { user, router } = await startCheckout('25');
+
+    const cardNumber = await screen.findByLabelText('Card number');
+    await user.type(cardNumber, '4000 0000 0000 0002');
+    await user.type(screen.getByLabelText('Expiry (MM/YY)'), '12/34');
+    await user.type(screen.getByLabelText('CVC'), '123');
+    await user.click(screen.getByRole('button', { name: 'Complete purchase' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(declined);
+    expect(cardNumber).toHaveValue('');
+    expect(cardNumber).toHaveFocus();
+    expect(screen.getByLabelText('Expiry (MM/YY)')).toHaveValue('12/34');
+    expect(screen.getByLabelText('CVC')).toHaveValue('123');
+
+    // Pressing again clears the old reason, even when the form itself stops the attempt.
+    await user.click(screen.getByRole('button', { name: 'Complete purchase' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(cardNumber).toHaveAccessibleDescription('Your card number is incorrect.');
+
+    await user.type(cardNumber, '4242 4242 4242 4242');
+    await user.click(screen.getByRole('button', { name: 'Complete purchase' }));
+
+    expect(await screen.findByText(messages.inProgress)).toBeInTheDocument();
+    expect(router.state.location.search).toBe(`?checkoutSessionId=${testCheckoutSession.checkoutSessionId}`);
+    const card = { clientSecret: testCheckoutSession.clientSecret, expiry: '12/34', cvc: '123' };
+    expect(confirms).toEqual([
+      { ...card, cardNumber: '4000 0000 0000 0002' },
+      { ...card, cardNumber: '4242 4242 4242 4242' },
+    ]);
+  });
+
   it('goes back to the amount to choose another one', async () => {
     const { user } = await startCheckout('25');
 

@@ -7,33 +7,51 @@ import { useConfirmSandboxCheckout } from '../api/confirm-sandbox-checkout';
 import type { CheckoutSessionStarted } from '../api/create-checkout-session';
 import { useSandboxCheckout } from '../api/get-sandbox-checkout';
 import { type CardValues, cardSchema, testCards } from '../card-schema';
-import { confirmErrorMessage } from '../confirm-error';
+import { confirmErrorFields, confirmErrorMessage } from '../confirm-error';
 import { CheckoutSummary } from './checkout-summary';
 
 type SandboxCheckoutProps = { session: CheckoutSessionStarted };
 
-/** The sandbox provider's checkout: a test-mode card form; the outcome arrives on the status step. */
+/**
+ * The sandbox provider's checkout: a test-mode card form; the outcome arrives on the status step.
+ * A refused card keeps the person here, in the same session, as Stripe's confirm() does: the
+ * reason shows above the button and the field to change is emptied and focused.
+ */
 export function SandboxCheckout({ session }: SandboxCheckoutProps) {
   const navigate = useNavigate();
   const summary = useSandboxCheckout(session);
   const confirm = useConfirmSandboxCheckout();
+  // Controlled, so a field emptied after a refusal stays the same element and can take focus.
   const form = useForm<CardValues>({
-    mode: 'uncontrolled',
+    mode: 'controlled',
     initialValues: { cardNumber: '', expiry: '', cvc: '', postalCode: '' },
     validate: schemaResolver(cardSchema, { sync: true }),
   });
 
+  const clearFieldsToFix = (error: unknown) => {
+    const fields = confirmErrorFields(error).filter((field): field is keyof CardValues => field in form.getValues());
+    // Emptied, not marked red: an error colours the placeholder, which then reads like a wrong entry.
+    for (const field of fields) form.setFieldValue(field, '');
+    if (fields[0]) form.getInputNode(fields[0])?.focus();
+  };
+
   const submit = form.onSubmit(({ postalCode, ...card }) =>
     confirm.mutate(
       { ...session, ...card, ...(postalCode.trim() ? { postalCode: postalCode.trim() } : {}) },
-      { onSuccess: () => navigate(paths.addCredits.getHref(session.checkoutSessionId)) },
+      { onSuccess: () => navigate(paths.addCredits.getHref(session.checkoutSessionId)), onError: clearFieldsToFix },
     ),
   );
 
   const amount = (dollars: number | undefined) => (dollars === undefined ? 'Loading...' : formatMoney(dollars));
 
   return (
-    <form noValidate onSubmit={submit}>
+    <form
+      noValidate
+      onSubmit={(event) => {
+        confirm.reset();
+        submit(event);
+      }}
+    >
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, sm: 7 }}>
           <Stack gap="md">
@@ -59,19 +77,13 @@ export function SandboxCheckout({ session }: SandboxCheckoutProps) {
               placeholder={testCards.success}
               inputMode="numeric"
               autoComplete="cc-number"
-              key={form.key('cardNumber')}
               {...form.getInputProps('cardNumber')}
             />
             <Group grow align="flex-start">
-              <TextInput label="Expiry (MM/YY)" placeholder="MM/YY" autoComplete="cc-exp" key={form.key('expiry')} {...form.getInputProps('expiry')} />
-              <TextInput label="CVC" placeholder="123" inputMode="numeric" autoComplete="cc-csc" key={form.key('cvc')} {...form.getInputProps('cvc')} />
+              <TextInput label="Expiry (MM/YY)" placeholder="MM/YY" autoComplete="cc-exp" {...form.getInputProps('expiry')} />
+              <TextInput label="CVC" placeholder="123" inputMode="numeric" autoComplete="cc-csc" {...form.getInputProps('cvc')} />
             </Group>
-            <TextInput
-              label="Postal code (optional)"
-              autoComplete="postal-code"
-              key={form.key('postalCode')}
-              {...form.getInputProps('postalCode')}
-            />
+            <TextInput label="Postal code (optional)" autoComplete="postal-code" {...form.getInputProps('postalCode')} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 5 }}>
