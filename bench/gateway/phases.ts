@@ -24,7 +24,7 @@ import { settle } from '../../apps/api/src/domain/metering/settlement.js';
 import { loadPricing } from '../../apps/api/src/gateway/pricing.js';
 import type { ChatBody } from '../../apps/api/src/gateway/providers/model-provider.js';
 import { openAiCompatible } from '../../apps/api/src/gateway/providers/openai-compatible.js';
-import { estimateInputTokens } from '../../apps/api/src/gateway/tokenize.js';
+import { worstCaseOf } from '../../apps/api/src/gateway/worst-case.js';
 import type { CannonSummary } from './load.js';
 
 type Input = {
@@ -140,9 +140,18 @@ export async function profileGateway(input: Input): Promise<void> {
     await consumeKeyRate(db, key.id, 100_000_000, new Date());
     done('rate limit');
     const body = chatRequestSchema.parse(input.body) as ChatBody;
-    const estimatedInputTokens = estimateInputTokens(body.messages);
+    const worst = worstCaseOf(body, price);
+    const estimatedInputTokens = worst.inputTokens;
     done('parse + tokenize');
-    const admission = await admit(db, { presented: { key, value: input.keyValue }, prices: price, inputTokens: estimatedInputTokens, requestedMaxTokens: body.max_tokens, now: new Date() });
+    const admission = await admit(db, {
+      presented: { key, value: input.keyValue },
+      prices: price,
+      inputTokens: estimatedInputTokens,
+      choices: worst.choices,
+      requestedMaxTokens: worst.maxTokens,
+      maxOutputTokens: price.maxOutputTokens,
+      now: new Date(),
+    });
     done('admission');
     const result = await provider.complete({ ...body, max_tokens: admission.maxTokens }, new AbortController().signal);
     done('upstream (openai SDK)');
@@ -155,9 +164,11 @@ export async function profileGateway(input: Input): Promise<void> {
       model: body.model,
       estimatedInputTokens,
       inputTokens: result.usage?.promptTokens ?? estimatedInputTokens,
+      cachedInputTokens: result.usage?.cachedTokens ?? 0,
       outputTokens: result.usage?.completionTokens ?? 0,
       usageEstimated: !result.usage,
       prices: price,
+      priceVersion: pricing.version,
       now: new Date(),
     });
     done('settlement');

@@ -10,12 +10,18 @@ const write = (content: unknown) => {
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
 };
-const valid = { version: 'v1', currency: 'USD', unit: 'per 1M tokens', models: { 'gpt-4o-mini': { input: 0.15, output: 0.6 } } };
+const valid = { version: 'v1', currency: 'USD', unit: 'per 1M tokens', models: { 'gpt-4o-mini': { input: 0.15, output: 0.6, maxOutputTokens: 16384 } } };
 
 describe('the pricing file', () => {
   it('turns USD per 1M tokens into whole nano-dollars per token, with the margin', () => {
     const pricing = loadPricing(write({ ...valid, margin: 0.1 }));
     expect(pricing.models.get('gpt-4o-mini')).toMatchObject({ inputNanosPerToken: 165n, outputNanosPerToken: 660n });
+  });
+
+  it('prices cached input at its own price, the input price when it has none', () => {
+    const cached = loadPricing(write({ ...valid, models: { m: { input: 2.5, cachedInput: 1.25, output: 10, maxOutputTokens: 10 } } }));
+    expect(cached.models.get('m')).toMatchObject({ inputNanosPerToken: 2500n, cachedInputNanosPerToken: 1250n, maxOutputTokens: 10 });
+    expect(loadPricing(write(valid)).models.get('gpt-4o-mini')).toMatchObject({ cachedInputNanosPerToken: 150n });
   });
 
   it('ships a valid file with the demo model', () => {
@@ -26,8 +32,10 @@ describe('the pricing file', () => {
   it('refuses an unreadable or invalid file with the reason', () => {
     expect(() => loadPricing(write('{ not json'))).toThrow(/cannot be read/);
     expect(() => loadPricing(write({ ...valid, models: {} }))).toThrow(/models: at least one model/);
-    expect(() => loadPricing(write({ ...valid, models: { x: { input: -1, output: 1 } } }))).toThrow(/models\.x\.input/);
-    expect(() => loadPricing(write({ ...valid, models: { x: { input: 0.0001, output: 1 } } }))).toThrow(/at most 3 decimals/);
+    expect(() => loadPricing(write({ ...valid, models: { x: { input: -1, output: 1, maxOutputTokens: 9 } } }))).toThrow(/models\.x\.input/);
+    expect(() => loadPricing(write({ ...valid, models: { x: { input: 0.0001, output: 1, maxOutputTokens: 9 } } }))).toThrow(/at most 3 decimals/);
     expect(() => loadPricing(write({ ...valid, currency: 'EUR' }))).toThrow(/currency/);
+    expect(() => loadPricing(write({ ...valid, models: { x: { input: 1, output: 1 } } }))).toThrow(/models\.x\.maxOutputTokens/);
+    expect(() => loadPricing(write({ ...valid, models: { x: { input: 1, cachedInput: 2, output: 1, maxOutputTokens: 9 } } }))).toThrow(/cachedInput above input/);
   });
 });

@@ -7,16 +7,40 @@ const price = z
   .min(0)
   .refine((value) => Number.isInteger(Math.round(value * 1000 * 1e6) / 1e6), 'at most 3 decimals');
 
+const tokens = z.number().int().min(1).max(10_000_000);
+
+const modelSchema = z
+  .object({
+    input: price,
+    output: price,
+    /** Input the provider reports as cached (`prompt_tokens_details.cached_tokens`); the input price when absent. */
+    cachedInput: price.optional(),
+    /** The model's own output limit: a call's limit is capped to it, and a call naming none is reserved for at most this. */
+    maxOutputTokens: tokens,
+    /** Image parts are accepted only when priced: the tokens one image costs at most, per detail level (`auto` is `high`). */
+    images: z.object({ low: tokens, high: tokens }).optional(),
+  })
+  .refine((model) => model.cachedInput === undefined || model.cachedInput <= model.input, { message: 'cachedInput above input', path: ['cachedInput'] });
+
 const pricingFileSchema = z.object({
   version: z.string().min(1),
   currency: z.literal('USD'),
   unit: z.literal('per 1M tokens'),
   /** Added on top of the provider's price, e.g. 0.1 for 10 %. */
   margin: z.number().min(0).max(10).default(0),
-  models: z.record(z.string().min(1).max(100), z.object({ input: price, output: price })).refine((models) => Object.keys(models).length > 0, 'at least one model'),
+  models: z.record(z.string().min(1).max(100), modelSchema).refine((models) => Object.keys(models).length > 0, 'at least one model'),
 });
 
-export type ModelPrice = { id: string; inputPerMillion: number; outputPerMillion: number; inputNanosPerToken: bigint; outputNanosPerToken: bigint };
+export type ModelPrice = {
+  id: string;
+  inputPerMillion: number;
+  outputPerMillion: number;
+  inputNanosPerToken: bigint;
+  cachedInputNanosPerToken: bigint;
+  outputNanosPerToken: bigint;
+  maxOutputTokens: number;
+  imageTokens?: { low: number; high: number };
+};
 export type Pricing = { version: string; models: Map<string, ModelPrice> };
 
 /** USD per 1M tokens → nano-dollars per token (× 1e9 / 1e6), with the margin, rounded up. */
@@ -38,9 +62,18 @@ export function loadPricing(file: string): Pricing {
   return {
     version,
     models: new Map(
-      Object.entries(models).map(([id, { input, output }]) => [
+      Object.entries(models).map(([id, model]) => [
         id,
-        { id, inputPerMillion: input, outputPerMillion: output, inputNanosPerToken: perToken(input, margin), outputNanosPerToken: perToken(output, margin) },
+        {
+          id,
+          inputPerMillion: model.input,
+          outputPerMillion: model.output,
+          inputNanosPerToken: perToken(model.input, margin),
+          cachedInputNanosPerToken: perToken(model.cachedInput ?? model.input, margin),
+          outputNanosPerToken: perToken(model.output, margin),
+          maxOutputTokens: model.maxOutputTokens,
+          ...(model.images ? { imageTokens: model.images } : {}),
+        },
       ]),
     ),
   };

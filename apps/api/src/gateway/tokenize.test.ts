@@ -20,10 +20,21 @@ describe('estimateInputTokens', () => {
     }
   });
 
-  it('counts content parts as their joined text and other roles as user messages', () => {
+  it('counts content parts one by one, with a token between parts, and other roles as user messages', () => {
     const parts = [{ role: 'tool', content: [{ type: 'text', text: 'first' }, { type: 'image_url' }, { type: 'text', text: 'second' }] }];
-    expect(estimateInputTokens(parts)).toBe(encodeChat([{ role: 'user', content: 'first\n\nsecond' }], 'gpt-4o').length);
-    expect(estimateInputTokens([{ role: 'developer', content: null }])).toBe(encodeChat([{ role: 'user', content: '' }], 'gpt-4o').length);
+    const framing = encodeChat([{ role: 'user', content: '' }], 'gpt-4o').length;
+    expect(estimateInputTokens(parts)).toBe(framing + countTextTokens('first') + countTextTokens('second') + 1);
+    expect(estimateInputTokens([{ role: 'developer', content: null }])).toBe(framing);
+  });
+
+  it('counts names, tool calls and tool call ids as input', () => {
+    const plain = estimateInputTokens([{ role: 'assistant', content: null }]);
+    const toolCalls = [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }];
+    expect(estimateInputTokens([{ role: 'assistant', content: null, tool_calls: toolCalls }])).toBe(plain + countTextTokens(JSON.stringify(toolCalls)));
+    expect(estimateInputTokens([{ role: 'assistant', content: null, name: 'bob' }])).toBe(plain + 1 + countTextTokens('bob'));
+    expect(estimateInputTokens([{ role: 'tool', content: 'sunny', tool_call_id: 'call_1' }])).toBe(
+      estimateInputTokens([{ role: 'tool', content: 'sunny' }]) + countTextTokens('call_1'),
+    );
   });
 
   it('counts text that spells a special token as text instead of failing', () => {

@@ -1,12 +1,17 @@
 import { countTokens, encodeChat } from 'gpt-tokenizer';
 
-type ContentPart = { type?: string; text?: string };
-export type ChatMessage = { role: string; content?: string | ContentPart[] | null; name?: string };
+type ContentPart = { type?: string; text?: string; refusal?: string };
+export type ChatMessage = {
+  role: string;
+  content?: string | ContentPart[] | null;
+  name?: string;
+  tool_calls?: unknown;
+  function_call?: unknown;
+  tool_call_id?: string;
+  refusal?: string | null;
+};
 
 type ChatRole = 'system' | 'user' | 'assistant';
-
-const textOf = (content: ChatMessage['content']) =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n') : '';
 
 // Text that spells a special token (`<|endoftext|>`) is counted as the text it is, as OpenAI
 // counts a user's message; the tokenizer's default would throw on it.
@@ -36,18 +41,44 @@ function countText(text: string): number {
   return count;
 }
 
+export const countTextTokens = (text: string) => (text ? countTokens(text, asPlainText) : 0);
+
+/** A JSON value's tokens as its compact JSON text: what is billed for schemas and calls is never longer. */
+export const countJson = (value: unknown) => countText(JSON.stringify(value) ?? '');
+
+const partText = (part: ContentPart) => (typeof part.text === 'string' ? part.text : typeof part.refusal === 'string' ? part.refusal : '');
+
+/** Each text part on its own (a joined text can merge tokens across parts, counting fewer), one more for each part after the first. */
+function contentTokens(content: ChatMessage['content']): number {
+  if (typeof content === 'string') return countText(content);
+  if (!Array.isArray(content)) return 0;
+  const texts = content.map(partText).filter((text) => text !== '');
+  return texts.reduce((sum, text) => sum + countText(text), 0) + Math.max(texts.length - 1, 0);
+}
+
+/** What a message carries besides its content, billed as input: tool calls as their JSON (no published formula). */
+function extrasOf(message: ChatMessage): number {
+  let tokens = 0;
+  // OpenAI's cookbook: a name costs its tokens and one more.
+  if (typeof message.name === 'string') tokens += 1 + countText(message.name);
+  if (message.tool_calls !== undefined && message.tool_calls !== null) tokens += countJson(message.tool_calls);
+  if (message.function_call !== undefined && message.function_call !== null) tokens += countJson(message.function_call);
+  if (typeof message.tool_call_id === 'string') tokens += countText(message.tool_call_id);
+  if (typeof message.refusal === 'string') tokens += countText(message.refusal);
+  return tokens;
+}
+
 /**
- * Input tokens as OpenAI's chat format counts them (o200k encoding with the chat framing), the
- * same as gpt-tokenizer's encodeChat without building the token array. It is an estimate for
- * other providers' models, which is what the reservation needs.
+ * The messages' tokens as OpenAI's chat format counts them (o200k encoding with the chat framing),
+ * the same as gpt-tokenizer's encodeChat without building the token array, plus names and tool
+ * calls. Images are not text: worst-case.ts counts them. For other providers' models it is an
+ * estimate, which is what the reservation needs.
  */
 export function estimateInputTokens(messages: ChatMessage[]): number {
   let tokens = primer;
   for (const message of messages) {
     const role: ChatRole = message.role === 'system' || message.role === 'assistant' ? message.role : 'user';
-    tokens += framing[role] + countText(textOf(message.content));
+    tokens += framing[role] + contentTokens(message.content) + extrasOf(message);
   }
   return tokens;
 }
-
-export const countTextTokens = (text: string) => (text ? countTokens(text, asPlainText) : 0);

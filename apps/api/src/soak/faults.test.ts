@@ -176,7 +176,7 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
     await expectMoneyConsistent({ settled: true });
   });
 
-  it('a provider that counts more than was admitted: the call costs what it was admitted for, so no budget or credit is overrun', async () => {
+  it('a provider that counts more than was admitted: the excess is charged from free credit and flagged, what the credit cannot pay is recorded', async () => {
     const budgetBound = await stack.account({ creditDollars: 100, budgetDollars: 1 });
     const creditBound = await stack.account({ creditDollars: 1, budgetDollars: 100 });
     stack.upstream.setMode('greedy');
@@ -190,15 +190,22 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
     ]);
     stack.upstream.setMode('ok');
 
-    const [spend] = await stack.db.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, budgetBound.keyId));
-    expect(spend!.spentNanos).toBeLessThanOrEqual(1_000_000_000n);
-    expect((await creditOf(creditBound.organizationId))?.balanceNanos).toBeGreaterThanOrEqual(0n);
-    for (const account of [budgetBound, creditBound]) {
-      const [row] = await completionsOf(account.organizationId);
-      // The provider's own counts are kept; the difference from what was admitted is not charged.
-      expect(row!.inputTokens).toBe(row!.estimatedInputTokens + 5);
-      expect(row!.totalCostNanos!).toBeLessThan(row!.inputCostNanos + row!.outputCostNanos);
+    const rows = await Promise.all([budgetBound, creditBound].map(async (account) => (await completionsOf(account.organizationId))[0]!));
+    for (const row of rows) {
+      // The provider's own counts are kept and charged: 5 input tokens more than estimated, at 100 µ$ each.
+      expect(row.inputTokens).toBe(row.estimatedInputTokens + 5);
+      expect(row.totalCostNanos).toBe(row.inputCostNanos + row.outputCostNanos);
+      expect(row.overHoldNanos).toBe(5n * 100_000n);
     }
+    const [budgetRow, creditRow] = rows as [(typeof rows)[0], (typeof rows)[0]];
+    // The budget-bound key's spend goes past its budget by exactly the over-hold charge, paid from its ample credit.
+    const [spend] = await stack.db.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, budgetBound.keyId));
+    expect(spend!.spentNanos).toBe(budgetRow.totalCostNanos);
+    expect(budgetRow.unpaidNanos).toBe(0n);
+    // The credit-bound organisation pays down to zero at most; the rest is recorded as unpaid, never hidden.
+    const due = creditRow.totalCostNanos! - 1_000_000_000n;
+    expect(creditRow.unpaidNanos).toBe(due > 0n ? due : 0n);
+    expect((await creditOf(creditBound.organizationId))?.balanceNanos).toBe(1_000_000_000n - (creditRow.totalCostNanos! - creditRow.unpaidNanos));
     await expectMoneyConsistent({ settled: true });
   });
 

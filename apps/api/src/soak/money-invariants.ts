@@ -15,10 +15,12 @@ const rows = async <Row>(db: Database, query: SQL) => rowsOf<Row>(await db.execu
  * calls, top-ups and key edits are in flight). They hold at every instant:
  * - every organisation: balance = its ledger sum, balance ≥ 0, what calls hold ≤ balance, and its
  *   reserved total = the sum of its open reservations;
- * - every key and month: spent + reserved ≤ the key's budget (budgets here only ever rise), and
- *   reserved = its open reservations; every key's spend = the cost of its recorded completions;
- * - every completion with a cost is charged exactly once, for exactly its cost, to its own
- *   organisation, and no usage charge lacks its completion;
+ * - every key and month: spent + reserved ≤ the key's budget (budgets here only ever rise) plus
+ *   what providers reported above their calls' holds, and reserved = its open reservations;
+ *   every key's spend = the cost of its recorded completions;
+ * - every completion with a cost is charged exactly once, for exactly its cost less what the
+ *   credit could not pay of an over-hold report, to its own organisation, and no usage charge
+ *   lacks its completion;
  * - every paid checkout is credited exactly once, for its amount, and nothing else is.
  * `settled`: nothing is in flight any more, so no reservation may remain and nothing may be held.
  */
@@ -44,18 +46,20 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
         if (options.settled) checks.push([reserved === 0n, () => `organisation ${org.id}: ${reserved} still held after every call settled`]);
       }
 
-      const spends = await rows<{ key: string; period: string; limit: string; spent: string; reserved: string; held: string }>(
+      const spends = await rows<{ key: string; period: string; limit: string; spent: string; reserved: string; held: string; over: string }>(
         tx,
         sql`select s.publishable_key_id as key, s.period_start::text as period, k.spend_limit_nanos::text as limit,
           s.spent_nanos::text as spent, s.reserved_nanos::text as reserved,
           (select coalesce(sum(r.amount_nanos), 0) from app.reservations r
-            where r.publishable_key_id = s.publishable_key_id and r.period_start = s.period_start)::text as held
+            where r.publishable_key_id = s.publishable_key_id and r.period_start = s.period_start)::text as held,
+          (select coalesce(sum(c.over_hold_nanos), 0) from app.chat_completions c where c.publishable_key_id = s.publishable_key_id)::text as over
         from app.key_spend s join app.publishable_keys k on k.id = s.publishable_key_id`,
       );
       for (const spend of spends) {
-        const [limit, spent, reserved, held] = [spend.limit, spend.spent, spend.reserved, spend.held].map(BigInt) as [bigint, bigint, bigint, bigint];
+        const [limit, spent, reserved, held, over] = [spend.limit, spend.spent, spend.reserved, spend.held, spend.over].map(BigInt) as [bigint, bigint, bigint, bigint, bigint];
         checks.push(
-          [spent + reserved <= limit, () => `key ${spend.key} (${spend.period}): spent ${spent} + held ${reserved} > budget ${limit}`],
+          // Only what providers reported above their calls' holds (recorded on the rows) may go past a budget.
+          [spent + reserved <= limit + over, () => `key ${spend.key} (${spend.period}): spent ${spent} + held ${reserved} > budget ${limit} + over-hold charges ${over}`],
           [reserved === held, () => `key ${spend.key} (${spend.period}): reserved ${reserved} ≠ open reservations ${held}`],
         );
         if (options.settled) checks.push([reserved === 0n, () => `key ${spend.key}: ${reserved} still held after every call settled`]);
@@ -70,18 +74,19 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
       );
       for (const key of keys) checks.push([key.spent === key.cost, () => `key ${key.key}: spent ${key.spent} ≠ cost of its completions ${key.cost}`]);
 
-      const completions = await rows<{ id: string; cost: string | null; entries: number; charged: string; ownOrganisation: boolean }>(
+      const completions = await rows<{ id: string; cost: string | null; unpaid: string; entries: number; charged: string; ownOrganisation: boolean }>(
         tx,
-        sql`select c.id, c.total_cost_nanos::text as cost, count(e.id)::int as entries, coalesce(-sum(e.amount_nanos), 0)::text as charged,
-          coalesce(bool_and(e.organization_id = c.organization_id), true) as "ownOrganisation"
+        sql`select c.id, c.total_cost_nanos::text as cost, c.unpaid_nanos::text as unpaid, count(e.id)::int as entries,
+          coalesce(-sum(e.amount_nanos), 0)::text as charged, coalesce(bool_and(e.organization_id = c.organization_id), true) as "ownOrganisation"
         from app.chat_completions c left join app.credit_entries e on e.kind = 'usage_charge' and e.reference = c.id
-        group by c.id, c.total_cost_nanos`,
+        group by c.id, c.total_cost_nanos, c.unpaid_nanos`,
       );
       for (const completion of completions) {
-        const cost = BigInt(completion.cost ?? -1);
+        // What the credit paid: the cost, less what it could not pay of a charge above the hold (recorded on the row).
+        const due = BigInt(completion.cost ?? -1) - BigInt(completion.unpaid);
         checks.push([
-          completion.ownOrganisation && completion.entries === (cost > 0n ? 1 : 0) && BigInt(completion.charged) === (cost > 0n ? cost : 0n),
-          () => `completion ${completion.id}: cost ${completion.cost}, ${completion.entries} charge(s) totalling ${completion.charged}`,
+          completion.ownOrganisation && completion.entries === (due > 0n ? 1 : 0) && BigInt(completion.charged) === (due > 0n ? due : 0n),
+          () => `completion ${completion.id}: cost ${completion.cost} (unpaid ${completion.unpaid}), ${completion.entries} charge(s) totalling ${completion.charged}`,
         ]);
       }
       const strayCharges = await rows<{ reference: string | null }>(

@@ -25,7 +25,7 @@ export const webhookSecret = 'whsec_soak_meterway';
 function writePricing(): { file: string; remove: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'meterway-soak-pricing-'));
   const file = join(dir, 'pricing.json');
-  writeFileSync(file, JSON.stringify({ version: 'soak', currency: 'USD', unit: 'per 1M tokens', models: { [soakModel]: { input: 100, output: 1000 } } }));
+  writeFileSync(file, JSON.stringify({ version: 'soak', currency: 'USD', unit: 'per 1M tokens', models: { [soakModel]: { input: 100, output: 1000, maxOutputTokens: 16384 } } }));
   return { file, remove: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 

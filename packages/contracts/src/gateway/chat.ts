@@ -18,9 +18,16 @@ export const chatRequestSchema = z
       )
       .min(1, 'messages must not be empty')
       .max(2048),
-    max_tokens: z.number().int('max_tokens must be a whole number').min(1, 'max_tokens must be at least 1').optional(),
-    max_completion_tokens: z.number().int('max_completion_tokens must be a whole number').min(1, 'max_completion_tokens must be at least 1').optional(),
-    stream: z.boolean({ error: 'stream must be true or false' }).optional(),
+    max_tokens: z.number().int('max_tokens must be a whole number').min(1, 'max_tokens must be at least 1').nullable().optional(),
+    max_completion_tokens: z
+      .number()
+      .int('max_completion_tokens must be a whole number')
+      .min(1, 'max_completion_tokens must be at least 1')
+      .nullable()
+      .optional(),
+    // OpenAI's own bounds: 1 to 128 choices.
+    n: z.number().int('n must be a whole number').min(1, 'n must be at least 1').max(128, 'n must be at most 128').nullable().optional(),
+    stream: z.boolean({ error: 'stream must be true or false' }).nullable().optional(),
     stream_options: z.object({ include_usage: z.boolean().optional() }).loose().nullable().optional(),
   })
   .loose();

@@ -18,6 +18,8 @@ export const chatCompletions = appSchema.table(
     model: text('model').notNull(),
     estimatedInputTokens: integer('estimated_input_tokens').notNull(),
     inputTokens: integer('input_tokens').notNull(),
+    /** Of the input tokens, those the provider reported as cached (priced at the cached-input price). */
+    cachedInputTokens: integer('cached_input_tokens').notNull().default(0),
     estimatedInputCostNanos: bigint('estimated_input_cost_nanos', { mode: 'bigint' }).notNull(),
     inputCostNanos: bigint('input_cost_nanos', { mode: 'bigint' }).notNull(),
     outputTokens: integer('output_tokens').notNull(),
@@ -26,6 +28,12 @@ export const chatCompletions = appSchema.table(
     totalCostNanos: bigint('total_cost_nanos', { mode: 'bigint' }),
     /** True when the provider reported no usage and the charge comes from our own count. */
     usageEstimated: boolean('usage_estimated').notNull().default(false),
+    /** The price list's version the call was priced with (null on rows from before it was recorded). */
+    priceVersion: text('price_version'),
+    /** How far the provider's report went above the call's hold: 0 unless the provider or our estimate was wrong. */
+    overHoldNanos: bigint('over_hold_nanos', { mode: 'bigint' }).notNull().default(0n),
+    /** What the credit could not pay of the total (only ever part of an over-hold charge): total − ledger charge. */
+    unpaidNanos: bigint('unpaid_nanos', { mode: 'bigint' }).notNull().default(0n),
   },
   (table) => [
     // Keyset pagination: newest or oldest first, per organisation and per key.

@@ -19,9 +19,6 @@ export const reservationLifetimeMs = 10 * 60 * 1000;
 const holdWaits = 4;
 const holdWaitMs = 5;
 
-/** The most output a call may be admitted for when it names no max_tokens. */
-const maxAdmittedTokens = 1_000_000n;
-
 type Hold = { presented: PresentedKey; now: Date; period: string; reservationId: string; amount: bigint; expiresAt: Date };
 
 /** Reserves all holds of one presented key and period in one round trip, or none (the first refusal is thrown). */
@@ -91,18 +88,33 @@ async function available(db: Database, key: GatewayKey, period: string): Promise
   };
 }
 
-type AdmitInput = { presented: PresentedKey; prices: Prices; inputTokens: number; requestedMaxTokens: number | undefined; now: Date; reservationTtlMs?: number };
+type AdmitInput = {
+  presented: PresentedKey;
+  prices: Prices;
+  inputTokens: number;
+  /** `n`: the output limit is reserved once per choice. */
+  choices: number;
+  /** The output limit per choice the client named (within the model's), or undefined. */
+  requestedMaxTokens: number | undefined;
+  /** The model's own output limit: the most a call naming none is admitted for. */
+  maxOutputTokens: number;
+  now: Date;
+  reservationTtlMs?: number;
+};
 
 /**
- * Admits a call: the worst case (estimated input + max_tokens output) is reserved against both the
- * organisation's credit and the key's monthly budget, atomically in the database, so no number of
- * instances admitting at once can overspend either. `max_tokens` that is absent or unaffordable is
- * lowered to what both can pay; nothing affordable → Refusal. A key that changed since the caller
- * checked it → StaleKey, with nothing reserved.
+ * Admits a call: the worst case (estimated input + max_tokens output per choice) is reserved against
+ * both the organisation's credit and the key's monthly budget, atomically in the database, so no
+ * number of instances admitting at once can overspend either. `max_tokens` that is absent or
+ * unaffordable is lowered to what both can pay; nothing affordable → Refusal. A key that changed
+ * since the caller checked it → StaleKey, with nothing reserved.
  */
 export async function admit(db: Database, input: AdmitInput): Promise<Admission> {
   const period = periodStart(input.now);
   const inputCost = BigInt(input.inputTokens) * input.prices.inputNanosPerToken;
+  // What one token of limit costs: one per choice.
+  const outputPerToken = BigInt(input.choices) * input.prices.outputNanosPerToken;
+  const maxOutputTokens = BigInt(input.maxOutputTokens);
   const key = input.presented.key;
   const ttlMs = input.reservationTtlMs ?? reservationLifetimeMs;
   const hold = (maxTokens: bigint): Hold => ({
@@ -110,7 +122,7 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
     now: input.now,
     period,
     reservationId: randomUUID(),
-    amount: inputCost + maxTokens * input.prices.outputNanosPerToken,
+    amount: inputCost + maxTokens * outputPerToken,
     expiresAt: new Date(input.now.getTime() + ttlMs),
   });
   const admitted = (held: Hold, maxTokens: bigint): Admission => ({
@@ -123,8 +135,8 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
   // The common case: the call names its max_tokens and both can pay for it; from this instance's
   // stock of holds for the key when it has one that fits, else reserved now.
   if (input.requestedMaxTokens !== undefined) {
-    const requested = BigInt(input.requestedMaxTokens);
-    const worst = inputCost + requested * input.prices.outputNanosPerToken;
+    const requested = BigInt(Math.min(input.requestedMaxTokens, input.maxOutputTokens));
+    const worst = inputCost + requested * outputPerToken;
     const stocked = takeHold(db, input.presented, period, worst);
     if (stocked) return { reservationId: stocked.id, maxTokens: Number(requested), reservedNanos: stocked.amount, periodStart: period };
     const held = hold(requested);
@@ -146,7 +158,7 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
     const { credit, budget, othersHold } = await available(db, key, period);
     const binding: Refusal['reason'] = credit <= budget ? 'credit' : 'budget';
     const affordable = credit < budget ? credit : budget;
-    const perToken = input.prices.outputNanosPerToken > 0n ? input.prices.outputNanosPerToken : 1n;
+    const perToken = outputPerToken > 0n ? outputPerToken : 1n;
     const affordableTokens = affordable > inputCost ? (affordable - inputCost) / perToken : 0n;
     if (affordableTokens < 1n) {
       // Held by a call answered a moment ago on another instance, perhaps: its settlement gives it back within milliseconds.
@@ -158,8 +170,8 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
       throw new Refusal(binding);
     }
     attempt++;
-    const wanted = input.requestedMaxTokens !== undefined ? BigInt(input.requestedMaxTokens) : maxAdmittedTokens;
-    const maxTokens = [wanted, affordableTokens, maxAdmittedTokens].reduce((low, value) => (value < low ? value : low));
+    const wanted = input.requestedMaxTokens !== undefined ? BigInt(input.requestedMaxTokens) : maxOutputTokens;
+    const maxTokens = [wanted, affordableTokens, maxOutputTokens].reduce((low, value) => (value < low ? value : low));
     const held = hold(maxTokens);
     try {
       await reserverFor(db)(held);

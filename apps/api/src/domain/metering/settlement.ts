@@ -51,19 +51,34 @@ export type Metered = {
   model: string;
   estimatedInputTokens: number;
   inputTokens: number;
+  /** Of the input tokens, those the provider reported as cached. */
+  cachedInputTokens: number;
   outputTokens: number;
   /** True when the provider reported no usage and the tokens are our own count. */
   usageEstimated: boolean;
-  prices: Prices;
+  prices: Prices & { cachedInputNanosPerToken: bigint };
+  priceVersion: string;
   now: Date;
 };
 
-/** Settles a batch of one key's calls in one round trip (app.settle_calls); the ids it settled. */
-async function settleAll(db: Database, calls: Metered[]): Promise<Set<string>> {
+/** What a call costs, priced from the price list: cached input at its own price, the rest at the input price. */
+export function costOf(call: Metered): { inputNanos: bigint; outputNanos: bigint; totalNanos: bigint } {
+  const cached = BigInt(Math.min(call.cachedInputTokens, call.inputTokens));
+  const inputNanos = (BigInt(call.inputTokens) - cached) * call.prices.inputNanosPerToken + cached * call.prices.cachedInputNanosPerToken;
+  const outputNanos = BigInt(call.outputTokens) * call.prices.outputNanosPerToken;
+  return { inputNanos, outputNanos, totalNanos: inputNanos + outputNanos };
+}
+
+/** A settled call: charged its total unless it went over its hold, when part may be unpaid. */
+export type Settled = { totalNanos: bigint; overHoldNanos: bigint; unpaidNanos: bigint };
+
+type SettledRow = { completion_id: string; over_hold_nanos: string; unpaid_nanos: string };
+
+/** Settles a batch of one key's calls in one round trip (app.settle_calls); what each call settled as, by completion id. */
+async function settleAll(db: Database, calls: Metered[]): Promise<Map<string, Omit<Settled, 'totalNanos'>>> {
   const [first] = calls as [Metered];
   const rows = calls.map((call, ord) => {
-    const inputCost = BigInt(call.inputTokens) * call.prices.inputNanosPerToken;
-    const outputCost = BigInt(call.outputTokens) * call.prices.outputNanosPerToken;
+    const cost = costOf(call);
     return {
       ord,
       reservation_id: call.reservationId,
@@ -72,40 +87,46 @@ async function settleAll(db: Database, calls: Metered[]): Promise<Set<string>> {
       model: call.model,
       estimated_input_tokens: call.estimatedInputTokens,
       input_tokens: call.inputTokens,
+      cached_input_tokens: call.cachedInputTokens,
       estimated_input_cost_nanos: (BigInt(call.estimatedInputTokens) * call.prices.inputNanosPerToken).toString(),
-      input_cost_nanos: inputCost.toString(),
+      input_cost_nanos: cost.inputNanos.toString(),
       output_tokens: call.outputTokens,
-      output_cost_nanos: outputCost.toString(),
-      total_cost_nanos: (inputCost + outputCost).toString(),
+      output_cost_nanos: cost.outputNanos.toString(),
+      total_cost_nanos: cost.totalNanos.toString(),
       usage_estimated: call.usageEstimated,
+      price_version: call.priceVersion,
     };
   });
-  const result = await db.execute(sql`select app.settle_calls(
+  const result = await db.execute(sql`select * from app.settle_calls(
     ${first.organizationId}::uuid, ${first.publishableKeyId}::uuid, ${first.periodStart}::date, ${JSON.stringify(rows)}::jsonb)`);
-  return new Set(rowsOf<{ settle_calls: string }>(result).map((row) => row.settle_calls));
+  return new Map(
+    rowsOf<SettledRow>(result).map((row) => [row.completion_id, { overHoldNanos: BigInt(row.over_hold_nanos), unpaidNanos: BigInt(row.unpaid_nanos) }]),
+  );
 }
 
 const settlerFor = perDatabase((db) =>
   batchBy(
     (call: Metered) => `${call.publishableKeyId}/${call.periodStart}`,
-    async (calls): Promise<Outcome<boolean>[]> => {
+    async (calls): Promise<Outcome<Settled | undefined>[]> => {
       const settled = await settleAll(db, calls);
-      return calls.map((call) => ({ ok: true, value: settled.has(call.completionId) }));
+      return calls.map((call) => {
+        const outcome = settled.get(call.completionId);
+        return { ok: true, value: outcome && { totalNanos: costOf(call).totalNanos, ...outcome } };
+      });
     },
   ),
 );
 
 /**
- * Settles a call: the reservation is released, the actual cost is charged to the credit (a ledger
- * entry referencing the completion, so it is charged once) and to the key's monthly spend, and the
- * completion is recorded with its estimated and actual figures, all in one transaction shared with
- * the other calls of the key settling at the same moment. Undefined when the reservation was
- * already swept.
+ * Settles a call: the reservation is released, the cost the provider reported is charged to the
+ * credit (a ledger entry referencing the completion, so it is charged once) and to the key's
+ * monthly spend, and the completion is recorded with its estimated and actual figures, all in one
+ * transaction shared with the other calls of the key settling at the same moment. A report above
+ * the hold is charged from the credit no other call holds; what that cannot pay is recorded as
+ * unpaid on the row. Undefined when the reservation was already swept.
  */
-export async function settle(db: Database, call: Metered): Promise<{ totalNanos: bigint } | undefined> {
-  const settled = await settlerFor(db)(call);
-  if (!settled) return undefined;
-  return { totalNanos: BigInt(call.inputTokens) * call.prices.inputNanosPerToken + BigInt(call.outputTokens) * call.prices.outputNanosPerToken };
+export function settle(db: Database, call: Metered): Promise<Settled | undefined> {
+  return settlerFor(db)(call);
 }
 
 // Settlements this instance has started and not finished, per database and organisation.
@@ -116,7 +137,7 @@ const inFlight = perDatabase(() => new Map<string, Set<Promise<void>>>());
  * this instance's admission of the organisation's next call (`settling`) and its shutdown wait for
  * it; a failure goes to `onError` and the call stays uncharged (its hold expires and is swept).
  */
-export function settleAfterAnswer(db: Database, call: Metered, onError: (error: unknown) => void): void {
+export function settleAfterAnswer(db: Database, call: Metered, onSettled: (settled: Settled | undefined) => void, onError: (error: unknown) => void): void {
   const byOrganization = inFlight(db);
   let pending = byOrganization.get(call.organizationId);
   if (!pending) byOrganization.set(call.organizationId, (pending = new Set()));
@@ -124,7 +145,7 @@ export function settleAfterAnswer(db: Database, call: Metered, onError: (error: 
   // and sending the settlement first would hold it back (≈ 0.3 ms one call at a time).
   const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => settle(db, call))
-    .then(() => undefined, onError)
+    .then(onSettled, onError)
     .finally(() => {
       pending.delete(done);
       if (pending.size === 0 && byOrganization.get(call.organizationId) === pending) byOrganization.delete(call.organizationId);

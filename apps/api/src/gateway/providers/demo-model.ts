@@ -34,7 +34,7 @@ export function demoModel(): ModelProvider {
       const completionTokens = countTextTokens(text);
       return {
         text,
-        usage: { promptTokens, completionTokens },
+        usage: { promptTokens, cachedTokens: 0, completionTokens },
         body: {
           id: `chatcmpl-${randomUUID()}`,
           object: 'chat.completion',
@@ -60,7 +60,7 @@ export function demoModel(): ModelProvider {
       const promptTokens = estimateInputTokens(body.messages);
       const completionTokens = countTextTokens(answer.join(' '));
       const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-      yield { text: '', usage: { promptTokens, completionTokens }, chunk: { ...base, choices: [], usage } };
+      yield { text: '', usage: { promptTokens, cachedTokens: 0, completionTokens }, chunk: { ...base, choices: [], usage } };
     },
   };
 }

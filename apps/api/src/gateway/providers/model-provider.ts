@@ -4,14 +4,16 @@ import type { ChatMessage } from '../tokenize.js';
 export type ChatBody = {
   model: string;
   messages: ChatMessage[];
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  stream?: boolean;
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+  n?: number | null;
+  stream?: boolean | null;
   stream_options?: Record<string, unknown>;
   [field: string]: unknown;
 };
 
-export type Usage = { promptTokens: number; completionTokens: number };
+/** What the provider reported: input (with the cached part of it) and output tokens. */
+export type Usage = { promptTokens: number; cachedTokens: number; completionTokens: number };
 
 /** A finished completion: the provider's JSON to return, its usage if it said, the text produced. */
 export type Completed = { body: Record<string, unknown>; usage?: Usage; text: string };
@@ -32,9 +34,22 @@ export type ModelProvider = {
 export class UpstreamFailure extends Error {}
 export class UpstreamTimeout extends Error {}
 
-type UsageJson = { prompt_tokens?: number; completion_tokens?: number } | null | undefined;
+type UsageJson =
+  | { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null }
+  | null
+  | undefined;
 
-export const usageFrom = (usage: UsageJson): Usage | undefined =>
-  usage && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
-    ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
-    : undefined;
+const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined);
+
+/**
+ * The usage a provider reported. Output is the larger of completion_tokens and total − prompt:
+ * some OpenAI-compatible mappings leave thinking tokens out of completion_tokens but not the total.
+ */
+export function usageFrom(usage: UsageJson): Usage | undefined {
+  const promptTokens = count(usage?.prompt_tokens);
+  const completionTokens = count(usage?.completion_tokens);
+  if (promptTokens === undefined || completionTokens === undefined) return undefined;
+  const total = count(usage?.total_tokens) ?? 0;
+  const cachedTokens = Math.min(count(usage?.prompt_tokens_details?.cached_tokens) ?? 0, promptTokens);
+  return { promptTokens, cachedTokens, completionTokens: Math.max(completionTokens, total - promptTokens) };
+}

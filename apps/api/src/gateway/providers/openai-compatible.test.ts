@@ -38,7 +38,7 @@ describe('the OpenAI-compatible provider', () => {
     for await (const piece of provider.stream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal)) pieces.push(piece);
 
     expect(pieces.map((piece) => piece.text).join('')).toBe('Hello');
-    expect(pieces.at(-1)?.usage).toEqual({ promptTokens: 3, completionTokens: 2 });
+    expect(pieces.at(-1)?.usage).toEqual({ promptTokens: 3, cachedTokens: 0, completionTokens: 2 });
     expect(seen.at(-1)).toMatchObject({ authorization: 'Bearer sk-upstream', body: { stream: true, stream_options: { include_usage: true } } });
   });
 });

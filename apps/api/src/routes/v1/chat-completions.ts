@@ -12,7 +12,8 @@ import { maxNesting, nestsDeeperThan } from '../../gateway/nesting.js';
 import { gatewayErrors } from '../../gateway/openai-error.js';
 import type { ModelPrice, Pricing } from '../../gateway/pricing.js';
 import { type ChatBody, type ModelProvider, type Usage, UpstreamTimeout } from '../../gateway/providers/model-provider.js';
-import { countTextTokens, estimateInputTokens } from '../../gateway/tokenize.js';
+import { countTextTokens } from '../../gateway/tokenize.js';
+import { type WorstCase, worstCaseOf } from '../../gateway/worst-case.js';
 
 export type GatewayDeps = {
   db: Database;
@@ -60,13 +61,22 @@ async function refusedOnlyIfKeyStands<T>(request: FastifyRequest, deps: GatewayD
   }
 }
 
-type AdmitRequest = { prices: ModelPrice; inputTokens: number; requestedMaxTokens: number | undefined };
+type AdmitRequest = { price: ModelPrice; worst: WorstCase };
 
 /** Admission for the presented key; a key that changed since it was read is read again and checked afresh. */
 async function admitCall(request: FastifyRequest, deps: GatewayDeps, presented: PresentedKey, call: AdmitRequest) {
   for (let attempt = 0; ; attempt++) {
     try {
-      const admission = await admit(deps.db, { presented, ...call, now: new Date(), reservationTtlMs: deps.reservationTtlMs });
+      const admission = await admit(deps.db, {
+        presented,
+        prices: call.price,
+        inputTokens: call.worst.inputTokens,
+        choices: call.worst.choices,
+        requestedMaxTokens: call.worst.maxTokens,
+        maxOutputTokens: call.price.maxOutputTokens,
+        now: new Date(),
+        reservationTtlMs: deps.reservationTtlMs,
+      });
       return { key: presented.key, admission };
     } catch (error) {
       if (error instanceof Refusal) throw error.reason === 'credit' ? gatewayErrors.insufficientCredit() : gatewayErrors.budgetExceeded();
@@ -89,10 +99,14 @@ function parseBody(raw: unknown): ChatBody {
   return parsed.data as ChatBody;
 }
 
-/** The provider sees the cap the budget and credit can pay, under the name the client used. */
+/**
+ * The provider sees the limit that was reserved, under every name the client used (max_tokens
+ * when it used none): whichever name the provider honours, it cannot produce more than was held.
+ */
 function capped(body: ChatBody, admission: Admission): ChatBody {
-  const field = body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens';
-  return { ...body, [field]: admission.maxTokens };
+  const named = (['max_tokens', 'max_completion_tokens'] as const).filter((field) => body[field] != null);
+  const limits = Object.fromEntries((named.length ? named : ['max_tokens']).map((field) => [field, admission.maxTokens]));
+  return { ...body, ...limits };
 }
 
 export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
@@ -107,17 +121,15 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
 
   app.post('/chat/completions', { bodyLimit: 1024 * 1024, helmet: false }, async (request, reply) => {
     const presented = await authenticate(request, deps, 'cached');
-    const { body, price } = await refusedOnlyIfKeyStands(request, deps, async () => {
+    const { body, price, worst } = await refusedOnlyIfKeyStands(request, deps, async () => {
       await withinRate(deps, presented.key);
       const body = parseBody(request.body);
       const price = deps.pricing.models.get(body.model);
       if (!price) throw gatewayErrors.unknownModel(body.model);
-      return { body, price };
+      return { body, price, worst: worstCaseOf(body, price) };
     });
-    const estimatedInputTokens = estimateInputTokens(body.messages);
-    const requestedMaxTokens = body.max_completion_tokens ?? body.max_tokens;
-    const { key, admission } = await admitCall(request, deps, presented, { prices: price, inputTokens: estimatedInputTokens, requestedMaxTokens });
-    const call = { key, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens, model: body.model };
+    const { key, admission } = await admitCall(request, deps, presented, { price, worst });
+    const call = { key, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens: worst.inputTokens, model: body.model };
     return body.stream ? streamCompletion(reply, deps, capped(body, admission), call) : complete(reply, deps, capped(body, admission), call);
   });
 }
@@ -125,7 +137,7 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
 type Call = { key: GatewayKey; completionId: string; admission: Admission; price: ModelPrice; estimatedInputTokens: number; model: string };
 
 /** What the call is charged for: what the provider reports, or, when it reports nothing, our own count (flagged). */
-function metered(call: Call, usage: Usage | undefined, text: string): Metered {
+function metered(deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string): Metered {
   return {
     reservationId: call.admission.reservationId,
     organizationId: call.key.organizationId,
@@ -135,9 +147,11 @@ function metered(call: Call, usage: Usage | undefined, text: string): Metered {
     model: call.model,
     estimatedInputTokens: call.estimatedInputTokens,
     inputTokens: usage?.promptTokens ?? call.estimatedInputTokens,
+    cachedInputTokens: usage?.cachedTokens ?? 0,
     outputTokens: usage?.completionTokens ?? countTextTokens(text),
     usageEstimated: !usage,
     prices: call.price,
+    priceVersion: deps.pricing.version,
     now: new Date(),
   };
 }
@@ -145,11 +159,21 @@ function metered(call: Call, usage: Usage | undefined, text: string): Metered {
 /**
  * Settles once the answer is out, so the client does not wait for it. This instance's next
  * admission for the organisation waits for it instead (admission.ts); if it fails, the call goes
- * uncharged and its hold expires.
+ * uncharged and its hold expires. A charge above the hold is never silent: it is logged here.
  */
 function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string) {
-  settleAfterAnswer(deps.db, metered(call, usage, text), (error) =>
-    reply.log.error({ err: error, completionId: call.completionId }, 'settling a call failed; it goes uncharged and its reservation will expire'),
+  settleAfterAnswer(
+    deps.db,
+    metered(deps, call, usage, text),
+    (settled) => {
+      if (!settled || settled.overHoldNanos === 0n) return;
+      const { overHoldNanos, unpaidNanos } = settled;
+      reply.log.warn(
+        { completionId: call.completionId, model: call.model, reservedNanos: String(call.admission.reservedNanos), overHoldNanos: String(overHoldNanos), unpaidNanos: String(unpaidNanos) },
+        'the provider reported more than the call held; charged from free credit',
+      );
+    },
+    (error) => reply.log.error({ err: error, completionId: call.completionId }, 'settling a call failed; it goes uncharged and its reservation will expire'),
   );
 }
 

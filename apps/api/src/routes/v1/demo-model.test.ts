@@ -69,7 +69,7 @@ describe('the offline demo model (the embedded default)', () => {
   it('releases the reservations a crashed instance left behind once they expire', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const key = await findKey(t.testDb.db, account.value);
-    const admitted = await admit(t.testDb.db, { presented: { key: key!, value: account.value }, prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n }, inputTokens: 10, requestedMaxTokens: 100, now: new Date() });
+    const admitted = await admit(t.testDb.db, { presented: { key: key!, value: account.value }, prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n }, inputTokens: 10, choices: 1, requestedMaxTokens: 100, maxOutputTokens: 16384, now: new Date() });
     // Only the call's own hold, not the spare ones the instance may have reserved ahead of the next calls.
     await returnStocks(t.testDb.db);
     const [held] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));

@@ -90,15 +90,15 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
   });
 
   it('gives them back before it caps a call that names no max_tokens: the cap is all the credit left', async () => {
-    const account = await t.account({ creditDollars: 0.5, budgetDollars: 1 });
+    const account = await t.account({ creditDollars: 0.2, budgetDollars: 1 });
     await warmUp(account.value, account.organizationId);
     const [before] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
     const sentBefore = upstream.requests.length;
-    const completion = await client(account.value).chat.completions.create({ model, messages });
+    // gpt-4.1 output: 8,000 n$ per token, so the credit left pays fewer tokens than the model's 32,768.
+    const completion = await client(account.value).chat.completions.create({ model: 'gpt-4.1', messages });
     await t.settled();
     const [row] = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.id, completion.id));
-    // gpt-4o-mini output: 600 n$ per token.
-    expect(upstream.requests.slice(sentBefore).map((request) => request.max_tokens)).toEqual([Number((before!.balanceNanos - row!.estimatedInputCostNanos!) / 600n)]);
+    expect(upstream.requests.slice(sentBefore).map((request) => request.max_tokens)).toEqual([Number((before!.balanceNanos - row!.estimatedInputCostNanos!) / 8_000n)]);
   });
 
   it('gives its spare holds back when it shuts down', async () => {

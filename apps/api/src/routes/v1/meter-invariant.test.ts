@@ -1,0 +1,249 @@
+import { packagePath } from '@meterway/service';
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParams, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { loadPricing } from '../../gateway/pricing.js';
+import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
+import { startBillingUpstream } from '../../testing/billing-upstream.js';
+import { setupGateway } from '../../testing/gateway-fixture.js';
+import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+
+const pricing = loadPricing(packagePath(import.meta.url, 'pricing.json'));
+let upstream: Awaited<ReturnType<typeof startBillingUpstream>>;
+beforeAll(async () => {
+  upstream = await startBillingUpstream(pricing);
+});
+afterAll(async () => upstream?.close());
+
+const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 5000, idleTimeoutMs: 5000 }));
+afterEach(async () => {
+  upstream.setMode('greedy');
+  await t.settled();
+  await expectLedgerConsistent(t.testDb.db);
+  expect(await t.testDb.db.select().from(reservations)).toEqual([]);
+});
+
+function client(key: string) {
+  return new OpenAI({ baseURL: `${t.url}/v1`, apiKey: key, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
+}
+
+type Account = Awaited<ReturnType<typeof t.account>>;
+
+/** Sends one request (streamed ones read to the end) and answers what the provider billed for it and what the account was charged. */
+async function call(account: Account, body: ChatCompletionCreateParams) {
+  const billedBefore = upstream.billedNanos();
+  if (body.stream) {
+    for await (const chunk of await client(account.value).chat.completions.create(body)) void chunk;
+  } else {
+    await client(account.value).chat.completions.create(body);
+  }
+  return { billed: upstream.billedNanos() - billedBefore };
+}
+
+/** The account once every answer is settled: its rows, and whether the ledger, the balance and the key spend agree with them. */
+async function books(account: Account, creditNanos: bigint) {
+  await t.settled();
+  const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+  const [balance] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
+  const [spend] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, account.keyId));
+  const total = rows.reduce((sum, row) => sum + row.totalCostNanos!, 0n);
+  const unpaid = rows.reduce((sum, row) => sum + row.unpaidNanos, 0n);
+  for (const row of rows) expect(row.totalCostNanos).toBe(row.inputCostNanos + row.outputCostNanos);
+  expect(balance?.balanceNanos).toBe(creditNanos - (total - unpaid));
+  expect(spend?.spentNanos ?? 0n).toBe(total);
+  return { rows, total, unpaid };
+}
+
+const weatherTool = (properties: number): ChatCompletionTool => ({
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Looks up the weather for a city and returns it in the unit asked for, with a short forecast.',
+    parameters: {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: properties }, (_, index) => [
+          `field_${index}`,
+          { type: 'string', description: `The ${index}th detail the forecast may need, in plain words.`, enum: ['a', 'b', 'c'] },
+        ]),
+      ),
+      required: ['field_0'],
+    },
+  },
+});
+
+const image = (detail: 'low' | 'high' | 'auto') => ({ type: 'image_url' as const, image_url: { url: 'https://images.example.com/cat.png', detail } });
+const dollar = 1_000_000_000n;
+
+describe('the meter charges at least what the provider bills, for every valid request shape', () => {
+  const shapes: [string, ChatCompletionCreateParams][] = [
+    ['n: 8 choices', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Name a colour.' }], max_tokens: 20, n: 8 }],
+    [
+      '30 high-detail images with max_tokens 1',
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in these?' }, ...Array.from({ length: 30 }, () => image('high'))] }], max_tokens: 1 },
+    ],
+    ['images at low and auto detail', { model: 'gpt-4o', messages: [{ role: 'user', content: [image('low'), image('auto'), { type: 'text', text: 'Compare.' }] }], max_tokens: 5 }],
+    ['a large tool schema', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather?' }], tools: [weatherTool(40), { ...weatherTool(3), function: { ...weatherTool(3).function, name: 'other' } }], max_tokens: 4 }],
+    [
+      'tool calls, a named tool choice, names and a JSON schema',
+      {
+        model: 'gpt-4o',
+        messages: [
+          { role: 'system', content: 'You are terse.', name: 'house_rules' },
+          { role: 'user', content: 'Weather in Paris?', name: 'visitor_1' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'get_weather', arguments: '{"field_0":"a"}' } }] },
+          { role: 'tool', tool_call_id: 'call_abc', content: '{"temperature":21,"sky":"clear"}' },
+        ],
+        tools: [weatherTool(5)],
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+        response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object', properties: { text: { type: 'string' } } } } },
+        max_tokens: 6,
+      },
+    ],
+    ['max_completion_tokens only', { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Count to ten.' }], max_completion_tokens: 12 }],
+    ['both limits, the larger as max_tokens', { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Count.' }], max_tokens: 500, max_completion_tokens: 7 }],
+    ['streamed with n: 3', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'A word.' }], max_tokens: 9, n: 3, stream: true }],
+  ];
+
+  it.each(shapes)('%s', async (_name, body) => {
+    const account = await t.account({ creditDollars: 5, budgetDollars: 5 });
+    const { billed } = await call(account, body);
+    const { rows, total, unpaid } = await books(account, 5n * dollar);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ priceVersion: pricing.version, overHoldNanos: 0n, usageEstimated: false });
+    expect(billed).toBeGreaterThan(0n);
+    expect(total - unpaid).toBeGreaterThanOrEqual(billed);
+  });
+
+  it('forwards the reserved limit under every name the client used, and n as asked', async () => {
+    const account = await t.account({ creditDollars: 5, budgetDollars: 5 });
+    await call(account, { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 500, max_completion_tokens: 7, n: 2 });
+    expect(upstream.requests.at(-1)).toMatchObject({ max_tokens: 7, max_completion_tokens: 7, n: 2 });
+    await call(account, { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], max_completion_tokens: 1_000_000 });
+    expect(upstream.requests.at(-1)).toMatchObject({ max_completion_tokens: 16_384 });
+    expect(upstream.requests.at(-1)).not.toHaveProperty('max_tokens');
+  });
+
+  it('charges cached input at the cached price, and the row shows it in its input cost', async () => {
+    upstream.setMode('cached');
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const { billed } = await call(account, { model: 'gpt-4o', messages: [{ role: 'user', content: 'A long shared prefix. '.repeat(50) }], max_tokens: 3 });
+    const { rows, total } = await books(account, dollar);
+    const row = rows[0]!;
+    expect(row.cachedInputTokens).toBe(Math.floor(row.inputTokens / 2));
+    // gpt-4o: $2.50 input, $1.25 cached input, $10 output per 1M tokens.
+    expect(row.inputCostNanos).toBe(BigInt(row.inputTokens - row.cachedInputTokens) * 2_500n + BigInt(row.cachedInputTokens) * 1_250n);
+    expect(total).toBe(billed);
+  });
+
+  it('charges a report above the hold from the free credit, flags the row and never hides it', async () => {
+    upstream.setMode('over-report');
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const { billed } = await call(account, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 5 });
+    const { rows, total, unpaid } = await books(account, dollar);
+    expect(unpaid).toBe(0n);
+    expect(total).toBe(billed);
+    // 50 output tokens beyond the limit, at 600 n$ each: above the hold by at least that much less the input estimate's slack.
+    expect(rows[0]!.overHoldNanos).toBeGreaterThan(0n);
+    expect(rows[0]!.overHoldNanos).toBeLessThanOrEqual(50n * 600n);
+  });
+
+  it('records what the credit could not pay of a report above the hold, and never takes another call\'s hold', async () => {
+    upstream.setMode('over-report');
+    // Enough for the call's hold (about 5 output tokens and the input) and little more.
+    const account = await t.account({ creditDollars: 0.000_01, budgetDollars: 1 });
+    const { billed } = await call(account, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 5 });
+    const { rows, total, unpaid } = await books(account, 10_000n);
+    expect(total).toBe(billed);
+    expect(unpaid).toBeGreaterThan(0n);
+    expect(rows[0]!.unpaidNanos).toBe(total - 10_000n);
+    const [balance] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
+    expect(balance?.balanceNanos).toBe(0n);
+  });
+});
+
+describe('requests the price list cannot price are refused before the provider sees them', () => {
+  const refusals: [string, Record<string, unknown>, RegExp, string][] = [
+    ['an audio part', { messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }] }, /does not accept 'input_audio'/, 'messages.[0].content.[0].type'],
+    ['a file part', { messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] }, /does not accept 'file'/, 'messages.[0].content.[0].type'],
+    ['an image for a model without image prices', { model: 'meterway-demo', messages: [{ role: 'user', content: [image('low')] }] }, /'meterway-demo' does not accept 'image_url'/, 'messages.[0].content.[0].type'],
+    ['audio output', { modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' } }, /Audio output is not offered/, 'audio'],
+    ['a priority tier', { service_tier: 'priority' }, /service_tier 'priority' is not offered/, 'service_tier'],
+    ['predicted outputs', { prediction: { type: 'content', content: 'x' } }, /Predicted outputs are not offered/, 'prediction'],
+    ['web search', { web_search_options: {} }, /Web search is not offered/, 'web_search_options'],
+    ['an unknown field', { frobnicate: true }, /Unrecognized request argument supplied: frobnicate$/, 'frobnicate'],
+    ['n above 128', { n: 129 }, /n must be at most 128/, 'n'],
+  ];
+
+  it.each(refusals)('%s', async (_name, fields, message, param) => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const sent = upstream.requests.length;
+    const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 5, ...fields };
+    const error = await client(account.value)
+      .chat.completions.create(body as unknown as ChatCompletionCreateParams)
+      .then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ type: 'invalid_request_error', param });
+    expect((error as Error).message).toMatch(message);
+    expect(upstream.requests.length).toBe(sent);
+    const { rows } = await books(account, dollar);
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('random valid request shapes', () => {
+  const text = fc.string({ minLength: 0, maxLength: 60 });
+  const part = fc.oneof(
+    text.map((value) => ({ type: 'text' as const, text: value })),
+    fc.constantFrom('low', 'high', 'auto').map((detail) => image(detail as 'low' | 'high' | 'auto')),
+  );
+  const message = fc.oneof(
+    fc.record({ role: fc.constantFrom('system', 'user', 'assistant'), content: text }, { requiredKeys: ['role', 'content'] }),
+    fc.record({ role: fc.constant('user'), content: fc.array(part, { minLength: 1, maxLength: 4 }), name: fc.stringMatching(/^[a-z_]{1,12}$/) }, { requiredKeys: ['role', 'content'] }),
+  );
+  const request = fc.record(
+    {
+      model: fc.constantFrom('gpt-4o', 'gpt-4o-mini', 'gpt-4.1-mini'),
+      messages: fc.array(message, { minLength: 1, maxLength: 4 }),
+      n: fc.integer({ min: 1, max: 4 }),
+      max_tokens: fc.integer({ min: 1, max: 40 }),
+      max_completion_tokens: fc.integer({ min: 1, max: 40 }),
+      tools: fc.array(fc.integer({ min: 0, max: 12 }).map(weatherTool), { minLength: 1, maxLength: 3 }),
+      stream: fc.boolean(),
+    },
+    { requiredKeys: ['model', 'messages'] },
+  );
+
+  it('are refused before the provider, or charged at least what it billed', async () => {
+    const account = await t.account({ creditDollars: 20, budgetDollars: 20 });
+    let charged = 0n;
+    await fc.assert(
+      fc.asyncProperty(request, async (body) => {
+        const sent = upstream.requests.length;
+        const before = await books(account, 20n * dollar);
+        const outcome = await call(account, { ...body, tools: body.tools?.map((tool, index) => ({ ...tool, function: { ...tool.function, name: `tool_${index}` } })) } as ChatCompletionCreateParams).then(
+          (result) => result,
+          (error: unknown) => ({ error }),
+        );
+        const after = await books(account, 20n * dollar);
+        if ('error' in outcome) {
+          // A refusal (none is expected for these shapes) leaves the provider unasked and nothing charged.
+          expect(outcome.error).toBeInstanceOf(OpenAI.APIError);
+          expect((outcome.error as InstanceType<typeof OpenAI.APIError>).status).toBeLessThan(500);
+          expect(upstream.requests.length).toBe(sent);
+          expect(after.total).toBe(before.total);
+          return;
+        }
+        expect(after.total - before.total).toBeGreaterThanOrEqual(outcome.billed);
+        charged += after.total - before.total;
+      }),
+      { numRuns: 40 },
+    );
+    expect(charged).toBeGreaterThan(0n);
+    const { rows } = await books(account, 20n * dollar);
+    expect(rows.filter((row) => row.overHoldNanos > 0n)).toEqual([]);
+  });
+});
