@@ -175,11 +175,12 @@ for await (const chunk of stream) {
 ${h2('metering')}
 <p>Each call is paid from your prepaid credit and counted against the key's monthly budget, in three steps:</p>
 <ol class="steps">
-  <li><strong>Estimate.</strong> The input tokens of your request are counted before the call.</li>
-  <li><strong>Reserve.</strong> The worst case, estimated input plus <code>max_tokens</code> of output, is reserved against the key's budget and your credit.</li>
-  <li><strong>Charge.</strong> When the call ends, only the actual usage is charged and the rest of the reservation is released.</li>
+  <li><strong>Estimate.</strong> Everything the provider bills as input is counted before the call: the messages' text, names and tool calls, images at the model's largest size for their <code>detail</code> (<code>auto</code> counts as <code>high</code>), tool and function definitions, and <code>response_format</code>.</li>
+  <li><strong>Reserve.</strong> The worst case, estimated input plus <code>max_tokens</code> of output for each of the <code>n</code> choices, is reserved against the key's budget and your credit.</li>
+  <li><strong>Charge.</strong> When the call ends, the usage the provider reports is charged (cached input at the cached-input price) and the rest of the reservation is released.</li>
 </ol>
-<p>If <code>max_tokens</code> is absent, or more than you can afford, it is lowered to what the key's remaining budget and your credit can pay. Setting <code>max_tokens</code> to what you really need keeps reservations small, so concurrent calls are not refused while an earlier one is still running.</p>
+<p>If <code>max_tokens</code> (or <code>max_completion_tokens</code>) is absent, or more than you can afford or than the model can produce, it is lowered to what the key's remaining budget and your credit can pay, within the model's own limit; the provider receives that limit under every name you used. Setting it to what you really need keeps reservations small, so concurrent calls are not refused while an earlier one is still running.</p>
+<p>Fields whose cost is not on the price list are refused with <code>400</code> before the provider sees them: audio parts and audio output, file parts, image parts for a model without image prices, <code>prediction</code>, <code>web_search_options</code> and a <code>service_tier</code> other than <code>auto</code> or <code>default</code>. So is any field that is not part of OpenAI's chat-completions request (<code>Unrecognized request argument supplied</code>).</p>
 <p>Cost of a call = input tokens × input price / 1,000,000 + output tokens × output price / 1,000,000, at the <a href="#models">prices below</a>. If the model provider fails or times out, nothing is charged.</p>
 <div class="callout info"><strong>See every call.</strong><p>Usage appears in the console's <a href="${usagePage}">Chat completions</a> page, with estimated and actual tokens and costs for each call.</p></div>`;
 
@@ -210,7 +211,8 @@ ${h2('limits')}
   <thead><tr><th>Limit</th><th>Value</th></tr></thead>
   <tbody>
     <tr><td>Request body</td><td>At most 1 MB.</td></tr>
-    <tr><td><code>max_tokens</code></td><td>Lowered to what the key's budget and your credit can pay (see <a href="#metering">Metering</a>).</td></tr>
+    <tr><td><code>max_tokens</code>, <code>max_completion_tokens</code></td><td>Lowered to what the key's budget and your credit can pay, and to the model's own output limit (see <a href="#metering">Metering</a>).</td></tr>
+    <tr><td><code>n</code></td><td>1 to 128 choices; each is reserved and billed its own output.</td></tr>
     <tr><td>Requests per minute, per key</td><td>600 by default; the operator sets it with <code>GATEWAY_RATE_LIMIT_PER_MINUTE</code>. Beyond it: <code>429 rate_limit_exceeded</code> with <code>Retry-After</code>.</td></tr>
     <tr><td>Monthly budget, per key</td><td>Set in the console; resets on the 1st of the month, UTC.</td></tr>
   </tbody>
