@@ -26,6 +26,8 @@ const header = [
   'Output cost (USD)',
   'Total cost (USD)',
   'Usage estimated',
+  'Cached input tokens',
+  'Price list version',
 ];
 
 const toRecord = (row: typeof chatCompletions.$inferSelect, keyNames: ReadonlyMap<string, string>) =>
@@ -44,6 +46,9 @@ const toRecord = (row: typeof chatCompletions.$inferSelect, keyNames: ReadonlyMa
     // Empty while the call is still being settled, as the list leaves the total out.
     row.totalCostNanos === null ? '' : nanosToDecimalDollars(row.totalCostNanos),
     String(row.usageEstimated),
+    String(row.cachedInputTokens),
+    // Empty for calls metered before rows kept it.
+    row.priceVersion ?? '',
   ]);
 
 /**
