@@ -6,7 +6,7 @@ import { organizations, persons } from '../db/schema/index.js';
 import { expectLedgerConsistent } from '../testing/ledger-invariant.js';
 import { runOperation } from '../operator/operations.js';
 import { commands } from './commands.js';
-import { spendableNanos } from '../domain/credit/ledger.js';
+import { balanceNanos } from '../domain/credit/ledger.js';
 
 const testDb = setupTestDb({ schema, migrations });
 
@@ -25,7 +25,7 @@ describe('npm run admin -- grant-credit', () => {
     const organizationId = await person('ada@example.com');
     expect(await grantCredit(['ADA@example.com', '12.50', 'launch', 'promotion'])).toBe("Granted $12.50 to Ada's organisation (ada@example.com); balance now $12.50.");
     expect(await grantCredit(['ada@example.com', '-2.5'])).toBe("Took back $2.50 from Ada's organisation (ada@example.com); balance now $10.00.");
-    expect(await spendableNanos(testDb.db, organizationId)).toBe(10_000_000_000n);
+    expect(await balanceNanos(testDb.db, organizationId)).toBe(10_000_000_000n);
     await expectLedgerConsistent(testDb.db);
   });
 
@@ -33,7 +33,7 @@ describe('npm run admin -- grant-credit', () => {
     const organizationId = await person('grace@example.com');
     await grantCredit(['grace@example.com', '1']);
     await expect(grantCredit(['grace@example.com', '-1.01'])).rejects.toThrow('This would take the credit balance below zero.');
-    expect(await spendableNanos(testDb.db, organizationId)).toBe(1_000_000_000n);
+    expect(await balanceNanos(testDb.db, organizationId)).toBe(1_000_000_000n);
     await expectLedgerConsistent(testDb.db);
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
 import { organizations } from '../../db/schema/index.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
-import { postEntry, spendableNanos } from './ledger.js';
+import { postEntry, balanceNanos } from './ledger.js';
 
 const testDb = setupTestDb({ schema, migrations });
 
@@ -21,7 +21,7 @@ describe('credit ledger', () => {
     expect(first).toMatchObject({ posted: true, balanceAfterNanos: 25_000_000_000n });
     const second = await testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'usage_charge', amountNanos: -1_234n, reference: 'chatcmpl-1' }));
     expect(second).toMatchObject({ posted: true, balanceAfterNanos: 24_999_998_766n });
-    expect(await spendableNanos(testDb.db, organizationId)).toBe(24_999_998_766n);
+    expect(await balanceNanos(testDb.db, organizationId)).toBe(24_999_998_766n);
     await expectLedgerConsistent(testDb.db);
   });
 
@@ -31,7 +31,7 @@ describe('credit ledger', () => {
       Array.from({ length: 5 }, () => testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: 10_000_000_000n, reference: 'cs_same' }))),
     );
     expect(results.filter((result) => result.posted)).toHaveLength(1);
-    expect(await spendableNanos(testDb.db, organizationId)).toBe(10_000_000_000n);
+    expect(await balanceNanos(testDb.db, organizationId)).toBe(10_000_000_000n);
     await expectLedgerConsistent(testDb.db);
   });
 
@@ -41,7 +41,7 @@ describe('credit ledger', () => {
     await expect(testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'adjustment', amountNanos: -6n, reason: 'too much' }))).rejects.toThrow(
       'This would take the credit balance below zero.',
     );
-    expect(await spendableNanos(testDb.db, organizationId)).toBe(5n);
+    expect(await balanceNanos(testDb.db, organizationId)).toBe(5n);
     await expectLedgerConsistent(testDb.db);
   });
 
@@ -56,7 +56,7 @@ describe('credit ledger', () => {
     );
     for (const [index, organizationId] of organizationIds.entries()) {
       const expected = Array.from({ length: 10 }, (_, k) => BigInt(index + 10 * k + 1) * 1_000_000_000n).reduce((a, b) => a + b, 0n);
-      expect(await spendableNanos(testDb.db, organizationId)).toBe(expected);
+      expect(await balanceNanos(testDb.db, organizationId)).toBe(expected);
     }
     await expectLedgerConsistent(testDb.db);
   });

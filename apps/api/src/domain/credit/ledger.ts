@@ -49,11 +49,12 @@ export async function postEntry(tx: Database, entry: LedgerEntry): Promise<Poste
   return { posted: true, entryId, balanceAfterNanos: balance.balanceNanos };
 }
 
-/** Credit an organisation can spend now: its balance less what in-flight calls hold. */
-export async function spendableNanos(db: Database, organizationId: string): Promise<bigint> {
-  const [row] = await db
-    .select({ balance: creditBalances.balanceNanos, reserved: creditBalances.reservedNanos })
-    .from(creditBalances)
-    .where(eq(creditBalances.organizationId, organizationId));
-  return row ? row.balance - row.reserved : 0n;
+/**
+ * An organisation's credit as people see it: the ledger balance. Holds are not spent money: those
+ * an instance reserved ahead of a key's next calls would otherwise show as spent until they go
+ * back, and an in-flight call's hold becomes its charge within moments.
+ */
+export async function balanceNanos(db: Database, organizationId: string): Promise<bigint> {
+  const [row] = await db.select({ balance: creditBalances.balanceNanos }).from(creditBalances).where(eq(creditBalances.organizationId, organizationId));
+  return row?.balance ?? 0n;
 }

@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { chatCompletions, creditBalances, reservations } from '../../db/schema/index.js';
 import { settling } from '../../domain/metering/settlement.js';
+import { nanosToDollars } from '../../domain/money.js';
+import { getMe } from '../../domain/people/get-me.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
@@ -79,6 +81,19 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
     const account = await t.account({ creditDollars: 0.005, budgetDollars: 1 });
     for (let call = 0; call < 5; call++) await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });
     expect(await spareHolds(account.organizationId)).toBe(0);
+  });
+
+  it('never shows its spare holds in the balance people see: right after the calls it is the credit less what they cost', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    await warmUp(account.value, account.organizationId);
+    const viewer = { personId: 'p', identityId: 'i', email: 'a@example.com', organizationId: account.organizationId, organizationName: 'Gateway test', systemAdmin: false };
+    const me = await getMe(t.testDb.db, viewer);
+    // The stock is still held: the database's reserved total is more than zero, and none of it shows.
+    const [balance] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
+    expect(balance!.reservedNanos).toBeGreaterThan(0n);
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+    const charged = rows.reduce((sum, row) => sum + row.totalCostNanos!, 0n);
+    expect(me.remainingSpendAmount).toBe(nanosToDollars(1_000_000_000n - charged));
   });
 
   it('admits a call larger than its holds on its own, with the max_tokens it asked for', async () => {
