@@ -1,5 +1,7 @@
 // @vitest-environment node
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -46,6 +48,21 @@ const preloads = (body: string) => [...body.matchAll(/<link rel="(modulepreload|
 let publicDir: string;
 let app: FastifyInstance;
 
+/**
+ * A GET with the path sent exactly as written: `inject` resolves '.', '..' and '%2e%2e' the way
+ * a WHATWG URL does, so the paths the router and @fastify/static refuse never reach them.
+ */
+function overSocket(path: string, accept: string) {
+  const { port } = app.server.address() as AddressInfo;
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, headers: { accept } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    }).on('error', reject);
+  });
+}
+
 beforeAll(async () => {
   publicDir = await mkdtemp(join(tmpdir(), 'console-public-'));
   await mkdir(join(publicDir, 'assets'));
@@ -55,6 +72,7 @@ beforeAll(async () => {
   await writeFile(join(publicDir, 'assets/index-abc123.js'), script);
   await writeFile(join(publicDir, 'assets/index-abc123.js.gz'), gzipSync(script));
   app = await createConsoleServer({ runtimeConfig: runtimeConfigFromEnv({ API_PORT: '8180' }), publicDir, logLevel: 'silent' });
+  await app.listen({ host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
@@ -143,6 +161,46 @@ describe('the console server', () => {
     const post = await app.inject({ method: 'POST', url: '/login', headers: page });
     expect(post.statusCode).toBe(404);
   });
+
+  it.each(['/%E0%A4%A', '/dashboard%', '/%C0%AE%C0%AE/', '/chat-completions/%zz?page=2'])(
+    'answers the malformed path %s with the console page and 400, not the router JSON',
+    async (url) => {
+      const response = await overSocket(url, page.accept);
+      expect(response.status).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-request-id']).toBeTruthy();
+      expect(response.body).toContain('<div id="root"></div>');
+      expect(configInPage(response.body)).toEqual((await app.inject({ url: '/config.json' })).json());
+    },
+  );
+
+  it('answers a malformed path with problem+json when no page is asked for', async () => {
+    for (const [url, accept] of [
+      ['/dashboard%', 'application/json'],
+      ['/assets/%', page.accept],
+    ] as const) {
+      const response = await overSocket(url, accept);
+      expect(response.status).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(response.body)).toMatchObject({ title: 'Bad Request', status: 400 });
+    }
+  });
+
+  it.each(['/..%2f..%2fpackage.json', '/%2e%2e/%2e%2e/etc/passwd', '/a/./b', '/a//b', `/${'a'.repeat(300)}`, '/%00'])(
+    'answers %s, a path no file can be at, like any unknown path',
+    async (url) => {
+      const response = await overSocket(url, page.accept);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain('<div id="root"></div>');
+
+      const api = await overSocket(url, 'application/json');
+      expect(api.status).toBe(404);
+      expect(api.headers['content-type']).toMatch(/^application\/problem\+json/);
+    },
+  );
 
   it('sends the security headers on every response', async () => {
     for (const url of ['/login', '/config.json', '/assets/index-abc123.js', '/missing']) {

@@ -39,8 +39,11 @@ type Manifest = Record<string, ManifestChunk>;
 
 export type Page = { body: string; etag: string };
 
+/** The page of each route, and `fallback`, the page without preloads, for any other path. */
+export type Pages = { pageFor: (pathname: string) => Page; fallback: Page };
+
 /** Reads the build once and renders the page of every route, and the page for any other path. */
-export function loadPages(publicDir: string, runtimeConfig: RuntimeConfig): { pageFor: (pathname: string) => Page } {
+export function loadPages(publicDir: string, runtimeConfig: RuntimeConfig): Pages {
   const indexPath = join(publicDir, 'index.html');
   const manifestPath = join(publicDir, '.vite/manifest.json');
   for (const file of [indexPath, manifestPath]) {
@@ -59,7 +62,7 @@ export function loadPages(publicDir: string, runtimeConfig: RuntimeConfig): { pa
 
   const fallback = render([]);
   const pages = new Map(Object.entries(routeModules).map(([path, modules]) => [path, render(modules)]));
-  return { pageFor: (pathname) => pages.get(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname) ?? fallback };
+  return { pageFor: (pathname) => pages.get(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname) ?? fallback, fallback };
 }
 
 /** The manifest, with each package file also under its package path (`@mantine/core/…`). */

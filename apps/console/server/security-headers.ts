@@ -27,13 +27,17 @@ function origin(url: string): string {
   return url.startsWith("'") ? url : new URL(url).origin;
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, config: RuntimeConfig): void {
-  const headers = {
+export function securityHeaders(config: RuntimeConfig): Record<string, string> {
+  return {
     'content-security-policy': contentSecurityPolicy(config),
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
     'referrer-policy': 'strict-origin-when-cross-origin',
   };
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, config: RuntimeConfig): void {
+  const headers = securityHeaders(config);
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(headers);
   });
