@@ -1,6 +1,6 @@
 import { loadStripe } from '@stripe/stripe-js/pure';
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../lib/logger';
 import { creditsHandlers, problem, testCheckoutSession } from '../../testing/credits-handlers';
 import { meHandlers } from '../../testing/me-handlers';
@@ -19,6 +19,7 @@ const messages = {
   expired: 'Payment expired! Please try again.',
   succeeded: 'Payment successful! Your credit was successfully refilled.',
 };
+const notFound = 'We could not find this payment. If you paid, your credit appears on the dashboard once the payment is confirmed.';
 
 const summaryRow = (label: string) => within(screen.getByRole('table', { name: 'Order summary' })).getByRole('row', { name: new RegExp(`^${label}`) });
 
@@ -218,21 +219,75 @@ describe('/add-credits?checkoutSessionId: status', () => {
     expect(screen.getByRole('link', { name: 'Back to dashboard' })).toBeInTheDocument();
   });
 
-  it('reads the current user every second until the payment succeeds, then stops', async () => {
-    const calls = { count: 0 };
-    server.use(creditsHandlers.meSequence([[], sessionWith('IN_PROGRESS'), sessionWith('SUCCEEDED')], calls));
-    renderRoute(statusPath);
+  describe('with fake timers', () => {
+    // Real time still moves them (shouldAdvanceTime), so lazy screens and MSW answer as usual;
+    // advanceTimersByTimeAsync jumps ahead without waiting.
+    beforeEach(() => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
-    expect(await screen.findByText(messages.inProgress)).toBeInTheDocument();
-    const started = Date.now();
-    expect(await screen.findByText(messages.succeeded, undefined, { timeout: 4000 })).toBeInTheDocument();
-    // Two more reads after the first, one second apart.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    it('reads the current user every second while the payment is in progress', async () => {
+      const calls = { count: 0 };
+      server.use(creditsHandlers.meSequence([sessionWith('IN_PROGRESS')], calls));
+      renderRoute(statusPath);
 
-    const settledAt = calls.count;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(calls.count).toBe(settledAt);
-  }, 10_000);
+      expect(await screen.findByText(messages.inProgress)).toBeInTheDocument();
+      const readsBefore = calls.count;
+      await advance(10_000);
+      // Ten seconds, ten reads; one more for real time that passed meanwhile.
+      expect(calls.count - readsBefore).toBeGreaterThanOrEqual(10);
+      expect(calls.count - readsBefore).toBeLessThanOrEqual(11);
+    });
+
+    it('stops reading once the payment has succeeded', async () => {
+      const calls = { count: 0 };
+      server.use(creditsHandlers.meSequence([[], sessionWith('IN_PROGRESS'), sessionWith('SUCCEEDED')], calls));
+      renderRoute(statusPath);
+
+      expect(await screen.findByText(messages.inProgress)).toBeInTheDocument();
+      await advance(2000);
+      expect(await screen.findByText(messages.succeeded)).toBeInTheDocument();
+
+      const settledAt = calls.count;
+      await advance(5000);
+      expect(calls.count).toBe(settledAt);
+    });
+
+    it('says after a minute that a session it cannot find may not be this account’s, and keeps waiting for it', async () => {
+      const calls = { count: 0 };
+      server.use(creditsHandlers.meSequence([[{ checkoutSessionId: 'cs_other', status: 'SUCCEEDED' }]], calls));
+      renderRoute('/add-credits?checkoutSessionId=cs_someone_elses');
+
+      expect(await screen.findByText(messages.inProgress)).toBeInTheDocument();
+      // Short of a minute, with room for the real time the test itself takes.
+      await advance(55_000);
+      expect(screen.queryByText(notFound)).not.toBeInTheDocument();
+      await advance(5_000);
+      expect(screen.getByRole('status')).toHaveTextContent(notFound);
+      expect(screen.getByText(messages.inProgress)).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to dashboard' })).toHaveAttribute('href', '/dashboard');
+
+      // Still asking: a payment confirmed late shows its outcome, and the line goes.
+      server.use(meHandlers.signedIn({ organizationCheckoutSessions: [{ checkoutSessionId: 'cs_someone_elses', status: 'SUCCEEDED' }] }));
+      await advance(1000);
+      expect(await screen.findByText(messages.succeeded)).toBeInTheDocument();
+      expect(screen.queryByText(notFound)).not.toBeInTheDocument();
+    });
+
+    it('never says so for a session the current user lists, however long it stays in progress', async () => {
+      server.use(meHandlers.signedIn({ organizationCheckoutSessions: sessionWith('IN_PROGRESS') }));
+      renderRoute(statusPath);
+
+      expect(await screen.findByText(messages.inProgress)).toBeInTheDocument();
+      await advance(120_000);
+      expect(screen.getByText(messages.inProgress)).toBeInTheDocument();
+      expect(screen.queryByText(notFound)).not.toBeInTheDocument();
+    });
+  });
 });
 
 describe('/add-credits: Stripe checkout', () => {

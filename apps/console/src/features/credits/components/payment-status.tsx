@@ -19,6 +19,14 @@ export const paymentStatusMessages: Record<CheckoutStatus, string> = {
 /** Spec §4 and §9: the current user is re-read every second until the payment has an outcome. */
 export const paymentStatusPollMs = 1000;
 
+/**
+ * A session the current user does not list after this long is likely not theirs (a mistyped or
+ * shared link); the screen still waits for it, but says it may never come.
+ */
+export const paymentNotFoundAfterMs = 60_000;
+
+export const paymentNotFoundMessage = 'We could not find this payment. If you paid, your credit appears on the dashboard once the payment is confirmed.';
+
 const colors: Record<CheckoutStatus, string> = { IN_PROGRESS: 'blue', FAILED: 'red', EXPIRED: 'orange', SUCCEEDED: 'teal' };
 
 export function PaymentStatus({ checkoutSessionId }: { checkoutSessionId: string }) {
@@ -31,6 +39,14 @@ export function PaymentStatus({ checkoutSessionId }: { checkoutSessionId: string
   const status: CheckoutStatus = session?.status ?? 'IN_PROGRESS';
   const final = status !== 'IN_PROGRESS';
   if (final && !settled) setSettled(true);
+  const listed = session !== undefined;
+  const [waitedLong, setWaitedLong] = useState(false);
+
+  useEffect(() => {
+    if (listed) return;
+    const timer = setTimeout(() => setWaitedLong(true), paymentNotFoundAfterMs);
+    return () => clearTimeout(timer);
+  }, [listed]);
 
   useEffect(() => {
     // The answer that carried the outcome carried the new balance too; marking it stale makes the
@@ -42,6 +58,11 @@ export function PaymentStatus({ checkoutSessionId }: { checkoutSessionId: string
     <Stack gap="lg">
       <Alert color={colors[status]} variant="light" role="status" icon={final ? undefined : <Loader size="sm" />}>
         <Text>{paymentStatusMessages[status]}</Text>
+        {!listed && waitedLong && (
+          <Text mt="xs" size="sm">
+            {paymentNotFoundMessage}
+          </Text>
+        )}
       </Alert>
       <Group>
         <Button component={Link} to={paths.dashboard.getHref()}>
