@@ -1,7 +1,9 @@
-import { Button, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Stack, Table, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { type Pagination, Pager, type TokenPaging } from './pager';
+import { type ReactNode, useEffect } from 'react';
+import { isRefusedPageToken, type Pagination, Pager, type TokenPaging } from './pager';
+
+const refusedPageLinkNotice = 'That page link has expired or is invalid; showing the first page.';
 
 export type PagedTableColumn<Row> = {
   header: string;
@@ -28,9 +30,31 @@ type PagedTableProps<Row> = {
 /**
  * One page of a token-paged list (spec §4) with its pager. "Loading..." until the page arrives,
  * the list's empty text for no rows. A failure was already logged by the QueryClient (list loads
- * are silent, spec §8); here it only replaces the table so the page is never blank.
+ * are silent, spec §8); here it only replaces the table so the page is never blank. A page link
+ * the api refuses could never load, so it gives way to page 1 with a notice.
  */
-export function PagedTable<Row>({ label, query, paging, columns, rowKey, emptyText, minWidth = 0, renderError }: PagedTableProps<Row>) {
+export function PagedTable<Row>(props: PagedTableProps<Row>) {
+  const { query, paging } = props;
+  const hasToken = Boolean(paging.request.nextPageToken || paging.request.previousPageToken);
+  const refused = hasToken && isRefusedPageToken(query.error);
+  const { restart } = paging;
+  useEffect(() => {
+    if (refused) restart();
+  }, [refused, restart]);
+
+  return (
+    <Stack gap="sm">
+      {paging.linkRefused && (
+        <Alert color="yellow" variant="light">
+          {refusedPageLinkNotice}
+        </Alert>
+      )}
+      {refused ? <Text c="dimmed">Loading...</Text> : <PageOfRows {...props} />}
+    </Stack>
+  );
+}
+
+function PageOfRows<Row>({ label, query, paging, columns, rowKey, emptyText, minWidth = 0, renderError }: PagedTableProps<Row>) {
   const { data } = query;
   if (!data) {
     if (query.isError) return renderError?.(query.error) ?? <LoadFailed onRetry={() => void query.refetch()} />;

@@ -1,8 +1,9 @@
 import { Button, Group, Text } from '@mantine/core';
-import { maxPageSize } from '@meterway/contracts';
+import { maxPageSize, problemSchema } from '@meterway/contracts';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { type NavigateOptions, useLocation, useSearchParams } from 'react-router';
 import { applyListParams, parseListParams } from '../config/list-params';
+import { ApiError } from '../lib/api-error';
 
 /** The tokens of a list answer (spec §3 pagination). */
 export type Pagination = { nextPageToken: string | null; previousPageToken: string | null };
@@ -20,6 +21,19 @@ export type ListRequest = {
 // link show the same page. Only one of the two is ever set.
 const tokenParams = ['nextPageToken', 'previousPageToken'] as const;
 
+/** The history state of a page link the api refused and the console replaced with page 1. */
+const refusedLinkState = { pageLinkRefused: true };
+
+/**
+ * The api's 400 naming a page token: the token is not one it signed for this list, its order or
+ * its filter (an old or edited link). The same request without it can succeed.
+ */
+export function isRefusedPageToken(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status !== 400) return false;
+  const problem = problemSchema.safeParse(error.body);
+  return problem.success && (problem.data.errors ?? []).some((issue) => (tokenParams as readonly string[]).includes(issue.field));
+}
+
 /**
  * Token paging kept in the URL (spec §4): First drops the token and the page number, Next and
  * Previous store the answer's token and move the page number by one. A page number without a
@@ -27,6 +41,7 @@ const tokenParams = ['nextPageToken', 'previousPageToken'] as const;
  */
 export function useTokenPaging() {
   const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
   const nextPageToken = searchParams.get('nextPageToken') || undefined;
   const previousPageToken = nextPageToken ? undefined : searchParams.get('previousPageToken') || undefined;
   const listParams = useMemo(() => parseListParams(searchParams), [searchParams]);
@@ -42,15 +57,16 @@ export function useTokenPaging() {
   };
 
   const go = useCallback(
-    (nextPage: number | undefined, token?: { name: (typeof tokenParams)[number]; value: string }) =>
+    (nextPage: number | undefined, token?: { name: (typeof tokenParams)[number]; value: string }, options?: NavigateOptions) =>
       setSearchParams((current) => {
         const next = applyListParams(current, { page: nextPage });
         for (const name of tokenParams) next.delete(name);
         if (token) next.set(token.name, token.value);
         return next;
-      }),
+      }, options),
     [setSearchParams],
   );
+  const restart = useCallback(() => go(undefined, undefined, { replace: true, state: refusedLinkState }), [go]);
 
   return {
     page,
@@ -58,6 +74,10 @@ export function useTokenPaging() {
     first: () => go(undefined),
     next: (token: string) => go(page + 1, { name: 'nextPageToken', value: token }),
     previous: (token: string) => go(Math.max(1, page - 1), { name: 'previousPageToken', value: token }),
+    /** Page 1 in place of the current link (no history entry), remembering why for `linkRefused`. */
+    restart,
+    /** This page replaced a link the api refused; any later paging clears it. */
+    linkRefused: (location.state as typeof refusedLinkState | null)?.pageLinkRefused === true,
   };
 }
 

@@ -62,6 +62,13 @@ export const problem = (status: number) =>
     headers: { 'Content-Type': 'application/problem+json' },
   });
 
+/** The api's 400 for a page token it did not sign for this list, order and filter. */
+export const refusedPageToken = (field: 'nextPageToken' | 'previousPageToken' = 'nextPageToken') =>
+  HttpResponse.json(
+    { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid page token.', code: 'BadRequest', errors: [{ field, message: 'Invalid page token.' }] },
+    { status: 400, headers: { 'Content-Type': 'application/problem+json' } },
+  );
+
 export const listsHandlers = {
   chatCompletions: list<ChatCompletion>('/bff/chat-completions'),
   persons: list<Person>('/admin/persons'),

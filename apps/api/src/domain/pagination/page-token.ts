@@ -25,7 +25,9 @@ const payloadSchema = z.strictObject({
 // Signatures of page tokens are domain-separated from anything else the secret may ever sign.
 const sign = (secret: string, payload: string) => createHmac('sha256', secret).update(`page-token.v1.${payload}`).digest();
 
-const invalid = () => new AppError('BadRequest', 'Invalid page token.');
+// Named as a field, so a client can tell a stale page link from any other refusal and start over.
+const invalid = (direction: PageCursor['direction']) =>
+  new AppError('BadRequest', 'Invalid page token.', { errors: [{ field: `${direction}PageToken`, message: 'Invalid page token.' }] });
 
 /** `base64url(JSON).base64url(HMAC-SHA256)`: opaque to the console, tamper-proof for us. */
 export function encodePageToken(context: PageTokenContext, cursor: PageCursor): string {
@@ -38,18 +40,18 @@ export function encodePageToken(context: PageTokenContext, cursor: PageCursor): 
 /** The cursor of a token this api signed for exactly this context; anything else is a 400. */
 export function decodePageToken(context: PageTokenContext, token: string, direction: PageCursor['direction']): PageCursor {
   const [payload, signature, ...rest] = token.split('.');
-  if (!payload || !signature || rest.length > 0) throw invalid();
+  if (!payload || !signature || rest.length > 0) throw invalid(direction);
   const expected = sign(context.secret, payload);
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid(direction);
 
   let parsed: z.infer<typeof payloadSchema>;
   try {
     parsed = payloadSchema.parse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
   } catch {
-    throw invalid();
+    throw invalid(direction);
   }
-  if (parsed.scope !== context.scope || parsed.asc !== context.asc || parsed.direction !== direction) throw invalid();
+  if (parsed.scope !== context.scope || parsed.asc !== context.asc || parsed.direction !== direction) throw invalid(direction);
   return { createdAt: new Date(parsed.createdAt), id: parsed.id, direction };
 }
 

@@ -164,7 +164,8 @@ describe('GET /bff/chat-completions', () => {
       const response = await list(org, query);
       expect(response.statusCode).toBe(400);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(response.json()).toMatchObject({ status: 400, code: 'BadRequest', detail: 'Invalid page token.' });
+      const field = query.nextPageToken ? 'nextPageToken' : 'previousPageToken';
+      expect(response.json()).toMatchObject({ status: 400, code: 'BadRequest', detail: 'Invalid page token.', errors: [{ field, message: 'Invalid page token.' }] });
     };
     const nextOf = async (org: Org, query: Record<string, string | number | boolean>) => (await page(org, { ...query, limit: 10 })).pagination.nextPageToken!;
 

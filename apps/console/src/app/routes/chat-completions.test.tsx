@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../lib/logger';
 import { buildPublishableKey, keysHandlers } from '../../testing/keys-handlers';
-import { buildChatCompletion, listsHandlers, type Page, pageOf, problem } from '../../testing/lists-handlers';
+import { buildChatCompletion, listsHandlers, type Page, pageOf, problem, refusedPageToken } from '../../testing/lists-handlers';
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
@@ -202,6 +202,69 @@ describe('/chat-completions', () => {
     expect(await screen.findByText('This list could not be loaded.')).toBeInTheDocument();
     expect(warn).toHaveBeenCalledWith('Failed to load chat completions', expect.objectContaining({ status: 500 }));
     expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
+  });
+});
+
+describe('/chat-completions with a page link the api refuses', () => {
+  const notice = 'That page link has expired or is invalid; showing the first page.';
+
+  /** Page 1 and 2 by token; `stale` and any other unknown token are refused as the api does. */
+  function withStaleLinks() {
+    const sent: URLSearchParams[] = [];
+    const handler = listsHandlers.chatCompletions((query) => {
+      sent.push(query);
+      const next = query.get('nextPageToken');
+      const previous = query.get('previousPageToken');
+      if (next === 'tok-next-2') return pageOf([buildChatCompletion({ id: 'row-page-2' })], { previousPageToken: 'tok-prev-1' });
+      if (next) return refusedPageToken('nextPageToken');
+      if (previous) return refusedPageToken('previousPageToken');
+      return pageOf([buildChatCompletion({ id: 'row-page-1' })], { nextPageToken: 'tok-next-2' });
+    });
+    return { handler, sent };
+  }
+
+  beforeEach(() => {
+    vi.spyOn(logger, 'warn').mockImplementation(() => {});
+  });
+
+  it.each([
+    ['an unknown next token', '?page=3&nextPageToken=tok-stale&sortDirection=DESC', '?sortDirection=DESC'],
+    ['an unknown previous token', '?searchString=kept&page=2&previousPageToken=tok-stale', '?searchString=kept'],
+  ])('shows page 1 in place of %s, says so, and leaves no history entry for the dead link', async (_case, search, replaced) => {
+    const { handler, sent } = withStaleLinks();
+    server.use(meHandlers.signedIn(), handler);
+    const { router } = renderRoute(`/chat-completions${search}`);
+
+    expect(await screen.findByText('row-page-1')).toBeInTheDocument();
+    expect(screen.getByText(notice)).toBeInTheDocument();
+    expect(screen.queryByText('This list could not be loaded.')).not.toBeInTheDocument();
+    expect(router.state.location.search).toBe(replaced);
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.has('nextPageToken') || sent[1]!.has('previousPageToken')).toBe(false);
+    expect(logger.warn).toHaveBeenCalledWith('Failed to load chat completions', expect.objectContaining({ status: 400 }));
+    expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
+  });
+
+  it('drops the notice once the user pages on', async () => {
+    const { handler } = withStaleLinks();
+    server.use(meHandlers.signedIn(), handler);
+    const { user } = renderRoute('/chat-completions?page=3&nextPageToken=tok-stale');
+
+    expect(await screen.findByText(notice)).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+
+    expect(await screen.findByText('row-page-2')).toBeInTheDocument();
+    expect(screen.queryByText(notice)).not.toBeInTheDocument();
+  });
+
+  it('keeps the link and offers a retry for a 400 that is not about the token', async () => {
+    server.use(meHandlers.signedIn(), listsHandlers.chatCompletions(problem(400)));
+    const { router } = renderRoute('/chat-completions?page=2&nextPageToken=tok-next-2');
+
+    expect(await screen.findByText('This list could not be loaded.')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?page=2&nextPageToken=tok-next-2');
+    expect(screen.queryByText(notice)).not.toBeInTheDocument();
   });
 });
 
