@@ -10,6 +10,29 @@ const chromium = useBrowser();
 const noPageOverflow = (page: Page) =>
   page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) <= window.innerWidth);
 
+type Box = { x: number; y: number; width: number; height: number };
+
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The box of the toast saying `text`, once its entrance transition has stopped moving it. */
+async function toastBox(page: Page, text: string): Promise<Box> {
+  const toast = page.locator('.mantine-Notification-root', { hasText: text });
+  await toast.waitFor();
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = JSON.stringify(await toast.boundingBox());
+        const settled = now !== 'null' && now === last;
+        last = now;
+        return settled;
+      },
+      { interval: 100 },
+    )
+    .toBe(true);
+  return JSON.parse(last) as Box;
+}
+
 /** Not clipped: the element shows all of its text within its own box. */
 const showsInFull = (page: Page, text: string) =>
   page.getByText(text, { exact: true }).evaluate((element) => element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= window.innerWidth);
@@ -43,6 +66,46 @@ describe('the console on small and large screens in Chromium', () => {
       await page.screenshot({ path: `/tmp/screens/chat-completions-${width}.png`, fullPage: true });
       expect(await noPageOverflow(page)).toBe(true);
       expect(await showsInFull(page, 'No chat completions found')).toBe(true);
+    });
+  }
+
+  for (const width of [390, 1280]) {
+    it(`at ${width} px a toast leaves the button pressed uncovered: the alerts' Save, and a key modal's Save that fails`, async () => {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(`${stack.consoleUrl}/dashboard`);
+      const saveAlerts = page.getByRole('button', { name: 'Save alerts' });
+      await saveAlerts.scrollIntoViewIfNeeded();
+      const alertsBox = (await saveAlerts.boundingBox())!;
+      await saveAlerts.click();
+      const saved = await toastBox(page, 'Alert settings saved');
+      await page.screenshot({ path: `/tmp/screens/toast-alerts-${width}.png` });
+      expect(overlaps(saved, alertsBox)).toBe(false);
+      // Nor does it hide the top bar's links and menu.
+      expect(saved.y).toBeGreaterThanOrEqual(55);
+
+      const name = `Toast ${width}`;
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.getByRole('button', { name: 'New publishable key' }).click();
+      const create = page.getByRole('dialog', { name: 'New publishable key' });
+      await create.getByLabel('Name', { exact: true }).fill(name);
+      await create.getByRole('button', { name: 'Create key' }).click();
+      await create.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('button', { name: `Edit key ${name}` }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit publishable key' });
+      const saveKey = edit.getByRole('button', { name: 'Save' });
+      await saveKey.waitFor();
+      // Deleted meanwhile (from another tab, say): this Save fails, and the modal stays open under its toast.
+      const bff = { headers: { origin: stack.consoleUrl } };
+      const { publishableKeys } = await (await context.request.get(`${stack.apiUrl}/bff/publishable-keys`, bff)).json();
+      const key = publishableKeys.find((candidate: { name: string }) => candidate.name === name);
+      expect((await context.request.delete(`${stack.apiUrl}/bff/publishable-keys/${key.id}`, bff)).status()).toBe(204);
+      const keyBox = (await saveKey.boundingBox())!;
+      await saveKey.click();
+      const failed = await toastBox(page, 'Failed to update publishable key');
+      await page.screenshot({ path: `/tmp/screens/toast-key-modal-${width}.png` });
+      expect(await saveKey.isVisible()).toBe(true);
+      expect(overlaps(failed, keyBox)).toBe(false);
+      await page.keyboard.press('Escape');
     });
   }
 

@@ -54,6 +54,15 @@ describe('notifySuccess', () => {
     expect(within(toast).getByText('Publishable key deleted')).toBeInTheDocument();
     expect(toastColor(toast)).toContain('teal');
   });
+
+  it('shows toasts at the top center, below the top bar, not over the bottom-right buttons', async () => {
+    renderComponent(<p>page</p>);
+
+    act(() => notifySuccess('Alert settings saved'));
+
+    const toast = await findToast('Success!');
+    expect(toast.closest('[data-position]')).toHaveAttribute('data-position', 'top-center');
+  });
 });
 
 function MeQuery({ silent }: { silent?: boolean }) {
