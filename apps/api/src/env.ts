@@ -24,9 +24,10 @@ const apiEnv = z.object({
   MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
   ALERT_CHECK_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(5_000),
 }).superRefine((env, context) => {
-  // A hold that expired while its call still waits for the provider would be swept, and the call go unpaid.
-  if (env.RESERVATION_TTL_MS <= env.UPSTREAM_TIMEOUT_MS) {
-    context.addIssue({ code: 'custom', path: ['RESERVATION_TTL_MS'], message: 'must be longer than UPSTREAM_TIMEOUT_MS' });
+  // A hold that expired while its call still waits for the provider would be swept, and the call go
+  // unpaid: a call may run for half its hold's lifetime, and must be able to wait out the timeout.
+  if (env.RESERVATION_TTL_MS < 2 * env.UPSTREAM_TIMEOUT_MS) {
+    context.addIssue({ code: 'custom', path: ['RESERVATION_TTL_MS'], message: 'must be at least twice UPSTREAM_TIMEOUT_MS' });
   }
   if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
     context.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev outbox is for development only)' });

@@ -29,7 +29,13 @@ export const gatewayErrors = {
   budgetExceeded: () => new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),
   rateLimited: (retryAfterSeconds: number) =>
     new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
-  upstream: () => new GatewayError(502, 'api_error', 'upstream_error', 'The model provider failed. Nothing was charged.'),
+  upstream: (charged = false) =>
+    new GatewayError(
+      502,
+      'api_error',
+      'upstream_error',
+      charged ? 'The model provider failed after it had the request, so it may bill it: the call was charged what was reserved for it.' : 'The model provider failed. Nothing was charged.',
+    ),
   unavailable: () =>
     new GatewayError(
       503,
@@ -39,5 +45,13 @@ export const gatewayErrors = {
       null,
       databaseRetryAfterSeconds,
     ),
-  upstreamTimeout: () => new GatewayError(504, 'api_error', 'upstream_timeout', 'The model provider did not answer in time. Nothing was charged.'),
+  upstreamTimeout: (charged = false) =>
+    new GatewayError(
+      504,
+      'api_error',
+      'upstream_timeout',
+      charged
+        ? 'The model provider did not answer in time. It had the request and may bill it, so the call was charged what was reserved for it.'
+        : 'The model provider did not answer in time. Nothing was charged.',
+    ),
 };

@@ -7,8 +7,10 @@ import type { Pricing } from '../gateway/pricing.js';
  * `greedy`: every choice produces all of its limit (a provider's worst case).
  * `cached`: as greedy, and half the prompt is reported as cached input.
  * `over-report`: reports 50 output tokens more than the limit allowed (a provider that is wrong).
+ * `slow`: as greedy, answering only after 300 ms.
+ * `hang`: bills the request as greedy would, and never answers.
  */
-export type BillingMode = 'greedy' | 'cached' | 'over-report';
+export type BillingMode = 'greedy' | 'cached' | 'over-report' | 'slow' | 'hang';
 
 type Json = Record<string, any>;
 
@@ -78,6 +80,7 @@ function promptTokens(body: Json): number {
 export async function startBillingUpstream(pricing: Pricing) {
   let mode: BillingMode = 'greedy';
   let billedNanos = 0n;
+  let streamsEnded = 0;
   const requests: Json[] = [];
 
   function bill(body: Json, prompt: number, cached: number, output: number) {
@@ -100,20 +103,26 @@ export async function startBillingUpstream(pricing: Pricing) {
     const completion = perChoice * choices + (mode === 'over-report' ? 50 : 0);
     bill(body, prompt, cached, completion);
     const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached } };
-    const content = Array.from({ length: perChoice }, () => ' token').join('');
+    if (mode === 'hang') return;
+    if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 300));
     const base = { id: 'chatcmpl-standin', created: 1, model: body.model };
     if (!body.stream) {
+      const content = ' token'.repeat(perChoice);
       const answers = Array.from({ length: choices }, (_, index) => ({ index, message: { role: 'assistant', content }, finish_reason: 'length' }));
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...base, object: 'chat.completion', choices: answers, usage }));
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
-    for (let index = 0; index < choices; index++) {
-      send({ ...base, object: 'chat.completion.chunk', choices: [{ index, delta: { role: 'assistant', content }, finish_reason: 'length' }] });
+    // A token at a time, for every choice in turn, as providers stream; at the gateway's pace.
+    for (let token = 0; token < perChoice; token++) {
+      for (let index = 0; index < choices; index++) {
+        const event = { ...base, object: 'chat.completion.chunk', choices: [{ index, delta: { content: ' token' }, finish_reason: token === perChoice - 1 ? 'length' : null }] };
+        if (!response.write(`data: ${JSON.stringify(event)}\n\n`)) await new Promise((resolve) => response.once('drain', resolve));
+      }
     }
-    if (body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage });
+    if (body.stream_options?.include_usage) response.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);
     response.end('data: [DONE]\n\n');
+    streamsEnded++;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -122,6 +131,8 @@ export async function startBillingUpstream(pricing: Pricing) {
     requests,
     /** What the provider has billed so far, in nano-dollars at the price list's prices. */
     billedNanos: () => billedNanos,
+    /** Streams it sent to their end. */
+    streamsEnded: () => streamsEnded,
     setMode: (next: BillingMode) => {
       mode = next;
     },

@@ -23,7 +23,8 @@ export type Streamed = { chunk: Record<string, unknown>; text: string; usage?: U
 
 /**
  * A model provider: data plus small transforms (STYLE.md rule 13). Errors: UpstreamFailure for
- * anything the provider did wrong, UpstreamTimeout when it did not answer in time.
+ * anything the provider did wrong, UpstreamTimeout when it did not answer in time; either says
+ * whether the provider may bill the call.
  */
 export type ModelProvider = {
   name: string;
@@ -31,8 +32,19 @@ export type ModelProvider = {
   stream: (body: ChatBody, signal: AbortSignal) => AsyncIterable<Streamed>;
 };
 
-export class UpstreamFailure extends Error {}
-export class UpstreamTimeout extends Error {}
+/**
+ * `billable`: the provider received the whole request and did not refuse it with an error status,
+ * so it may bill the call although no usage came back.
+ */
+export class UpstreamFailure extends Error {
+  constructor(
+    message: string,
+    readonly billable = false,
+  ) {
+    super(message);
+  }
+}
+export class UpstreamTimeout extends UpstreamFailure {}
 
 type UsageJson =
   | { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null }

@@ -76,12 +76,15 @@ export function openAiCompatible(options: Options): ModelProvider {
   // Taken apart once: node would otherwise convert the URL on every call.
   const target = { ...urlToHttpOptions(url), method: 'POST', agent };
 
-  type Sent = { response: IncomingMessage; timedOut: () => boolean; idle: () => void };
+  /** `delivered`: the whole request reached the provider (it may bill it from then on). */
+  type Sent = { response: IncomingMessage; timedOut: () => boolean; delivered: () => boolean; idle: () => void };
+  type Progress = { timedOut: () => boolean; delivered: () => boolean };
 
   /** Sends the body; resolves with the response once its headers arrived within the timeout. */
   function send(body: ChatBody, signal: AbortSignal, payload = JSON.stringify(body), retried = false): Promise<Sent> {
     return new Promise((resolve, reject) => {
       let timedOut = false;
+      let delivered = false;
       const request = transport.request({
         ...target,
         signal,
@@ -94,16 +97,17 @@ export function openAiCompatible(options: Options): ModelProvider {
       });
       let timer = setTimeout(() => {
         timedOut = true;
-        request.destroy(new UpstreamTimeout('the model provider did not answer in time'));
+        request.destroy(new UpstreamTimeout('the model provider did not answer in time', delivered));
       }, options.timeoutMs);
       const idle = () => {
         clearTimeout(timer);
         timer = setTimeout(() => {
           timedOut = true;
-          request.destroy(new UpstreamTimeout('the model provider went quiet'));
+          request.destroy(new UpstreamTimeout('the model provider went quiet', delivered));
         }, options.idleTimeoutMs);
       };
       request.once('close', () => clearTimeout(timer));
+      request.once('finish', () => (delivered = true));
       request.on('error', (error: NodeJS.ErrnoException) => {
         // A kept-alive connection the provider closed while idle: it never saw this request, so
         // sending it once more on a fresh connection cannot bill it twice (Node's documented pattern).
@@ -114,39 +118,41 @@ export function openAiCompatible(options: Options): ModelProvider {
         }
         reject(error);
       });
-      request.once('response', (response) => resolve({ response, timedOut: () => timedOut, idle }));
+      request.once('response', (response) => resolve({ response, timedOut: () => timedOut, delivered: () => delivered, idle }));
       request.end(payload);
     });
   }
 
-  /** What a failure means to the gateway: the caller's abort as is, a timeout, or the provider failing. */
-  function failure(error: unknown, signal: AbortSignal, timedOut: boolean): Error {
+  /** What a failure means to the gateway: the caller's abort as is, a timeout, or the provider failing (billable once it had the request). */
+  function failure(error: unknown, signal: AbortSignal, progress: Progress): Error {
     if (signal.aborted) return error instanceof Error ? error : new Error('aborted');
-    if (error instanceof UpstreamTimeout || error instanceof UpstreamFailure) return error;
-    if (timedOut) return new UpstreamTimeout('the model provider did not answer in time');
-    return new UpstreamFailure(error instanceof Error ? error.message : 'the model provider failed');
+    if (error instanceof UpstreamFailure) return error;
+    if (progress.timedOut()) return new UpstreamTimeout('the model provider did not answer in time', progress.delivered());
+    return new UpstreamFailure(error instanceof Error ? error.message : 'the model provider failed', progress.delivered());
   }
+
+  const notSent: Progress = { timedOut: () => false, delivered: () => false };
 
   return {
     name: 'openai-compatible',
     complete: async (body, signal) => {
-      let timedOut = () => false;
+      let progress = notSent;
       try {
         const sent = await send({ ...body, stream: false }, signal);
-        timedOut = sent.timedOut;
+        progress = sent;
         if (sent.response.statusCode !== 200) throw await failureOf(sent.response);
         const completion = JSON.parse(await textOf(sent.response)) as Record<string, unknown> & ChatCompletionJson;
         const usage = usageFrom(completion.usage);
         return { body: completion, text: contentOf(completion, 'message'), ...(usage ? { usage } : {}) };
       } catch (error) {
-        throw failure(error, signal, timedOut());
+        throw failure(error, signal, progress);
       }
     },
     stream: async function* (body, signal) {
-      let timedOut = () => false;
+      let progress = notSent;
       try {
         const sent = await send({ ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } }, signal);
-        timedOut = sent.timedOut;
+        progress = sent;
         if (sent.response.statusCode !== 200) throw await failureOf(sent.response);
         sent.idle();
         for await (const chunk of sseEvents(sent.response)) {
@@ -155,9 +161,9 @@ export function openAiCompatible(options: Options): ModelProvider {
           yield { chunk, text: contentOf(chunk, 'delta'), ...(usage ? { usage } : {}) };
         }
       } catch (error) {
-        // The client went away: the stream simply ends; what was produced is charged.
+        // The caller stopped it (its deadline): the stream simply ends.
         if (signal.aborted) return;
-        throw failure(error, signal, timedOut());
+        throw failure(error, signal, progress);
       }
     },
   };

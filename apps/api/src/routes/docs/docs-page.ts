@@ -181,7 +181,7 @@ ${h2('metering')}
 </ol>
 <p>If <code>max_tokens</code> (or <code>max_completion_tokens</code>) is absent, or more than you can afford or than the model can produce, it is lowered to what the key's remaining budget and your credit can pay, within the model's own limit; the provider receives that limit under every name you used. Setting it to what you really need keeps reservations small, so concurrent calls are not refused while an earlier one is still running.</p>
 <p>Fields whose cost is not on the price list are refused with <code>400</code> before the provider sees them: audio parts and audio output, file parts, image parts for a model without image prices, <code>prediction</code>, <code>web_search_options</code> and a <code>service_tier</code> other than <code>auto</code> or <code>default</code>. So is any field that is not part of OpenAI's chat-completions request (<code>Unrecognized request argument supplied</code>).</p>
-<p>Cost of a call = input tokens × input price / 1,000,000 + output tokens × output price / 1,000,000, at the <a href="#models">prices below</a>. If the model provider fails or times out, nothing is charged.</p>
+<p>Cost of a call = input tokens × input price / 1,000,000 + output tokens × output price / 1,000,000, at the <a href="#models">prices below</a>. If the model provider refuses the call with an error, nothing is charged. Once it has your request it bills it, so a call you abandon is still read to its end and charged what the provider reports, and a call that times out or is cut off after the provider had it (streams end after at most half the reservation's lifetime) is charged what was reserved for it, flagged as estimated.</p>
 <div class="callout info"><strong>See every call.</strong><p>Usage appears in the console's <a href="${usagePage}">Chat completions</a> page, with estimated and actual tokens and costs for each call.</p></div>`;
 
   // Types and codes as the gateway answers them (gateway/openai-error.ts).
@@ -193,8 +193,8 @@ ${h2('metering')}
     [403, 'permission_error', 'origin_not_allowed', "The <code>Origin</code> header is missing or is not one of the key's allowed origins."],
     [429, 'insufficient_quota', 'budget_exceeded', "The key's monthly budget is spent. It resets on the 1st of the month, UTC; raise it in the console if needed."],
     [429, 'requests', 'rate_limit_exceeded', "Too many requests for this key. Wait for the <code>Retry-After</code> header's seconds, then retry."],
-    [502, 'api_error', 'upstream_error', 'The model provider failed. Nothing is charged.'],
-    [504, 'api_error', 'upstream_timeout', 'The model provider did not answer in time. Nothing is charged.'],
+    [502, 'api_error', 'upstream_error', 'The model provider failed. Nothing is charged if it refused the call; if it failed after it had it, the reservation is charged (the message says which).'],
+    [504, 'api_error', 'upstream_timeout', 'The model provider did not answer in time. It had your request and may bill it, so the reservation is charged.'],
   ];
   const errors = `
 ${h2('errors')}

@@ -11,7 +11,7 @@ import { type Metered, release, settleAfterAnswer } from '../../domain/metering/
 import { maxNesting, nestsDeeperThan } from '../../gateway/nesting.js';
 import { gatewayErrors } from '../../gateway/openai-error.js';
 import type { ModelPrice, Pricing } from '../../gateway/pricing.js';
-import { type ChatBody, type ModelProvider, type Usage, UpstreamTimeout } from '../../gateway/providers/model-provider.js';
+import { type ChatBody, type ModelProvider, type Usage, UpstreamFailure, UpstreamTimeout } from '../../gateway/providers/model-provider.js';
 import { countTextTokens } from '../../gateway/tokenize.js';
 import { type WorstCase, worstCaseOf } from '../../gateway/worst-case.js';
 
@@ -21,6 +21,8 @@ export type GatewayDeps = {
   provider: ModelProvider;
   rateLimitPerMinute: number;
   reservationTtlMs: number;
+  /** How long a streaming client may take nothing before it is cut off (UPSTREAM_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs: number;
 };
 
 /**
@@ -129,15 +131,28 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
       return { body, price, worst: worstCaseOf(body, price) };
     });
     const { key, admission } = await admitCall(request, deps, presented, { price, worst });
-    const call = { key, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens: worst.inputTokens, model: body.model };
-    return body.stream ? streamCompletion(reply, deps, capped(body, admission), call) : complete(reply, deps, capped(body, admission), call);
+    const call = { key, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens: worst.inputTokens, choices: worst.choices, model: body.model };
+    return body.stream ? streamCompletion(reply, deps, capped(body, admission), call, deps.idleTimeoutMs) : complete(reply, deps, capped(body, admission), call);
   });
 }
 
-type Call = { key: GatewayKey; completionId: string; admission: Admission; price: ModelPrice; estimatedInputTokens: number; model: string };
+type Call = { key: GatewayKey; completionId: string; admission: Admission; price: ModelPrice; estimatedInputTokens: number; choices: number; model: string };
 
-/** What the call is charged for: what the provider reports, or, when it reports nothing, our own count (flagged). */
-function metered(deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string): Metered {
+/**
+ * What a call is charged from: the usage the provider reported; our own count of the input and of
+ * what we saw produced, when a finished answer reported none; or, when the provider had the request
+ * and its answer never finished (a timeout, a cut connection, the call's deadline), everything that
+ * was reserved, since the provider may bill all of it. The last two are flagged as estimated.
+ */
+type Charge = { reported: Usage } | { counted: string } | 'reserved';
+
+function metered(deps: GatewayDeps, call: Call, charge: Charge): Metered {
+  const tokens =
+    charge === 'reserved'
+      ? { promptTokens: call.estimatedInputTokens, cachedTokens: 0, completionTokens: call.admission.maxTokens * call.choices }
+      : 'reported' in charge
+        ? charge.reported
+        : { promptTokens: call.estimatedInputTokens, cachedTokens: 0, completionTokens: countTextTokens(charge.counted) };
   return {
     reservationId: call.admission.reservationId,
     organizationId: call.key.organizationId,
@@ -146,10 +161,10 @@ function metered(deps: GatewayDeps, call: Call, usage: Usage | undefined, text: 
     completionId: call.completionId,
     model: call.model,
     estimatedInputTokens: call.estimatedInputTokens,
-    inputTokens: usage?.promptTokens ?? call.estimatedInputTokens,
-    cachedInputTokens: usage?.cachedTokens ?? 0,
-    outputTokens: usage?.completionTokens ?? countTextTokens(text),
-    usageEstimated: !usage,
+    inputTokens: tokens.promptTokens,
+    cachedInputTokens: tokens.cachedTokens,
+    outputTokens: tokens.completionTokens,
+    usageEstimated: charge === 'reserved' || !('reported' in charge),
     prices: call.price,
     priceVersion: deps.pricing.version,
     now: new Date(),
@@ -161,10 +176,10 @@ function metered(deps: GatewayDeps, call: Call, usage: Usage | undefined, text: 
  * admission for the organisation waits for it instead (admission.ts); if it fails, the call goes
  * uncharged and its hold expires. A charge above the hold is never silent: it is logged here.
  */
-function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, usage: Usage | undefined, text: string) {
+function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, charge: Charge) {
   settleAfterAnswer(
     deps.db,
-    metered(deps, call, usage, text),
+    metered(deps, call, charge),
     (settled) => {
       if (!settled || settled.overHoldNanos === 0n) return;
       const { overHoldNanos, unpaidNanos } = settled;
@@ -177,72 +192,109 @@ function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, usage: Usage 
   );
 }
 
-async function complete(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
-  const abort = new AbortController();
-  // The response closing before it was written means the client went away.
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableEnded) abort.abort();
-  });
-  let result;
-  try {
-    result = await deps.provider.complete(body, abort.signal);
-  } catch (error) {
-    await release(deps.db, [call.admission.reservationId]);
-    throw error instanceof UpstreamTimeout ? gatewayErrors.upstreamTimeout() : gatewayErrors.upstream();
-  }
-  meter(reply, deps, call, result.usage, result.text);
-  return { ...result.body, id: call.completionId };
+/**
+ * A failed call: given back when the provider cannot bill it (an error status, never reached),
+ * else charged what was reserved. Answered as a timeout or a provider failure, saying which.
+ */
+async function failed(reply: FastifyReply, deps: GatewayDeps, call: Call, error: unknown, deadline: AbortSignal) {
+  const billable = deadline.aborted || (error instanceof UpstreamFailure && error.billable);
+  if (billable) meter(reply, deps, call, 'reserved');
+  else await release(deps.db, [call.admission.reservationId]);
+  return error instanceof UpstreamTimeout || deadline.aborted ? gatewayErrors.upstreamTimeout(billable) : gatewayErrors.upstream(billable);
 }
 
-async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
-  const abort = new AbortController();
+/**
+ * The whole call must end within half its hold's lifetime (a hold taken from a stock has at least
+ * three quarters of it left), so it is settled before its hold could expire and be swept.
+ */
+function deadlineFor(deps: GatewayDeps): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), deps.reservationTtlMs / 2);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+/** A client that went away does not stop the call: the provider bills it anyway, so its answer is read to the end and charged. */
+async function complete(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
+  const deadline = deadlineFor(deps);
+  try {
+    const result = await deps.provider.complete(body, deadline.signal);
+    meter(reply, deps, call, result.usage ? { reported: result.usage } : { counted: result.text });
+    return { ...result.body, id: call.completionId };
+  } catch (error) {
+    throw await failed(reply, deps, call, error, deadline.signal);
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** Waits until the client has taken what was written, or has gone; false if it took none of it within `ms`. */
+function drained(reply: FastifyReply, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      reply.raw.off('drain', onDrain).off('close', onClose);
+      resolve(value);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    reply.raw.once('drain', onDrain).once('close', onClose);
+  });
+}
+
+function startEvents(reply: FastifyReply) {
+  reply.hijack();
+  reply.raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+}
+
+/**
+ * Streams the provider's events to the client, at the client's pace: when it stops taking them
+ * (for as long as the provider may go quiet), it is cut off, and the stream, like one whose client
+ * left, is still read to its end for the provider's usage, which is what the call is charged.
+ */
+async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call, idleTimeoutMs: number) {
+  const deadline = deadlineFor(deps);
   const wantsUsage = body.stream_options?.include_usage === true;
   let text = '';
   let usage: Usage | undefined;
   let started = false;
-  const clientGone = () => {
-    if (!reply.raw.writableEnded) abort.abort();
-  };
-  reply.raw.once('close', clientGone);
+  const listening = () => !reply.raw.destroyed;
   try {
-    for await (const piece of deps.provider.stream(body, abort.signal)) {
+    for await (const piece of deps.provider.stream(body, deadline.signal)) {
       if (!started) {
         started = true;
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          ...(reply.getHeaders() as Record<string, string>),
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          connection: 'keep-alive',
-        });
+        startEvents(reply);
       }
       text += piece.text;
       if (piece.usage) usage = piece.usage;
       // The usage chunk is forced upstream for metering; the client gets it only if it asked.
       if (piece.usage && !wantsUsage && Array.isArray(piece.chunk.choices) && piece.chunk.choices.length === 0) continue;
-      if (!reply.raw.destroyed) {
-        // Events that arrived together leave together: one write to the socket per turn, not per event.
-        reply.raw.cork();
-        reply.raw.write(`data: ${JSON.stringify({ ...piece.chunk, id: call.completionId })}\n\n`);
-        process.nextTick(() => reply.raw.uncork());
-      }
+      if (!listening()) continue;
+      // Events that arrived together leave together: one write to the socket per turn, not per event.
+      reply.raw.cork();
+      const flowing = reply.raw.write(`data: ${JSON.stringify({ ...piece.chunk, id: call.completionId })}\n\n`);
+      process.nextTick(() => reply.raw.uncork());
+      if (!flowing && !(await drained(reply, idleTimeoutMs))) reply.raw.destroy();
     }
   } catch (error) {
-    if (!started) {
-      await release(deps.db, [call.admission.reservationId]);
-      throw error instanceof UpstreamTimeout ? gatewayErrors.upstreamTimeout() : gatewayErrors.upstream();
-    }
-    // Bytes were delivered: what was produced is charged, and the stream ends with an error event.
-    const failure = error instanceof UpstreamTimeout ? gatewayErrors.upstreamTimeout() : gatewayErrors.upstream();
-    if (!reply.raw.destroyed) reply.raw.write(`data: ${JSON.stringify(failure.body())}\n\n`);
+    if (!started) throw await failed(reply, deps, call, error, deadline.signal);
+    // Bytes were delivered: the call is charged, and the stream ends with an error event.
+    const failure = await failed(reply, deps, call, error, deadline.signal);
+    if (listening()) reply.raw.write(`data: ${JSON.stringify(failure.body())}\n\n`);
+    if (listening()) reply.raw.end('data: [DONE]\n\n');
+    return;
   } finally {
-    reply.raw.off('close', clientGone);
+    deadline.clear();
   }
-  if (!started) {
-    reply.hijack();
-    reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8' });
-  }
-  if (!reply.raw.destroyed) reply.raw.end('data: [DONE]\n\n');
-  // A client that left mid-stream pays for what was produced up to then (our own count).
-  meter(reply, deps, call, abort.signal.aborted ? undefined : usage, text);
+  if (!started) startEvents(reply);
+  // Cut by its deadline before the usage came: the provider may bill all that was reserved.
+  const cut = deadline.signal.aborted && !usage;
+  if (cut && listening()) reply.raw.write(`data: ${JSON.stringify(gatewayErrors.upstreamTimeout(true).body())}\n\n`);
+  if (listening()) reply.raw.end('data: [DONE]\n\n');
+  meter(reply, deps, call, usage ? { reported: usage } : cut ? 'reserved' : { counted: text });
 }

@@ -20,7 +20,14 @@ export async function registerGateway(fastify: FastifyInstance, deps: AppDeps): 
   await fastify.register(
     async (gateway) => {
       gatewayScope(gateway);
-      chatCompletionRoutes(gateway, { db: db.db, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute, reservationTtlMs: config.gateway.reservationTtlMs });
+      chatCompletionRoutes(gateway, {
+        db: db.db,
+        pricing,
+        provider,
+        rateLimitPerMinute: config.gateway.rateLimitPerMinute,
+        reservationTtlMs: config.gateway.reservationTtlMs,
+        idleTimeoutMs: config.gateway.idleTimeoutMs,
+      });
     },
     { prefix: '/v1' },
   );

@@ -2,7 +2,7 @@ import { packagePath } from '@meterway/service';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParams, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParams, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import { loadPricing } from '../../gateway/pricing.js';
@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(async () => upstream?.close());
 
-const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 5000, idleTimeoutMs: 5000 }));
+// Short timeouts: a hanging provider is given up on, and a client that takes nothing is cut off, within the test.
+const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1500 }), { UPSTREAM_IDLE_TIMEOUT_MS: '500' });
 afterEach(async () => {
   upstream.setMode('greedy');
   await t.settled();
@@ -57,10 +58,10 @@ async function books(account: Account, creditNanos: bigint) {
   return { rows, total, unpaid };
 }
 
-const weatherTool = (properties: number): ChatCompletionTool => ({
+const weatherTool = (properties: number, name = 'get_weather'): ChatCompletionFunctionTool => ({
   type: 'function',
   function: {
-    name: 'get_weather',
+    name,
     description: 'Looks up the weather for a city and returns it in the unit asked for, with a short forecast.',
     parameters: {
       type: 'object',
@@ -86,7 +87,7 @@ describe('the meter charges at least what the provider bills, for every valid re
       { model: 'gpt-4o-mini', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in these?' }, ...Array.from({ length: 30 }, () => image('high'))] }], max_tokens: 1 },
     ],
     ['images at low and auto detail', { model: 'gpt-4o', messages: [{ role: 'user', content: [image('low'), image('auto'), { type: 'text', text: 'Compare.' }] }], max_tokens: 5 }],
-    ['a large tool schema', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather?' }], tools: [weatherTool(40), { ...weatherTool(3), function: { ...weatherTool(3).function, name: 'other' } }], max_tokens: 4 }],
+    ['a large tool schema', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather?' }], tools: [weatherTool(40), weatherTool(3, 'other')], max_tokens: 4 }],
     [
       'tool calls, a named tool choice, names and a JSON schema',
       {
@@ -165,6 +166,89 @@ describe('the meter charges at least what the provider bills, for every valid re
   });
 });
 
+/** Polls what has no event to wait on (a settlement that follows a provider's late answer). */
+async function until(condition: () => boolean | Promise<boolean>, what: string) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+const rowsOf = (account: Account) => t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+
+describe('calls that reached the provider are paid for, however they end', () => {
+  it('a client that leaves before a slow answer: the answer is read and its usage charged', async () => {
+    upstream.setMode('slow');
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const [sent, billedBefore] = [upstream.requests.length, upstream.billedNanos()];
+    const abort = new AbortController();
+    const pending = client(account.value)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Take your time.' }], max_tokens: 7, n: 2 }, { signal: abort.signal })
+      .catch((error: unknown) => error);
+    await until(() => upstream.requests.length > sent, 'the provider has the request');
+    abort.abort();
+    expect(await pending).toBeInstanceOf(OpenAI.APIUserAbortError);
+    await until(async () => (await rowsOf(account)).length === 1, 'the abandoned call is settled');
+    const { rows, total } = await books(account, dollar);
+    expect(rows[0]).toMatchObject({ usageEstimated: false, outputTokens: 14 });
+    expect(total).toBeGreaterThanOrEqual(upstream.billedNanos() - billedBefore);
+  });
+
+  it('a provider that has the request and never answers: 504, and the call is charged all that was reserved', async () => {
+    upstream.setMode('hang');
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const billedBefore = upstream.billedNanos();
+    const error = await client(account.value)
+      .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello?' }], max_tokens: 50, n: 3 })
+      .then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(504);
+    const { rows, total } = await books(account, dollar);
+    expect(rows[0]).toMatchObject({ usageEstimated: true, outputTokens: 150 });
+    expect(total).toBeGreaterThanOrEqual(upstream.billedNanos() - billedBefore);
+  });
+
+  it('a client that stops reading a long stream: it is cut off, and the stream is read to its end and charged', async () => {
+    const account = await t.account({ creditDollars: 5, budgetDollars: 5 });
+    const [ended, billedBefore] = [upstream.streamsEnded(), upstream.billedNanos()];
+    // About 11 MB of events: far more than the sockets between hold.
+    const stream = await client(account.value).chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Write a very long story.' }],
+      max_tokens: 16_384,
+      n: 4,
+      stream: true,
+    });
+    const reader = stream[Symbol.asyncIterator]();
+    await reader.next();
+    await until(() => upstream.streamsEnded() > ended, 'the provider sent its whole stream');
+    await until(async () => (await rowsOf(account)).length === 1, 'the stream is settled');
+    const { rows, total } = await books(account, 5n * dollar);
+    expect(rows[0]).toMatchObject({ usageEstimated: false, outputTokens: 4 * 16_384 });
+    expect(total).toBeGreaterThanOrEqual(upstream.billedNanos() - billedBefore);
+    // The gateway did not queue the rest for it: what it buffered runs out, and the connection was cut.
+    const rest = await (async () => {
+      for (let events = 0; ; events++) if ((await reader.next()).done) return { events, cut: false };
+    })().catch(() => ({ cut: true }));
+    expect(rest).toEqual({ cut: true });
+  });
+
+  it('a client that leaves a stream after its first event: the stream is read to its end and charged', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const billedBefore = upstream.billedNanos();
+    const stream = await client(account.value).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Go.' }], max_tokens: 300, n: 2, stream: true });
+    for await (const chunk of stream) {
+      void chunk;
+      break;
+    }
+    await until(async () => (await rowsOf(account)).length === 1, 'the stream is settled');
+    const { rows, total } = await books(account, dollar);
+    expect(rows[0]).toMatchObject({ usageEstimated: false, outputTokens: 600 });
+    expect(total).toBeGreaterThanOrEqual(upstream.billedNanos() - billedBefore);
+  });
+});
+
 describe('requests the price list cannot price are refused before the provider sees them', () => {
   const refusals: [string, Record<string, unknown>, RegExp, string][] = [
     ['an audio part', { messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }] }, /does not accept 'input_audio'/, 'messages.[0].content.[0].type'],
@@ -211,7 +295,7 @@ describe('random valid request shapes', () => {
       n: fc.integer({ min: 1, max: 4 }),
       max_tokens: fc.integer({ min: 1, max: 40 }),
       max_completion_tokens: fc.integer({ min: 1, max: 40 }),
-      tools: fc.array(fc.integer({ min: 0, max: 12 }).map(weatherTool), { minLength: 1, maxLength: 3 }),
+      tools: fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 3 }).map((sizes) => sizes.map((size, index) => weatherTool(size, `tool_${index}`))),
       stream: fc.boolean(),
     },
     { requiredKeys: ['model', 'messages'] },
@@ -224,7 +308,7 @@ describe('random valid request shapes', () => {
       fc.asyncProperty(request, async (body) => {
         const sent = upstream.requests.length;
         const before = await books(account, 20n * dollar);
-        const outcome = await call(account, { ...body, tools: body.tools?.map((tool, index) => ({ ...tool, function: { ...tool.function, name: `tool_${index}` } })) } as ChatCompletionCreateParams).then(
+        const outcome = await call(account, body as ChatCompletionCreateParams).then(
           (result) => result,
           (error: unknown) => ({ error }),
         );
