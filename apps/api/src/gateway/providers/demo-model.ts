@@ -24,23 +24,27 @@ function answerFor(body: ChatBody): string[] {
   return out.length ? out : [words[0] ?? ''];
 }
 
+/** The choices asked for (`n`), each the same deterministic answer; every one is billed. */
+const choicesOf = (body: ChatBody) => Array.from({ length: body.n ?? 1 }, (_, index) => index);
+
 /** The built-in offline model for the embedded default: no network, OpenAI's wire shapes. */
 export function demoModel(): ModelProvider {
   return {
     name: 'demo',
     complete: async (body) => {
       const text = answerFor(body).join(' ');
+      const choices = choicesOf(body);
       const promptTokens = estimateInputTokens(body.messages);
-      const completionTokens = countTextTokens(text);
+      const completionTokens = countTextTokens(text) * choices.length;
       return {
-        text,
+        text: choices.map(() => text).join(''),
         usage: { promptTokens, cachedTokens: 0, completionTokens },
         body: {
           id: `chatcmpl-${randomUUID()}`,
           object: 'chat.completion',
           created: Math.floor(Date.now() / 1000),
           model: demoModelId,
-          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }],
+          choices: choices.map((index) => ({ index, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null })),
           usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
         },
       };
@@ -50,15 +54,16 @@ export function demoModel(): ModelProvider {
       const created = Math.floor(Date.now() / 1000);
       const base = { id, object: 'chat.completion.chunk', created, model: demoModelId };
       const answer = answerFor(body);
-      yield { text: '', chunk: { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] } };
-      for (const [index, word] of answer.entries()) {
+      const choices = choicesOf(body);
+      yield { text: '', chunk: { ...base, choices: choices.map((index) => ({ index, delta: { role: 'assistant', content: '' }, finish_reason: null })) } };
+      for (const [position, word] of answer.entries()) {
         if (signal.aborted) return;
-        const text = index === 0 ? word : ` ${word}`;
-        yield { text, chunk: { ...base, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] } };
+        const text = position === 0 ? word : ` ${word}`;
+        for (const index of choices) yield { text, chunk: { ...base, choices: [{ index, delta: { content: text }, finish_reason: null }] } };
       }
-      yield { text: '', chunk: { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } };
+      yield { text: '', chunk: { ...base, choices: choices.map((index) => ({ index, delta: {}, finish_reason: 'stop' })) } };
       const promptTokens = estimateInputTokens(body.messages);
-      const completionTokens = countTextTokens(answer.join(' '));
+      const completionTokens = countTextTokens(answer.join(' ')) * choices.length;
       const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
       yield { text: '', usage: { promptTokens, cachedTokens: 0, completionTokens }, chunk: { ...base, choices: [], usage } };
     },

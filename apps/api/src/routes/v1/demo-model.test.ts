@@ -46,6 +46,22 @@ describe('the offline demo model (the embedded default)', () => {
     expect(short.usage?.completion_tokens).toBeLessThanOrEqual(3);
   });
 
+  it('answers n choices, streamed or not, and bills every one', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const one = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 6 });
+    const three = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 6, n: 3 });
+    expect(three.choices.map((choice) => [choice.index, choice.message.content])).toEqual([0, 1, 2].map((index) => [index, one.choices[0]?.message.content]));
+    expect(three.usage?.completion_tokens).toBe(3 * one.usage!.completion_tokens);
+
+    const stream = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 6, n: 2, stream: true });
+    const texts = ['', ''];
+    for await (const chunk of stream) for (const choice of chunk.choices) texts[choice.index] += choice.delta?.content ?? '';
+    expect(texts).toEqual([one.choices[0]?.message.content, one.choices[0]?.message.content]);
+    await t.settled();
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+    expect(rows.map((row) => row.outputTokens).sort((a, b) => a - b)).toEqual([1, 2, 3].map((n) => n * one.usage!.completion_tokens));
+  });
+
   it('lists the priced models for a valid key', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const models = await client(account.value).models.list();
