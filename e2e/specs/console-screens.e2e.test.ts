@@ -66,6 +66,18 @@ describe('the console on small and large screens in Chromium', () => {
       await page.screenshot({ path: `/tmp/screens/chat-completions-${width}.png`, fullPage: true });
       expect(await noPageOverflow(page)).toBe(true);
       expect(await showsInFull(page, 'No chat completions found')).toBe(true);
+      // The top bar's links read on one line each.
+      for (const link of ['Chat completions', 'Docs']) {
+        const lines = await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: link })
+          .evaluate((element) => {
+            const range = document.createRange();
+            range.selectNodeContents(element);
+            return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+          });
+        expect(lines, link).toBe(1);
+      }
     });
   }
 

@@ -19,7 +19,8 @@ export function TopBar({ user, onSendFeedback }: TopBarProps) {
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
       <Group h="100%" gap="md" wrap="nowrap">
         <Box component={Link} to={paths.dashboard.getHref()} aria-label="Meterway dashboard" className={classes.link}>
-          <Logo size={28} color="var(--mantine-color-blue-9)" />
+          {/* On phones the mark alone, so Chat completions keeps to one line. */}
+          <Logo size={28} color="var(--mantine-color-blue-9)" wordmarkFrom="xs" />
         </Box>
         <Box component="nav" aria-label="Main" h="100%">
           <Group h="100%" gap={0} wrap="nowrap">
