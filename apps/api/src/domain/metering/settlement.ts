@@ -132,20 +132,48 @@ export function settle(db: Database, call: Metered): Promise<Settled | undefined
 // Settlements this instance has started and not finished, per database and organisation.
 const inFlight = perDatabase(() => new Map<string, Set<Promise<void>>>());
 
+export type AfterAnswer = {
+  onSettled: (settled: Settled | undefined) => void;
+  /** A failed attempt that will be tried again. */
+  onRetry: (error: unknown) => void;
+  /** The last attempt failed: the call stays uncharged. */
+  onError: (error: unknown) => void;
+  /** Epoch ms after which no attempt starts: the hold may be swept by then, and the call skipped. */
+  retryUntil: number;
+};
+
+const firstRetryMs = 100;
+const longestRetryMs = 5_000;
+
+/** Settles, and on failure (the database unreachable, say) tries again, further apart each time, until `retryUntil`. */
+async function settleRetrying(db: Database, call: Metered, after: AfterAnswer): Promise<Settled | undefined> {
+  for (let wait = firstRetryMs; ; wait = Math.min(wait * 2, longestRetryMs)) {
+    try {
+      // One transaction: a failed attempt changed nothing, and one that committed unseen leaves no
+      // hold behind, so the next attempt skips the call rather than charge it twice.
+      return await settle(db, call);
+    } catch (error) {
+      if (Date.now() + wait > after.retryUntil) throw error;
+      after.onRetry(error);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 /**
- * Settles a call whose answer is already out, without holding the answer back. Tracked so that
- * this instance's admission of the organisation's next call (`settling`) and its shutdown wait for
- * it; a failure goes to `onError` and the call stays uncharged (its hold expires and is swept).
+ * Settles a call whose answer is already out, without holding the answer back, retrying until it
+ * lands or its hold could expire. Tracked so that this instance's admission of the organisation's
+ * next call (`settling`) and its shutdown wait for it.
  */
-export function settleAfterAnswer(db: Database, call: Metered, onSettled: (settled: Settled | undefined) => void, onError: (error: unknown) => void): void {
+export function settleAfterAnswer(db: Database, call: Metered, after: AfterAnswer): void {
   const byOrganization = inFlight(db);
   let pending = byOrganization.get(call.organizationId);
   if (!pending) byOrganization.set(call.organizationId, (pending = new Set()));
   // Started on the next turn of the event loop: the answer is written in this one, and building
   // and sending the settlement first would hold it back (≈ 0.3 ms one call at a time).
   const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(() => settle(db, call))
-    .then(onSettled, onError)
+    .then(() => settleRetrying(db, call, after))
+    .then(after.onSettled, after.onError)
     .finally(() => {
       pending.delete(done);
       if (pending.size === 0 && byOrganization.get(call.organizationId) === pending) byOrganization.delete(call.organizationId);

@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { rowsOf } from '../../domain/metering/sql-values.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
@@ -203,6 +204,33 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
 
     const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
     expect(rows.map((row) => row.id).sort()).toEqual(answers.map((answer) => answer.id).sort());
+  });
+
+  it('charges a call whose settlement the database refused at first, once it takes it again', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const db = t.testDb.db;
+    const [saved] = rowsOf<{ definition: string }>(await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb)'::regprocedure) as definition`));
+    // Every attempt is counted (a sequence survives the failing transaction), then refused.
+    await db.execute(sql`create sequence app.test_settle_attempts`);
+    await db.execute(sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
+      returns table (completion_id text, over_hold_nanos bigint, unpaid_nanos bigint) language plpgsql as $$
+      begin perform nextval('app.test_settle_attempts'); raise exception 'the database refuses settlements'; end; $$`));
+    try {
+      const answer = await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });
+      const attempts = async () => Number(rowsOf<{ value: string }>(await db.execute(sql`select last_value::text as value from app.test_settle_attempts`))[0]!.value);
+      for (let poll = 0; poll < 100 && (await attempts()) < 2; poll++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await attempts()).toBeGreaterThanOrEqual(2);
+      // Not charged yet, and its hold still stands.
+      expect(await db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId))).toEqual([]);
+      expect(await db.select().from(reservations).where(eq(reservations.organizationId, account.organizationId))).not.toEqual([]);
+      await db.execute(sql.raw(saved!.definition));
+      const after = await state(account.organizationId, account.keyId);
+      expect(after.rows.map((row) => row.id)).toEqual([answer.id]);
+      expect(after).toMatchObject({ balance: 1_000_000_000n - after.rows[0]!.totalCostNanos!, reserved: 0n, spent: after.rows[0]!.totalCostNanos });
+    } finally {
+      await db.execute(sql.raw(saved!.definition));
+      await db.execute(sql`drop sequence app.test_settle_attempts`);
+    }
   });
 
   it('refuses a key whose monthly budget is spent with 429 budget_exceeded', async () => {

@@ -130,13 +130,24 @@ export function chatCompletionRoutes(app: FastifyInstance, deps: GatewayDeps) {
       if (!price) throw gatewayErrors.unknownModel(body.model);
       return { body, price, worst: worstCaseOf(body, price) };
     });
+    const admittedAt = Date.now();
     const { key, admission } = await admitCall(request, deps, presented, { price, worst });
-    const call = { key, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens: worst.inputTokens, choices: worst.choices, model: body.model };
+    const call = { key, admittedAt, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens: worst.inputTokens, choices: worst.choices, model: body.model };
     return body.stream ? streamCompletion(reply, deps, capped(body, admission), call, deps.idleTimeoutMs) : complete(reply, deps, capped(body, admission), call);
   });
 }
 
-type Call = { key: GatewayKey; completionId: string; admission: Admission; price: ModelPrice; estimatedInputTokens: number; choices: number; model: string };
+type Call = {
+  key: GatewayKey;
+  completionId: string;
+  admission: Admission;
+  /** Epoch ms when the call was admitted, which its hold's lifetime counts from. */
+  admittedAt: number;
+  price: ModelPrice;
+  estimatedInputTokens: number;
+  choices: number;
+  model: string;
+};
 
 /**
  * What a call is charged from: the usage the provider reported; our own count of the input and of
@@ -173,23 +184,25 @@ function metered(deps: GatewayDeps, call: Call, charge: Charge): Metered {
 
 /**
  * Settles once the answer is out, so the client does not wait for it. This instance's next
- * admission for the organisation waits for it instead (admission.ts); if it fails, the call goes
- * uncharged and its hold expires. A charge above the hold is never silent: it is logged here.
+ * admission for the organisation waits for it instead (admission.ts). A failed settlement is
+ * retried until three quarters of the hold's lifetime from admission (a hold taken from a stock
+ * has at least that left); a charge above the hold is never silent: both are logged here.
  */
 function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, charge: Charge) {
-  settleAfterAnswer(
-    deps.db,
-    metered(deps, call, charge),
-    (settled) => {
+  const log = { completionId: call.completionId, model: call.model };
+  settleAfterAnswer(deps.db, metered(deps, call, charge), {
+    retryUntil: call.admittedAt + (deps.reservationTtlMs * 3) / 4,
+    onSettled: (settled) => {
       if (!settled || settled.overHoldNanos === 0n) return;
       const { overHoldNanos, unpaidNanos } = settled;
       reply.log.warn(
-        { completionId: call.completionId, model: call.model, reservedNanos: String(call.admission.reservedNanos), overHoldNanos: String(overHoldNanos), unpaidNanos: String(unpaidNanos) },
+        { ...log, reservedNanos: String(call.admission.reservedNanos), overHoldNanos: String(overHoldNanos), unpaidNanos: String(unpaidNanos) },
         'the provider reported more than the call held; charged from free credit',
       );
     },
-    (error) => reply.log.error({ err: error, completionId: call.completionId }, 'settling a call failed; it goes uncharged and its reservation will expire'),
-  );
+    onRetry: (error) => reply.log.warn({ ...log, err: error }, 'settling a call failed; trying again'),
+    onError: (error) => reply.log.error({ ...log, err: error }, 'settling a call failed for good; it goes uncharged and its reservation will expire'),
+  });
 }
 
 /**
