@@ -2,6 +2,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import { type ChatBody, type ModelProvider, UpstreamFailure, UpstreamTimeout, usageFrom } from './model-provider.js';
+import { sseEvents } from './sse.js';
 
 type Options = { baseUrl: string; apiKey?: string | undefined; timeoutMs: number; idleTimeoutMs: number };
 
@@ -22,28 +23,6 @@ function textOf(response: IncomingMessage): Promise<string> {
       if (!response.complete) reject(new Error('the model provider closed the connection mid-answer'));
     });
   });
-}
-
-/** Splits a server-sent event stream into the JSON of its `data:` events, up to `[DONE]`. */
-async function* sseEvents(response: IncomingMessage): AsyncGenerator<Record<string, unknown>> {
-  let buffer = '';
-  response.setEncoding('utf8');
-  for await (const piece of response as AsyncIterable<string>) {
-    buffer += piece;
-    let boundary: RegExpExecArray | null;
-    while ((boundary = /\r?\n\r?\n/.exec(buffer)) !== null) {
-      const event = buffer.slice(0, boundary.index);
-      buffer = buffer.slice(boundary.index + boundary[0].length);
-      const data = event
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
-      if (data === '') continue;
-      if (data === '[DONE]') return;
-      yield JSON.parse(data) as Record<string, unknown>;
-    }
-  }
 }
 
 /** The provider's own words for a failed call: OpenAI's `error.message`, else the status. */

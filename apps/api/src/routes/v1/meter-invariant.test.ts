@@ -128,6 +128,17 @@ describe('the meter charges at least what the provider bills, for every valid re
     expect(upstream.requests.at(-1)).not.toHaveProperty('max_tokens');
   });
 
+  it('caps an absurd limit to the model\'s own, without failing the calls admitted beside it', async () => {
+    const account = await t.account({ creditDollars: 5, budgetDollars: 5 });
+    const limits = [Number.MAX_SAFE_INTEGER, 5, 6, 7];
+    const answers = await Promise.all(
+      limits.map((max_tokens) => client(account.value).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens })),
+    );
+    expect(answers).toHaveLength(4);
+    expect(upstream.requests.slice(-4).map((request) => request.max_tokens).sort((a, b) => a - b)).toEqual([5, 6, 7, 16_384]);
+    await books(account, 5n * dollar);
+  });
+
   it('charges cached input at the cached price, and the row shows it in its input cost', async () => {
     upstream.setMode('cached');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
