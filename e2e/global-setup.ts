@@ -15,7 +15,9 @@ export default async function setup(project: TestProject) {
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium was not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium\`.`);
   }
-  const stack = await startStack();
+  // Every spec signs people up from 127.0.0.1, more than identity's 20 sign-ups per address and
+  // 10 minutes allow a real visitor; the limits themselves are tested by identity's own tests.
+  const stack = await startStack({ env: { IDENTITY_RATE_LIMIT_MULTIPLIER: '10' } });
   project.provide('stack', { consoleUrl: stack.consoleUrl, apiUrl: stack.apiUrl, identityUrl: stack.identityUrl, dataDir: stack.dataDir });
   return async () => {
     const code = await stack.stop();
