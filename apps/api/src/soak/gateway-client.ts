@@ -15,7 +15,7 @@ export type GatewayOutcome = {
   failure?: string;
 };
 
-export type ChatRequest = { model: string; stream?: boolean; max_tokens?: number; stream_options?: { include_usage: boolean } };
+export type ChatRequest = { model: string; stream?: boolean; max_tokens?: number; n?: number; tools?: unknown[]; stream_options?: { include_usage: boolean } };
 
 const messages = [{ role: 'user', content: 'Count a few Greek letters for the soak test.' }];
 
@@ -32,10 +32,11 @@ function readEvents(text: string) {
       done = true;
       continue;
     }
-    const json = JSON.parse(data) as { id?: string; error?: { code?: string }; choices?: { delta?: { content?: string } }[] };
+    const json = JSON.parse(data) as { id?: string; error?: { code?: string }; choices?: { index?: number; delta?: { content?: string } }[] };
     if (json.error) code = json.error.code;
     id ??= json.id;
-    content += (json.choices ?? []).map((choice) => choice.delta?.content ?? '').join('');
+    // The first choice's text: with `n`, the others interleave with it.
+    content += (json.choices ?? []).map((choice) => ((choice.index ?? 0) === 0 ? (choice.delta?.content ?? '') : '')).join('');
   }
   return { id, content, code, done };
 }

@@ -8,6 +8,10 @@ import { postgresUrlFor, report, soakModel, soakOrigin, type SoakStack, startSoa
 const serverUrl = postgresUrlFor('money under load');
 // CI runs a short load; `npm run test:soak` the full minute.
 const loadSeconds = Number(process.env.SOAK_LOAD_SECONDS ?? 20);
+const soakTool = {
+  type: 'function',
+  function: { name: 'lookup_letter', description: 'Looks up a Greek letter by name.', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+};
 const seed = Number(process.env.SOAK_SEED ?? Date.now() % 1_000_000);
 
 /** A small seeded generator (mulberry32), so a failing run can be replayed with its SOAK_SEED. */
@@ -119,6 +123,9 @@ describe.skipIf(!serverUrl)(`money invariants under ${loadSeconds} s of load on 
           stream,
           // One call in ten names no max_tokens: it is admitted for all the credit or budget left.
           ...(random.next() < 0.1 ? {} : { max_tokens: random.between(1, 32) }),
+          // Mixed shapes: several choices, tool definitions (billed as input).
+          ...(random.next() < 0.3 ? { n: random.between(2, 3) } : {}),
+          ...(random.next() < 0.3 ? { tools: [soakTool] } : {}),
           ...(stream && random.next() < 0.5 ? { stream_options: { include_usage: true } } : {}),
         };
         const outcome: GatewayOutcome = await callGateway(anyInstance(), key.value, soakOrigin, request, AbortSignal.timeout(30_000));

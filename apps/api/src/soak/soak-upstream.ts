@@ -32,12 +32,15 @@ export async function startSoakUpstream(options: { chunkDelayMs?: number } = {})
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     let raw = '';
     for await (const chunk of request) raw += chunk;
-    const body = JSON.parse(raw || '{}') as { model?: string; stream?: boolean; max_tokens?: number; max_completion_tokens?: number; messages?: [] };
+    const body = JSON.parse(raw || '{}') as { model?: string; stream?: boolean; max_tokens?: number; max_completion_tokens?: number; n?: number; messages?: [] };
     const n = counter++;
     const id = `up${n.toString(36)}x`;
     const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? 16;
     // The first output token is the id itself; the rest are words. A slow or stalling stream is long.
-    const completionTokens = mode === 'greedy' ? maxTokens : Math.max(1, Math.min(maxTokens, mode === 'ok' ? 1 + (n % 24) : 24));
+    const perChoice = mode === 'greedy' ? maxTokens : Math.max(1, Math.min(maxTokens, mode === 'ok' ? 1 + (n % 24) : 24));
+    // Each of the `n` choices is the same answer, and is billed.
+    const choices = Array.from({ length: body.n ?? 1 }, (_, index) => index);
+    const completionTokens = perChoice * choices.length;
     const promptTokens = Math.max(1, estimateInputTokens(body.messages ?? []) + (mode === 'greedy' ? 5 : (n % 3) - 1));
     const call: UpstreamCall = { id, stream: body.stream === true, maxTokens: body.max_completion_tokens ?? body.max_tokens, promptTokens, completionTokens, usageSent: false };
     calls.set(id, call);
@@ -46,15 +49,20 @@ export async function startSoakUpstream(options: { chunkDelayMs?: number } = {})
     response.once('close', () => open.delete(response));
     if (current === 'hang') return;
 
-    const pieces = [id, ...Array.from({ length: completionTokens - 1 }, (_, i) => ` ${words[i % words.length]}`)];
+    const pieces = [id, ...Array.from({ length: perChoice - 1 }, (_, i) => ` ${words[i % words.length]}`)];
     const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
     const base = { id: `chatcmpl-${id}`, created: 1, model: body.model };
     if (!call.stream) {
-      if (current === 'slow') await new Promise((resolve) => setTimeout(resolve, completionTokens * (options.chunkDelayMs ?? 200)));
+      if (current === 'slow') await new Promise((resolve) => setTimeout(resolve, perChoice * (options.chunkDelayMs ?? 200)));
       if (response.destroyed) return;
       call.usageSent = true;
       response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: pieces.join('') }, finish_reason: 'stop' }], usage }),
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: choices.map((index) => ({ index, message: { role: 'assistant', content: pieces.join('') }, finish_reason: 'stop' })),
+          usage,
+        }),
       );
       return;
     }
@@ -62,12 +70,12 @@ export async function startSoakUpstream(options: { chunkDelayMs?: number } = {})
     const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
     for (const [index, piece] of pieces.entries()) {
       if (response.destroyed) return;
-      send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+      send({ ...base, object: 'chat.completion.chunk', choices: choices.map((index) => ({ index, delta: { content: piece }, finish_reason: null })) });
       if (current === 'stall' && index === 1) return;
       if (current === 'slow') await new Promise((resolve) => setTimeout(resolve, options.chunkDelayMs ?? 200));
     }
     if (response.destroyed) return;
-    send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+    send({ ...base, object: 'chat.completion.chunk', choices: choices.map((index) => ({ index, delta: {}, finish_reason: 'stop' })) });
     send({ ...base, object: 'chat.completion.chunk', choices: [], usage });
     call.usageSent = true;
     response.end('data: [DONE]\n\n');
