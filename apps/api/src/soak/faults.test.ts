@@ -53,7 +53,7 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
   const completionsOf = (organizationId: string) => stack.db.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, organizationId));
   const creditOf = async (organizationId: string) => (await stack.db.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId)))[0];
 
-  it('SIGKILL mid-stream: the other instance serves on; the restarted instance’s sweeper gives the dead one’s holds back once they expire; nothing is charged twice', async () => {
+  it('SIGKILL mid-stream: the other instance serves on; once their holds expire, the restarted instance’s sweeper charges the dead one’s forwarded calls what they reserved; nothing is charged twice', async () => {
     const account = await stack.account({ creditDollars: 10, budgetDollars: 10 });
     stack.upstream.setMode('slow');
     const before = stack.upstream.calls.size;
@@ -83,10 +83,13 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
       expect(afterRestart.status).toBe(200);
       await until(async () => (await completionsOf(account.organizationId)).length === 5, 'the call after the restart is settled');
 
-      // Its sweeper leaves the dead instance's holds alone until they expire, then gives them back.
+      // Its sweeper leaves the dead instance's holds alone until they expire, then charges them:
+      // the provider had those calls and may bill all they could produce.
       const expiry = Math.max(...held.map((row) => row.expiresAt.getTime()));
-      await until(async () => (await openReservations(stack.db.db)) === 0, 'the restarted instance’s sweeper releases the expired holds', reservationTtlMs * 3);
+      await until(async () => (await openReservations(stack.db.db)) === 0, 'the restarted instance’s sweeper settles the expired holds', reservationTtlMs * 3);
       expect(Date.now()).toBeGreaterThanOrEqual(expiry);
+      const swept = (await completionsOf(account.organizationId)).filter((row) => row.usageEstimated);
+      expect(swept.map((row) => row.outputTokens)).toEqual([20, 20, 20, 20]);
       figures.reservationsSwept += held.length;
       await expectMoneyConsistent({ settled: true });
     } finally {
@@ -99,7 +102,8 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
     const usage = await checkUsageCharged(stack.db.db, [...stack.upstream.calls.values()].slice(before), answers);
     figures.invariantChecks += usage.checks;
     expect(usage).toEqual({ checks: 5, violations: [] });
-    // The cut streams' calls were never finished upstream, so nothing of theirs is charged.
+    // Every call the provider had is charged once: the survivors' usage, the cut streams' reservations.
+    expect(await completionsOf(account.organizationId)).toHaveLength(9);
     const charged = (await completionsOf(account.organizationId)).reduce((sum, row) => sum + (row.totalCostNanos ?? 0n), 0n);
     expect((await creditOf(account.organizationId))?.balanceNanos).toBe(10_000_000_000n - charged);
   }, 90_000);

@@ -1,12 +1,12 @@
-import { bigint, date, index, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 import { publishableKeys } from './publishable-keys.js';
 
 /**
  * What an in-flight gateway call holds against its organisation's credit and its key's monthly
- * budget until it is settled. A crashed instance leaves rows behind; they expire and the sweeper
- * releases them.
+ * budget until it is settled. A crashed instance leaves rows behind; once they expire the sweeper
+ * charges those whose call reached the provider and releases the others.
  */
 export const reservations = appSchema.table(
   'reservations',
@@ -22,6 +22,8 @@ export const reservations = appSchema.table(
     amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** Set once the call reached the provider: its charge if it is never settled (app.settle_calls' row for all that was reserved). */
+    forwarded: jsonb('forwarded'),
   },
   (table) => [index('reservations_expiry').on(table.expiresAt)],
 );

@@ -1,5 +1,5 @@
 import type { Database } from '@meterway/db';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import type { Prices } from '../money.js';
 import { batchBy, type Outcome } from './batch.js';
@@ -74,31 +74,38 @@ export type Settled = { totalNanos: bigint; overHoldNanos: bigint; unpaidNanos: 
 
 type SettledRow = { completion_id: string; over_hold_nanos: string; unpaid_nanos: string };
 
-/** Settles a batch of one key's calls in one round trip (app.settle_calls); what each call settled as, by completion id. */
-async function settleAll(db: Database, calls: Metered[]): Promise<Map<string, Omit<Settled, 'totalNanos'>>> {
-  const [first] = calls as [Metered];
-  const rows = calls.map((call, ord) => {
-    const cost = costOf(call);
-    return {
-      ord,
-      reservation_id: call.reservationId,
-      completion_id: call.completionId,
-      created_at: call.now.toISOString(),
-      model: call.model,
-      estimated_input_tokens: call.estimatedInputTokens,
-      input_tokens: call.inputTokens,
-      cached_input_tokens: call.cachedInputTokens,
-      estimated_input_cost_nanos: (BigInt(call.estimatedInputTokens) * call.prices.inputNanosPerToken).toString(),
-      input_cost_nanos: cost.inputNanos.toString(),
-      output_tokens: call.outputTokens,
-      output_cost_nanos: cost.outputNanos.toString(),
-      total_cost_nanos: cost.totalNanos.toString(),
-      usage_estimated: call.usageEstimated,
-      price_version: call.priceVersion,
-    };
-  });
+/** A call as app.settle_calls takes it: its hold, the completion to record and its costs (JSON numbers as strings). */
+export type SettlementRow = ReturnType<typeof settlementRow>;
+
+export function settlementRow(call: Metered) {
+  const cost = costOf(call);
+  return {
+    reservation_id: call.reservationId,
+    completion_id: call.completionId,
+    created_at: call.now.toISOString(),
+    model: call.model,
+    estimated_input_tokens: call.estimatedInputTokens,
+    input_tokens: call.inputTokens,
+    cached_input_tokens: call.cachedInputTokens,
+    estimated_input_cost_nanos: (BigInt(call.estimatedInputTokens) * call.prices.inputNanosPerToken).toString(),
+    input_cost_nanos: cost.inputNanos.toString(),
+    output_tokens: call.outputTokens,
+    output_cost_nanos: cost.outputNanos.toString(),
+    total_cost_nanos: cost.totalNanos.toString(),
+    usage_estimated: call.usageEstimated,
+    price_version: call.priceVersion,
+  };
+}
+
+/** Settles rows of one key and period in one round trip (app.settle_calls), in their order; what each settled as, by completion id. */
+export async function settleRows(
+  db: Database,
+  batch: { organizationId: string; publishableKeyId: string; periodStart: string },
+  rows: SettlementRow[],
+): Promise<Map<string, Omit<Settled, 'totalNanos'>>> {
+  const ordered = rows.map((row, ord) => ({ ...row, ord }));
   const result = await db.execute(sql`select * from app.settle_calls(
-    ${first.organizationId}::uuid, ${first.publishableKeyId}::uuid, ${first.periodStart}::date, ${JSON.stringify(rows)}::jsonb)`);
+    ${batch.organizationId}::uuid, ${batch.publishableKeyId}::uuid, ${batch.periodStart}::date, ${JSON.stringify(ordered)}::jsonb)`);
   return new Map(
     rowsOf<SettledRow>(result).map((row) => [row.completion_id, { overHoldNanos: BigInt(row.over_hold_nanos), unpaidNanos: BigInt(row.unpaid_nanos) }]),
   );
@@ -108,7 +115,7 @@ const settlerFor = perDatabase((db) =>
   batchBy(
     (call: Metered) => `${call.publishableKeyId}/${call.periodStart}`,
     async (calls): Promise<Outcome<Settled | undefined>[]> => {
-      const settled = await settleAll(db, calls);
+      const settled = await settleRows(db, calls[0]!, calls.map(settlementRow));
       return calls.map((call) => {
         const outcome = settled.get(call.completionId);
         return { ok: true, value: outcome && { totalNanos: costOf(call).totalNanos, ...outcome } };
@@ -188,9 +195,28 @@ export async function settling(db: Database, organizationId?: string): Promise<v
   await Promise.all(groups.flatMap((group) => [...group]));
 }
 
-/** Reservations of crashed instances: released once expired. */
+type Expired = { id: string; organization_id: string; publishable_key_id: string; period_start: string; forwarded: SettlementRow | null };
+
+/**
+ * Reservations whose instance stopped before settling them (a crash, or settlements that failed
+ * for good), once expired: a call the provider had (forwarded.ts) is charged what was reserved
+ * for it, flagged as estimated, since the provider may bill all of it; any other hold is released.
+ */
 export async function releaseExpired(db: Database, now: Date): Promise<number> {
-  const expired = await db.select({ id: reservations.id }).from(reservations).where(lt(reservations.expiresAt, now)).limit(500);
-  await release(db, expired.map(({ id }) => id));
+  const expired = rowsOf<Expired>(
+    await db.execute(sql`select id, organization_id, publishable_key_id, period_start::text, forwarded
+      from app.reservations where expires_at < ${now.toISOString()}::timestamptz limit 500`),
+  );
+  await release(db, expired.filter((hold) => !hold.forwarded).map((hold) => hold.id));
+  const byKey = new Map<string, Expired[]>();
+  for (const hold of expired.filter((candidate) => candidate.forwarded)) {
+    const name = `${hold.publishable_key_id} ${hold.period_start}`;
+    byKey.set(name, [...(byKey.get(name) ?? []), hold]);
+  }
+  for (const holds of byKey.values()) {
+    const [first] = holds as [Expired];
+    const batch = { organizationId: first.organization_id, publishableKeyId: first.publishable_key_id, periodStart: first.period_start };
+    await settleRows(db, batch, holds.map((hold) => hold.forwarded!));
+  }
   return expired.length;
 }

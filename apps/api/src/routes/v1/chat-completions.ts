@@ -7,6 +7,7 @@ import { type PresentedKey, Refusal, StaleKey } from '../../domain/metering/admi
 import { type GatewayKey, originAllowed } from '../../domain/metering/find-key.js';
 import { cachedKey, freshKey } from '../../domain/metering/key-cache.js';
 import { consumeKeyRate } from '../../domain/metering/key-rate-limit.js';
+import { markForwarded } from '../../domain/metering/forwarded.js';
 import { type Metered, release, settleAfterAnswer } from '../../domain/metering/settlement.js';
 import { maxNesting, nestsDeeperThan } from '../../gateway/nesting.js';
 import { gatewayErrors } from '../../gateway/openai-error.js';
@@ -205,6 +206,13 @@ function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, charge: Charg
   });
 }
 
+/** The call is about to reach the provider: its hold records so, for the sweeper, should this instance stop before settling it. */
+function forwarding(reply: FastifyReply, deps: GatewayDeps, call: Call) {
+  markForwarded(deps.db, metered(deps, call, 'reserved'), (error) =>
+    reply.log.warn({ err: error, completionId: call.completionId }, 'recording that a call was forwarded failed; a crash before its settlement would leave it uncharged'),
+  );
+}
+
 /**
  * A failed call: given back when the provider cannot bill it (an error status, never reached),
  * else charged what was reserved. Answered as a timeout or a provider failure, saying which.
@@ -229,6 +237,7 @@ function deadlineFor(deps: GatewayDeps): { signal: AbortSignal; clear: () => voi
 /** A client that went away does not stop the call: the provider bills it anyway, so its answer is read to the end and charged. */
 async function complete(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
   const deadline = deadlineFor(deps);
+  forwarding(reply, deps, call);
   try {
     const result = await deps.provider.complete(body, deadline.signal);
     meter(reply, deps, call, result.usage ? { reported: result.usage } : { counted: result.text });
@@ -277,6 +286,7 @@ async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: Ch
   let usage: Usage | undefined;
   let started = false;
   const listening = () => !reply.raw.destroyed;
+  forwarding(reply, deps, call);
   try {
     for await (const piece of deps.provider.stream(body, deadline.signal)) {
       if (!started) {
