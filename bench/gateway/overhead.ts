@@ -1,18 +1,22 @@
-// `npm run bench:gateway --workspace bench`: what the metering gateway adds to a call. Three targets
+// `npm run bench:gateway --workspace bench`: what the metering gateway adds to a call. Four targets
 // in front of one zero-latency OpenAI-compatible upstream, each sequentially (one connection) and
 // at 32 connections: (a) the upstream itself, (b) a bare node:http pass-through proxy, (c) the
-// gateway with metering on, on Postgres (a fresh database on DATABASE_URL, dropped at the end).
-// Upstream, proxy and load generator run in processes of their own; the gateway runs in this one,
-// built with createApp as server.ts builds it (a pool of 10 connections). Afterwards the recorded
-// rows are checked against the 2xx the gateway sent, and the balance against the ledger; when the
-// gateway misses a target, phases.ts shows where the time goes.
+// gateway with metering on, on Postgres (a fresh database on DATABASE_URL, dropped at the end),
+// (d) Portkey's open-source gateway (@portkey-ai/gateway), unmetered, for issue #17's comparison.
+// Upstream, proxy, Portkey and load generator run in processes of their own; the gateway runs in
+// this one, built with createApp as server.ts builds it (a pool of 10 connections). Afterwards the
+// recorded rows are checked against the 2xx the gateway sent, and the balance against the ledger;
+// when the gateway misses a target, phases.ts shows where the time goes.
 //
 // BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_SAMPLES (3000 timed sequential calls per
 // target), BENCH_STREAM=1 (also SSE streams), BENCH_PROFILE=1/0 (profile always/never).
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { type AddressInfo, createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb } from '@meterway/db';
 import { createTestDb } from '@meterway/db/testing';
 import { sql } from 'drizzle-orm';
@@ -32,6 +36,8 @@ const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const samples = Number(process.env.BENCH_SAMPLES ?? 3000);
 const withStream = process.env.BENCH_STREAM === '1';
 const targets = { p50: 1.0, p99: 4, meteredPerSecond: 1500 };
+// Issue #17, against Portkey in the same run: our added p50 at most half its, our c=32 req/s 2.5 times its.
+const versusPortkey = { p50: 0.5, perSecond: 2.5 };
 const origin = 'https://app.example.com';
 const chatBody = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 };
 
@@ -48,11 +54,36 @@ function start(file: string, args: string[] = [], reportsPort = true): Promise<{
   });
 }
 
+/**
+ * Portkey's gateway from node_modules, as `npx @portkey-ai/gateway` runs it but headless (no UI).
+ * It takes no port 0 (`--port=<n>` only), so it gets one found free; it clears the terminal and
+ * draws a spinner on stdout, so stdout is dropped (its errors go to stderr). Ready when `/` answers.
+ */
+async function startPortkey(): Promise<{ child: ChildProcess; port: number }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const bin = createRequire(import.meta.url).resolve('@portkey-ai/gateway/build/start-server.js');
+  const child = spawn(process.execPath, [bin, `--port=${port}`, '--headless'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  process.once('exit', () => child.kill()); // no IPC channel to end it with this process, as the forked ones end
+  for (let tries = 0; tries < 300; tries++, await sleep(100)) {
+    if (child.exitCode !== null) break;
+    if (await fetch(`http://127.0.0.1:${port}/`).then((response) => response.ok, () => false)) return { child, port };
+  }
+  child.kill();
+  throw new Error(`Portkey's gateway did not answer on port ${port}`);
+}
+
 const children: ChildProcess[] = [];
 const upstream = await start('./upstream.ts');
 children.push(upstream.child);
 const proxy = await start('./proxy.ts', [`http://127.0.0.1:${upstream.port}`]);
 children.push(proxy.child);
+const portkey = await startPortkey();
+children.push(portkey.child);
 const loader = await start('./load.ts', [], false);
 children.push(loader.child);
 
@@ -120,6 +151,10 @@ try {
   type Row = { name: string; stream: boolean; sequential: SequentialSummary; one: Measured; many: Measured };
   const rows: Row[] = [];
   let clientOk = 0;
+  const answerOf = async (target: Target) => {
+    const response = await fetch(target.url, { method: 'POST', headers: target.headers, body: target.body });
+    return `${response.status} ${await response.text()}`;
+  };
 
   for (const stream of modes) {
     const body = JSON.stringify(stream ? { ...chatBody, stream: true } : chatBody);
@@ -128,9 +163,20 @@ try {
       { name: '(b) node:http proxy', url: `http://127.0.0.1:${proxy.port}/v1/chat/completions`, headers, body },
       { name: '(c) gateway, metered', url: `${gatewayUrl}/v1/chat/completions`, headers, body },
     ];
-    // The CPU the serving process spent per request: the upstream's, the proxy's (upstream not
-    // included), or this one's, which does nothing but the gateway's work while it is measured.
-    const servers = [upstream.child.pid, proxy.child.pid, undefined];
+    // (d) Portkey, the documented way to an OpenAI-compatible host: provider and host per request.
+    // Its streams fail as installed, with @hono/node-server 1.19 (a 500, `TypeError: immutable`,
+    // Portkey-AI/gateway#1389), so it takes the JSON calls only, once it has shown it passes the
+    // upstream's answer through.
+    if (!stream) {
+      const portkeyHeaders = { ...headers, 'x-portkey-provider': 'openai', 'x-portkey-custom-host': upstreamBaseUrl };
+      const target = { name: '(d) Portkey, unmetered', url: `http://127.0.0.1:${portkey.port}/v1/chat/completions`, headers: portkeyHeaders, body };
+      const [expected, got] = [await answerOf(list[0]!), await answerOf(target)];
+      if (!expected.startsWith('200 ') || got !== expected) throw new Error(`${target.name} answered ${got.slice(0, 300)}\nnot the upstream's ${expected.slice(0, 300)}`);
+      list.push(target);
+    }
+    // The CPU the serving process spent per request: the upstream's, the proxy's or Portkey's
+    // (upstream not included), or this one's, which does nothing but the gateway's work meanwhile.
+    const servers = [upstream.child.pid, proxy.child.pid, undefined, portkey.child.pid];
     const cpuMs = (target: Target) => {
       const pid = servers[list.indexOf(target)];
       if (pid === undefined) {
@@ -167,7 +213,7 @@ try {
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   const int = (value: number) => Math.round(value).toLocaleString('en');
   console.log(`\nsequential: ${samples} timed calls per target, round-robin across targets; c=1 and c=32: autocannon ${seconds} s after ${warmupSeconds} s warm-up;`);
-  console.log('CPU/req: CPU time of the serving process (upstream; proxy alone; gateway) per request');
+  console.log('CPU/req: CPU time of the serving process (upstream; proxy, gateway, Portkey alone) per request');
   console.log(`load average ${load1()} (1/5/15 min)\n`);
   const header = ['target', 'seq p50', 'seq p90', 'seq p99', 'c=1 req/s', 'c=32 p50', 'c=32 p99', 'c=32 req/s', 'CPU/req c=1, 32', 'errors / non-2xx'];
   const table = rows.map((row) => [
@@ -188,11 +234,11 @@ try {
   console.log('\nadded over (a), sequential:');
   let missed = false;
   for (const stream of modes) {
-    const [direct, proxied, metered] = rows.filter((row) => row.stream === stream);
-    for (const row of [proxied!, metered!]) {
+    const [direct, ...others] = rows.filter((row) => row.stream === stream);
+    for (const row of others) {
       const p50 = row.sequential.p50 - direct!.sequential.p50;
       const p99 = row.sequential.p99 - direct!.sequential.p99;
-      const judged = row === metered && !stream;
+      const judged = row.name.startsWith('(c)') && !stream;
       if (judged && (p50 > targets.p50 || p99 > targets.p99)) missed = true;
       console.log(
         `  ${`${stream ? 'stream ' : ''}${row.name}`.padEnd(31)} p50 +${ms(p50)}  p99 +${ms(p99)}  mean +${ms(row.sequential.mean - direct!.sequential.mean)}` +
@@ -200,10 +246,23 @@ try {
       );
     }
   }
-  const metered = rows.find((row) => !row.stream && row.name.startsWith('(c)'))!;
-  if (metered.many.requestsPerSecond < targets.meteredPerSecond) missed = true;
+  const [direct, metered, portkeyRow] = ['(a)', '(c)', '(d)'].map((label) => rows.find((row) => !row.stream && row.name.startsWith(label))!);
+  if (metered!.many.requestsPerSecond < targets.meteredPerSecond) missed = true;
   console.log(
-    `metered requests/s at c=32: ${int(metered.many.requestsPerSecond)} (target ≥ ${int(targets.meteredPerSecond)}: ${metered.many.requestsPerSecond >= targets.meteredPerSecond ? 'met' : 'MISSED'})`,
+    `metered requests/s at c=32: ${int(metered!.many.requestsPerSecond)} (target ≥ ${int(targets.meteredPerSecond)}: ${metered!.many.requestsPerSecond >= targets.meteredPerSecond ? 'met' : 'MISSED'})`,
+  );
+
+  // Issue #17: the metered gateway against Portkey's, unmetered, in this same run.
+  const added = (row: Row) => row.sequential.p50 - direct!.sequential.p50;
+  const p50Ratio = added(metered!) / added(portkeyRow!);
+  const perSecondRatio = metered!.many.requestsPerSecond / portkeyRow!.many.requestsPerSecond;
+  if (p50Ratio > versusPortkey.p50 || perSecondRatio < versusPortkey.perSecond) missed = true;
+  console.log('\n(c) metered against (d) Portkey, unmetered, same run:');
+  console.log(
+    `  added p50 +${ms(added(metered!))} against +${ms(added(portkeyRow!))}: ${p50Ratio.toFixed(2)}× (target ≤ ${versusPortkey.p50}×: ${p50Ratio <= versusPortkey.p50 ? 'met' : 'MISSED'})`,
+  );
+  console.log(
+    `  requests/s at c=32 ${int(metered!.many.requestsPerSecond)} against ${int(portkeyRow!.many.requestsPerSecond)}: ${perSecondRatio.toFixed(2)}× (target ≥ ${versusPortkey.perSecond}×: ${perSecondRatio >= versusPortkey.perSecond ? 'met' : 'MISSED'})`,
   );
 
   // Correctness: every 2xx the gateway sent is one recorded call, and the money adds up.
@@ -224,12 +283,15 @@ try {
       rows: { completions: number; charged: string; reservations: number; balance: string; reserved: string; ledger: string; spent: string }[];
     }
   ).rows;
+  const { one, many, sequential } = portkeyRow!;
+  const portkeyFailures = one.errors + many.errors + one.timeouts + many.timeouts + one.non2xx + many.non2xx + sequential.failed;
   const checks = [
     [`chat_completions rows ${facts!.completions} = 2xx the gateway sent ${gatewayOk} (client received ${clientOk})`, facts!.completions === gatewayOk && clientOk <= gatewayOk],
     [`balance ${facts!.balance} = ledger sum ${facts!.ledger} n$`, facts!.balance === facts!.ledger],
     [`balance = top-up ${topUp} − Σ recorded cost ${facts!.charged} n$`, BigInt(facts!.balance) === topUp - BigInt(facts!.charged)],
     [`key spend ${facts!.spent} = Σ recorded cost n$`, facts!.spent === facts!.charged],
     [`no reservation left (${facts!.reservations} rows, ${facts!.reserved} n$ held)`, facts!.reservations === 0 && facts!.reserved === '0'],
+    [`Portkey answered every call 2xx (errors / non-2xx: ${portkeyFailures})`, portkeyFailures === 0],
   ] as const;
   console.log('\ncorrectness after the run:');
   for (const [text, ok] of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${text}`);
