@@ -189,11 +189,12 @@ function metered(deps: GatewayDeps, call: Call, charge: Charge): Metered {
  * retried until three quarters of the hold's lifetime from admission (a hold taken from a stock
  * has at least that left); a charge above the hold is never silent: both are logged here.
  */
-function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, charge: Charge) {
+function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, charge: Charge, forwarded: Forwarded) {
   const log = { completionId: call.completionId, model: call.model };
   settleAfterAnswer(deps.db, metered(deps, call, charge), {
     retryUntil: call.admittedAt + (deps.reservationTtlMs * 3) / 4,
     onSettled: (settled) => {
+      forwarded.done();
       if (!settled || settled.overHoldNanos === 0n) return;
       const { overHoldNanos, unpaidNanos } = settled;
       reply.log.warn(
@@ -206,21 +207,31 @@ function meter(reply: FastifyReply, deps: GatewayDeps, call: Call, charge: Charg
   });
 }
 
-/** The call is about to reach the provider: its hold records so, for the sweeper, should this instance stop before settling it. */
-function forwarding(reply: FastifyReply, deps: GatewayDeps, call: Call) {
-  markForwarded(deps.db, metered(deps, call, 'reserved'), (error) =>
+/**
+ * The call is about to reach the provider: its hold records so soon after, for the sweeper, should
+ * this instance stop before settling it. Answers what to call once it is settled or given back.
+ */
+function forwarding(reply: FastifyReply, deps: GatewayDeps, call: Call): Forwarded {
+  const done = markForwarded(deps.db, metered(deps, call, 'reserved'), (error) =>
     reply.log.warn({ err: error, completionId: call.completionId }, 'recording that a call was forwarded failed; a crash before its settlement would leave it uncharged'),
   );
+  return { done };
 }
+
+type Forwarded = { done: () => void };
 
 /**
  * A failed call: given back when the provider cannot bill it (an error status, never reached),
  * else charged what was reserved. Answered as a timeout or a provider failure, saying which.
  */
-async function failed(reply: FastifyReply, deps: GatewayDeps, call: Call, error: unknown, deadline: AbortSignal) {
+async function failed(reply: FastifyReply, deps: GatewayDeps, call: Call, forwarded: Forwarded, error: unknown, deadline: AbortSignal) {
   const billable = deadline.aborted || (error instanceof UpstreamFailure && error.billable);
-  if (billable) meter(reply, deps, call, 'reserved');
-  else await release(deps.db, [call.admission.reservationId]);
+  if (billable) {
+    meter(reply, deps, call, 'reserved', forwarded);
+  } else {
+    forwarded.done();
+    await release(deps.db, [call.admission.reservationId]);
+  }
   return error instanceof UpstreamTimeout || deadline.aborted ? gatewayErrors.upstreamTimeout(billable) : gatewayErrors.upstream(billable);
 }
 
@@ -237,13 +248,13 @@ function deadlineFor(deps: GatewayDeps): { signal: AbortSignal; clear: () => voi
 /** A client that went away does not stop the call: the provider bills it anyway, so its answer is read to the end and charged. */
 async function complete(reply: FastifyReply, deps: GatewayDeps, body: ChatBody, call: Call) {
   const deadline = deadlineFor(deps);
-  forwarding(reply, deps, call);
+  const forwarded = forwarding(reply, deps, call);
   try {
     const result = await deps.provider.complete(body, deadline.signal);
-    meter(reply, deps, call, result.usage ? { reported: result.usage } : { counted: result.text });
+    meter(reply, deps, call, result.usage ? { reported: result.usage } : { counted: result.text }, forwarded);
     return { ...result.body, id: call.completionId };
   } catch (error) {
-    throw await failed(reply, deps, call, error, deadline.signal);
+    throw await failed(reply, deps, call, forwarded, error, deadline.signal);
   } finally {
     deadline.clear();
   }
@@ -286,7 +297,7 @@ async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: Ch
   let usage: Usage | undefined;
   let started = false;
   const listening = () => !reply.raw.destroyed;
-  forwarding(reply, deps, call);
+  const forwarded = forwarding(reply, deps, call);
   try {
     for await (const piece of deps.provider.stream(body, deadline.signal)) {
       if (!started) {
@@ -305,9 +316,9 @@ async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: Ch
       if (!flowing && !(await drained(reply, idleTimeoutMs))) reply.raw.destroy();
     }
   } catch (error) {
-    if (!started) throw await failed(reply, deps, call, error, deadline.signal);
+    if (!started) throw await failed(reply, deps, call, forwarded, error, deadline.signal);
     // Bytes were delivered: the call is charged, and the stream ends with an error event.
-    const failure = await failed(reply, deps, call, error, deadline.signal);
+    const failure = await failed(reply, deps, call, forwarded, error, deadline.signal);
     if (listening()) reply.raw.write(`data: ${JSON.stringify(failure.body())}\n\n`);
     if (listening()) reply.raw.end('data: [DONE]\n\n');
     return;
@@ -319,5 +330,5 @@ async function streamCompletion(reply: FastifyReply, deps: GatewayDeps, body: Ch
   const cut = deadline.signal.aborted && !usage;
   if (cut && listening()) reply.raw.write(`data: ${JSON.stringify(gatewayErrors.upstreamTimeout(true).body())}\n\n`);
   if (listening()) reply.raw.end('data: [DONE]\n\n');
-  meter(reply, deps, call, usage ? { reported: usage } : cut ? 'reserved' : { counted: text });
+  meter(reply, deps, call, usage ? { reported: usage } : cut ? 'reserved' : { counted: text }, forwarded);
 }
