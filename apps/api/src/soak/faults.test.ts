@@ -60,6 +60,11 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
     const streams = Array.from({ length: 8 }, (_, i) => call(i % 2, account.value, { stream: true, max_tokens: 20 }));
     // Every stream is under way (the provider is producing it) when instance 0 dies.
     await until(() => stack.upstream.calls.size - before === 8 && stack.upstream.openCalls() === 8, 'all eight streams are running');
+    // And their holds recorded it, which a call still unsettled 50 ms after it was forwarded does
+    // (a crash within those 50 ms is the window documented in decision 008).
+    const recorded = async () =>
+      (await stack.db.db.select().from(reservations).where(and(eq(reservations.organizationId, account.organizationId), sql`${reservations.forwarded} is not null`))).length;
+    await until(async () => (await recorded()) === 8, 'every stream’s hold records that it was forwarded');
     await stack.instances[0]!.kill();
     const outcomes = await Promise.all(streams);
 
