@@ -44,7 +44,7 @@ async function expectRefused(page: Page, reason: string) {
 async function expectBalance(page: Page, balance: string) {
   await page.getByRole('link', { name: 'Back to dashboard' }).click();
   await page.waitForURL(/\/dashboard$/);
-  await page.getByText('Credit balance').waitFor();
+  await page.getByText('Credit balance', { exact: true }).waitFor();
   await expect.poll(() => page.getByText(balance, { exact: true }).isVisible()).toBe(true);
 }
 

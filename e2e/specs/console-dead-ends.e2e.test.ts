@@ -55,7 +55,7 @@ describe('links that lead nowhere in Chromium', () => {
     ['/chat-completions?page=2&previousPageToken=x.y&sortDirection=ASC', '/chat-completions?sortDirection=ASC'],
   ])('%s, refused by the api, shows page 1 with a notice and leaves no history entry', async (link, replacement) => {
     await page.goto(`${stack.consoleUrl}/dashboard`);
-    await page.getByText('Credit balance').waitFor();
+    await page.getByText('Credit balance', { exact: true }).waitFor();
     await page.goto(`${stack.consoleUrl}${link}`);
     await page.getByText(refusedLink).waitFor();
     await page.getByText('No chat completions found').waitFor();
@@ -75,6 +75,6 @@ describe('links that lead nowhere in Chromium', () => {
     expect(response?.status()).toBe(status);
     expect(response?.headers()['content-type']).toMatch(/^text\/html/);
     await page.waitForURL(`${stack.consoleUrl}/dashboard`);
-    await page.getByText('Credit balance').waitFor();
+    await page.getByText('Credit balance', { exact: true }).waitFor();
   });
 });
