@@ -17,10 +17,9 @@ import type { Database } from '@meterway/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { publishableKeys } from '../../apps/api/src/db/schema/index.js';
-import { admit } from '../../apps/api/src/domain/metering/admission.js';
-import { findKey, originAllowed } from '../../apps/api/src/domain/metering/find-key.js';
-import { consumeKeyRate } from '../../apps/api/src/domain/metering/key-rate-limit.js';
-import { settle } from '../../apps/api/src/domain/metering/settlement.js';
+import { keyFinder, originAllowed } from '../../apps/api/src/domain/metering/find-key.js';
+import { createMeter } from '../../apps/api/src/domain/metering/meter.js';
+import type { Metered, Settled } from '../../apps/api/src/domain/metering/settlement.js';
 import { loadPricing } from '../../apps/api/src/gateway/pricing.js';
 import type { ChatBody } from '../../apps/api/src/gateway/providers/model-provider.js';
 import { openAiCompatible } from '../../apps/api/src/gateway/providers/openai-compatible.js';
@@ -65,6 +64,11 @@ export async function profileGateway(input: Input): Promise<void> {
   const pricing = loadPricing(new URL('../../apps/api/pricing.json', import.meta.url).pathname);
   const price = pricing.models.get(input.body.model)!;
   const provider = openAiCompatible({ baseUrl: input.upstreamBaseUrl, timeoutMs: 60_000, idleTimeoutMs: 30_000 });
+  const meter = createMeter({ db, reservationTtlMs: 10 * 60 * 1000, onSweepError: (error) => console.error(error) });
+  const findKey = keyFinder(db);
+  // The api settles after the answer; the replay waits for it to time the phase.
+  const settle = (call: Metered) =>
+    new Promise<Settled | undefined>((resolve, reject) => meter.settle(call, { retryUntil: 0, onSettled: resolve, onRetry: () => undefined, onError: reject }));
 
   // The floors: one round trip to Postgres through the pool, with the simple protocol (no
   // parameters) and with the extended one drizzle uses for any query with parameters (parse, plan,
@@ -86,15 +90,11 @@ export async function profileGateway(input: Input): Promise<void> {
   console.log('floors, sequential:');
   await timeSequential('select 1 (simple protocol)', () => db.execute(sql`select 1`));
   await timeSequential('select $1 (extended protocol, as drizzle sends parameters)', () => db.execute(sql`select ${1}::int`));
-  const key = await findKey(db, input.keyValue);
-  await timeSequential('findKey: drizzle builds the select on every call', () => findKey(db, input.keyValue));
-  const prepared = db
-    .select()
-    .from(publishableKeys)
-    .where(and(eq(publishableKeys.value, sql.placeholder('value')), isNull(publishableKeys.deletedAt)))
-    .limit(1)
-    .prepare('bench_find_key');
-  await timeSequential('the same select prepared once (drizzle .prepare, named)', () => prepared.execute({ value: input.keyValue }));
+  const key = await findKey(input.keyValue);
+  await timeSequential('key select as drizzle builds it on every call', () =>
+    db.select().from(publishableKeys).where(and(eq(publishableKeys.value, input.keyValue), isNull(publishableKeys.deletedAt))).limit(1),
+  );
+  await timeSequential('the key lookup prepared once (keyFinder, named)', () => findKey(input.keyValue));
   await timeSequential('autocommit update of the organisation\'s balance row', () =>
     db.execute(sql`update app.credit_balances set reserved_nanos = reserved_nanos where organization_id = ${key!.organizationId}`),
   );
@@ -133,17 +133,17 @@ export async function profileGateway(input: Input): Promise<void> {
       sent = statements;
       cpu = process.cpuUsage();
     };
-    const key = await findKey(db, input.keyValue);
+    const key = await findKey(input.keyValue);
     if (!key) throw new Error('bench key not found');
     done('key lookup');
     if (!originAllowed(key.allowedOrigins, input.origin)) throw new Error('origin refused');
-    await consumeKeyRate(db, key.id, 100_000_000, new Date());
+    await meter.rate.consume(key.id, 100_000_000, new Date());
     done('rate limit');
     const body = chatRequestSchema.parse(input.body) as ChatBody;
     const worst = worstCaseOf(body, price);
     const estimatedInputTokens = worst.inputTokens;
     done('parse + tokenize');
-    const admission = await admit(db, {
+    const admission = await meter.admit({
       presented: { key, value: input.keyValue },
       prices: price,
       inputTokens: estimatedInputTokens,
@@ -155,7 +155,7 @@ export async function profileGateway(input: Input): Promise<void> {
     done('admission');
     const result = await provider.complete({ ...body, max_tokens: admission.maxTokens }, new AbortController().signal);
     done('upstream (openai SDK)');
-    await settle(db, {
+    await settle({
       reservationId: admission.reservationId,
       organizationId: key.organizationId,
       publishableKeyId: key.id,
@@ -281,6 +281,7 @@ export async function profileGateway(input: Input): Promise<void> {
   for (const [what, total] of [...states].sort((x, y) => y[1] - x[1])) console.log(`    ${(total / snapshots).toFixed(2).padStart(6)}  ${what}`);
 
   summariseProfile(profile);
+  await meter.close();
 }
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number };

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import { echoRequestId, fastifyOptions, registerHealth } from '@meterway/service';
+import { echoRequestId, fastifyOptions, packagePath, registerHealth } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
@@ -18,12 +18,15 @@ import { createPaymentProvider } from './domain/payments/create-payment-provider
 import { configRoutes } from './routes/bff/config.js';
 import { registerSandbox } from './routes/sandbox/index.js';
 import { registerGateway } from './routes/v1/index.js';
+import { createMeter, type Meter } from './domain/metering/meter.js';
+import { createModelProvider } from './gateway/create-model-provider.js';
+import { loadPricing } from './gateway/pricing.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { stripeWebhookRoutes } from './routes/webhooks/stripe.js';
 
 export type { AppDeps, RouteDeps } from './deps.js';
 
-/** The whole api as a Fastify plugin; server.ts and the tests both build it with createApp. */
+/** The whole api as a Fastify plugin; server.ts and the tests both build it with createApp, which gives it the instance's meter. */
 export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config, db } = deps;
   const zod = fastify.withTypeProvider<ZodTypeProvider>();
@@ -41,9 +44,13 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
 
   const sessions = deps.sessions ?? identitySessions(config.identityInternalUrl);
   const secret = await loadSecret(db.db, config.secret);
-  const routeDeps: RouteDeps = { ...deps, secret, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
+  const meter = fastify.meter;
+  const routeDeps: RouteDeps = { ...deps, secret, meter, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
 
-  const pricing = await registerGateway(fastify, deps);
+  const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
+  const provider = deps.models ?? createModelProvider(config);
+  const gateway = { meter, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute, reservationTtlMs: config.gateway.reservationTtlMs };
+  await registerGateway(fastify, gateway, config);
   registerAlerts(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
   const pricedModels = [...pricing.models.values()].map((model) => ({
@@ -75,6 +82,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route the app registered, for the authorisation matrix and the docs. */
     routeTable: { method: string; url: string }[];
+    /** This instance's metering state (domain/metering/meter.ts), closed with the app. */
+    meter: Meter;
   }
 }
 
@@ -85,6 +94,14 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routeTable.push({ method, url: route.url });
   });
+  const meter = createMeter({
+    db: deps.db.db,
+    reservationTtlMs: deps.config.gateway.reservationTtlMs,
+    onSweepError: (error) => fastify.log.error({ err: error }, 'releasing expired reservations failed'),
+  });
+  fastify.decorate('meter', meter);
+  // After the server stopped taking calls: answers already sent are charged before the database goes.
+  fastify.addHook('onClose', () => meter.close());
   await fastify.register(app, deps);
   return fastify;
 }

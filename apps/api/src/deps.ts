@@ -1,6 +1,7 @@
 import type { Mailer } from '@meterway/service';
 import type { ApiDb } from './db/index.js';
 import type { ApiConfig } from './env.js';
+import type { Meter } from './domain/metering/meter.js';
 import type { PaymentProvider } from './domain/payments/payment-provider.js';
 import type { Pricing } from './gateway/pricing.js';
 import type { ModelProvider } from './gateway/providers/model-provider.js';
@@ -11,4 +12,4 @@ import type { IdentitySessions } from './plugins/identity-sessions.js';
 export type AppDeps = { config: ApiConfig; db: ApiDb; sessions?: IdentitySessions; payments?: PaymentProvider; models?: ModelProvider; pricing?: Pricing; mailer?: Mailer };
 
 /** What route modules receive: the deps plus what the app resolved at boot. */
-export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider };
+export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider; meter: Meter };

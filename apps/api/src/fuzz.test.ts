@@ -121,7 +121,7 @@ beforeAll(async () => {
     });
   }
   // Settled, and the holds the gateway reserved ahead of the key's next calls given back.
-  await atRest(t.testDb.db);
+  await atRest(t.app);
   f.chatToken = (await bff(owner.cookie, 'GET', '/bff/chat-completions?limit=1')).pagination.nextPageToken;
   f.personsToken = (await bff(admin.cookie, 'GET', '/admin/persons?limit=1')).pagination.nextPageToken;
   await bff(other.cookie, 'GET', '/bff/me');

@@ -81,7 +81,7 @@ describe(`alerts under concurrent usage on two api instances${process.env.DATABA
       statuses.push(...(await Promise.all(Array.from({ length: 8 }, (_, i) => call(i % 2 ? second.url : t.url, account.value)))));
     }
     // Settlement follows each answer: the last calls' spend is in before the checkers' last rounds.
-    await Promise.all([t.settled(), atRest(second.db)]);
+    await Promise.all([t.settled(), atRest(second.app)]);
     using = false;
     const rounds = await Promise.all(checkers);
     expect(Math.min(...rounds)).toBeGreaterThanOrEqual(5);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Database } from '@meterway/db';
 import { setupTestDb } from '@meterway/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
@@ -11,8 +10,6 @@ import { postEntry } from '../domain/credit/ledger.js';
 import { newKeyValue } from '../domain/keys/key-value.js';
 import { dollarsToNanos } from '../domain/money.js';
 import { loadApiConfig } from '../env.js';
-import { returnStocks } from '../domain/metering/hold-stock.js';
-import { settling } from '../domain/metering/settlement.js';
 import type { ModelProvider } from '../gateway/providers/model-provider.js';
 
 /**
@@ -22,9 +19,7 @@ import type { ModelProvider } from '../gateway/providers/model-provider.js';
  * and for its stocks of spare holds to be given back (they would be after a second idle).
  */
 /** The database as one instance leaves it at rest: every answer settled, no spare hold kept. */
-export async function atRest(db: Database): Promise<void> {
-  await Promise.all([settling(db), returnStocks(db)]);
-}
+export const atRest = (app: FastifyInstance): Promise<void> => app.meter.atRest();
 
 export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv = {}) {
   const testDb = setupTestDb({ schema, migrations });
@@ -66,6 +61,9 @@ export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv
       return url;
     },
     account,
-    settled: () => atRest(testDb.db),
+    settled: () => atRest(app!),
+    get app() {
+      return app!;
+    },
   };
 }

@@ -5,15 +5,11 @@ import { periodStart, type Prices } from '../money.js';
 import { admitHolds, type PresentedKey, Refusal, StaleKey } from './admit-calls.js';
 import { batchBy, type Outcome } from './batch.js';
 import type { GatewayKey } from './find-key.js';
-import { returnStocks, stockAfterAdmission, takeHold } from './hold-stock.js';
-import { settling } from './settlement.js';
+import type { HoldStocks } from './hold-stock.js';
+import type { Settlements } from './settle-after-answer.js';
 import { rowsOf } from './sql-values.js';
-import { perDatabase } from './per-database.js';
 
 export type Admission = { reservationId: string; maxTokens: number; reservedNanos: bigint; periodStart: string };
-
-/** Reservations outlive the slowest upstream call; a crashed instance's are swept after this (RESERVATION_TTL_MS). */
-export const reservationLifetimeMs = 10 * 60 * 1000;
 
 /** How often, and how long apart, a call refused while other calls hold credit or budget looks again. */
 const holdWaits = 4;
@@ -60,14 +56,6 @@ async function reserveBatch(db: Database, holds: Hold[]): Promise<Outcome<void>[
   return outcomes;
 }
 
-// A batch shares the value presented and the origins checked, which the database checks once for all.
-const reserverFor = perDatabase((db) =>
-  batchBy(
-    (hold: Hold) => `${hold.period} ${hold.presented.value} ${JSON.stringify(hold.presented.key.allowedOrigins)}`,
-    (holds) => reserveBatch(db, holds),
-  ),
-);
-
 /**
  * What the credit and the key's budget (as the key row has it now) can still pay, and whether
  * other calls' holds are part of what they cannot.
@@ -99,7 +87,6 @@ type AdmitInput = {
   /** The model's own output limit: the most a call naming none is admitted for. */
   maxOutputTokens: number;
   now: Date;
-  reservationTtlMs?: number;
 };
 
 /**
@@ -109,14 +96,32 @@ type AdmitInput = {
  * unaffordable is lowered to what both can pay; nothing affordable → Refusal. A key that changed
  * since the caller checked it → StaleKey, with nothing reserved.
  */
-export async function admit(db: Database, input: AdmitInput): Promise<Admission> {
+export type Admit = (input: AdmitInput) => Promise<Admission>;
+
+/**
+ * This instance's admission: holds of one key reserved together when their calls arrive together,
+ * from the key's stock of holds reserved ahead when one fits.
+ */
+export function createAdmission(db: Database, parts: { stocks: HoldStocks; settlements: Settlements; reservationTtlMs: number }): Admit {
+  // A batch shares the value presented and the origins checked, which the database checks once for all.
+  const reserve = batchBy(
+    (hold: Hold) => `${hold.period} ${hold.presented.value} ${JSON.stringify(hold.presented.key.allowedOrigins)}`,
+    (holds) => reserveBatch(db, holds),
+  );
+  const admissionParts = { ...parts, reserve };
+  return (input) => admit(db, admissionParts, input);
+}
+
+type AdmissionParts = { stocks: HoldStocks; settlements: Settlements; reservationTtlMs: number; reserve: (hold: Hold) => Promise<void> };
+
+async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Promise<Admission> {
   const period = periodStart(input.now);
   const inputCost = BigInt(input.inputTokens) * input.prices.inputNanosPerToken;
   // What one token of limit costs: one per choice.
   const outputPerToken = BigInt(input.choices) * input.prices.outputNanosPerToken;
   const maxOutputTokens = BigInt(input.maxOutputTokens);
   const key = input.presented.key;
-  const ttlMs = input.reservationTtlMs ?? reservationLifetimeMs;
+  const ttlMs = parts.reservationTtlMs;
   const hold = (maxTokens: bigint): Hold => ({
     presented: input.presented,
     now: input.now,
@@ -137,13 +142,13 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
   if (input.requestedMaxTokens !== undefined) {
     const requested = BigInt(Math.min(input.requestedMaxTokens, input.maxOutputTokens));
     const worst = inputCost + requested * outputPerToken;
-    const stocked = takeHold(db, input.presented, period, worst);
+    const stocked = parts.stocks.take(input.presented, period, worst);
     if (stocked) return { reservationId: stocked.id, maxTokens: Number(requested), reservedNanos: stocked.amount, periodStart: period };
     const held = hold(requested);
     const startedAt = performance.now();
     try {
-      await reserverFor(db)(held);
-      stockAfterAdmission(db, input.presented, period, held.amount, startedAt, ttlMs);
+      await parts.reserve(held);
+      parts.stocks.afterAdmission(input.presented, period, held.amount, startedAt, ttlMs);
       return admitted(held, requested);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
@@ -153,7 +158,7 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
   // Otherwise cap max_tokens to what is free now. Answers go out before their settlement: this
   // instance's earlier calls of the organisation are settled first, and its stocks given back,
   // so neither's holds count.
-  await Promise.all([settling(db, key.organizationId), returnStocks(db, key.organizationId)]);
+  await Promise.all([parts.settlements.settling(key.organizationId), parts.stocks.giveBack(key.organizationId)]);
   for (let attempt = 0, waited = 0; attempt < 3; ) {
     const { credit, budget, othersHold } = await available(db, key, period);
     const binding: Refusal['reason'] = credit <= budget ? 'credit' : 'budget';
@@ -174,7 +179,7 @@ export async function admit(db: Database, input: AdmitInput): Promise<Admission>
     const maxTokens = [wanted, affordableTokens, maxOutputTokens].reduce((low, value) => (value < low ? value : low));
     const held = hold(maxTokens);
     try {
-      await reserverFor(db)(held);
+      await parts.reserve(held);
       return admitted(held, maxTokens);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;

@@ -1,13 +1,17 @@
 import type { Database } from '@meterway/db';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { publishableKeys } from '../../db/schema/index.js';
-import { perDatabase } from './per-database.js';
 
 export type GatewayKey = typeof publishableKeys.$inferSelect;
 
-// One statement, answered from the value index or the previous-value index (a BitmapOr).
-const lookup = (db: Database) =>
-  db
+/**
+ * Finds the live key with this value, or whose previous value (after a roll) still works at `now`;
+ * a deleted key never authenticates again. One statement, answered from the value index or the
+ * previous-value index (a BitmapOr), prepared on the server once: every gateway call looks its key
+ * up, and building the query each time costs four times as much.
+ */
+export function keyFinder(db: Database): (value: string, now?: Date) => Promise<GatewayKey | undefined> {
+  const lookup = db
     .select()
     .from(publishableKeys)
     .where(
@@ -21,19 +25,11 @@ const lookup = (db: Database) =>
     )
     .limit(1)
     .prepare('gateway_find_key');
-
-// Every gateway call looks its key up: built once per database and prepared on the server, this
-// costs a quarter of what building the query each time does.
-const preparedLookup = perDatabase(lookup);
-
-/**
- * The live key with this value, or whose previous value (after a roll) still works at `now`;
- * a deleted key never authenticates again.
- */
-export async function findKey(db: Database, value: string, now: Date = new Date()): Promise<GatewayKey | undefined> {
-  if (!/^pk_live_[0-9A-Za-z]{24,64}$/.test(value)) return undefined;
-  const [key] = await preparedLookup(db).execute({ value, now });
-  return key;
+  return async (value, now = new Date()) => {
+    if (!/^pk_live_[0-9A-Za-z]{24,64}$/.test(value)) return undefined;
+    const [key] = await lookup.execute({ value, now });
+    return key;
+  };
 }
 
 const localhostOrigin = /^https?:\/\/localhost(:\d{1,5})?$/;

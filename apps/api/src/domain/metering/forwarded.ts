@@ -1,6 +1,5 @@
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
-import { perDatabase } from './per-database.js';
 import { type Metered, settlementRow } from './settlement.js';
 
 /**
@@ -10,36 +9,49 @@ import { type Metered, settlementRow } from './settlement.js';
  */
 export const forwardedRecordDelayMs = 50;
 
-type Pending = { calls: Map<string, { reserved: Metered; onError: (error: unknown) => void }>; timer: NodeJS.Timeout | undefined };
+export type ForwardedRecords = {
+  /**
+   * Notes, without holding the call back, that it is about to reach the provider, with what it is
+   * charged if its instance stops before settling it (`reserved`: all that was reserved); the hold
+   * records it within `forwardedRecordDelayMs` unless the call is done first. Once recorded, the
+   * sweeper charges it when its hold expires. Answers the function to call when the call is settled
+   * or given back, after which no record is needed.
+   */
+  mark: (reserved: Metered, onError: (error: unknown) => void) => () => void;
+  /** Records the calls still pending at once (at shutdown: a call still with the provider may outlive the process). */
+  close: () => Promise<void>;
+};
 
-const pendingFor = perDatabase((): Pending => ({ calls: new Map(), timer: undefined }));
+type Pending = { reserved: Metered; onError: (error: unknown) => void };
 
-/** Records on their holds that the pending calls reached the provider, in one statement. */
-async function flush(db: Database, pending: Pending): Promise<void> {
-  pending.timer = undefined;
-  const calls = [...pending.calls.values()];
-  pending.calls.clear();
-  if (calls.length === 0) return;
-  try {
-    await db.execute(sql`update app.reservations as r set forwarded = c.row
-      from jsonb_array_elements(${JSON.stringify(calls.map((call) => settlementRow(call.reserved)))}::jsonb) as c(row)
-      where r.id = (c.row->>'reservation_id')::uuid`);
-  } catch (error) {
-    for (const call of calls) call.onError(error);
+export function createForwardedRecords(db: Database): ForwardedRecords {
+  const pending = new Map<string, Pending>();
+  let timer: NodeJS.Timeout | undefined;
+
+  /** Records on their holds that the pending calls reached the provider, in one statement. */
+  async function flush(): Promise<void> {
+    timer = undefined;
+    const calls = [...pending.values()];
+    pending.clear();
+    if (calls.length === 0) return;
+    try {
+      await db.execute(sql`update app.reservations as r set forwarded = c.row
+        from jsonb_array_elements(${JSON.stringify(calls.map((call) => settlementRow(call.reserved)))}::jsonb) as c(row)
+        where r.id = (c.row->>'reservation_id')::uuid`);
+    } catch (error) {
+      for (const call of calls) call.onError(error);
+    }
   }
-}
 
-/**
- * Notes, without holding the call back, that it is about to reach the provider, with what it is
- * charged if its instance stops before settling it (`reserved`: all that was reserved); the hold
- * records it within `forwardedRecordDelayMs` unless the call is done first. Once recorded, the
- * sweeper charges it when its hold expires. Answers the function to call when the call is settled
- * or given back, after which no record is needed.
- */
-export function markForwarded(db: Database, reserved: Metered, onError: (error: unknown) => void): () => void {
-  const pending = pendingFor(db);
-  pending.calls.set(reserved.reservationId, { reserved, onError });
-  // Not kept alive for it: at shutdown the calls in flight are settled, which needs no record.
-  pending.timer ??= setTimeout(() => void flush(db, pending), forwardedRecordDelayMs).unref();
-  return () => pending.calls.delete(reserved.reservationId);
+  return {
+    mark: (reserved, onError) => {
+      pending.set(reserved.reservationId, { reserved, onError });
+      timer ??= setTimeout(() => void flush(), forwardedRecordDelayMs).unref();
+      return () => pending.delete(reserved.reservationId);
+    },
+    close: () => {
+      clearTimeout(timer);
+      return flush();
+    },
+  };
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { admitHolds, type PresentedKey, Refusal } from './admit-calls.js';
 import { release } from './settlement.js';
-import { perDatabase } from './per-database.js';
 
 /** Spare holds a stock starts with; it doubles them (up to the most) whenever calls find none left, and tops up once half are in use. */
 const firstSpareHolds = 16;
@@ -25,7 +24,6 @@ type Spare = { id: string; usableUntil: number };
  * settled or released like any other; only their admission happened earlier.
  */
 type Stock = {
-  db: Database;
   presented: PresentedKey;
   period: string;
   amount: bigint;
@@ -40,156 +38,165 @@ type Stock = {
   idle: NodeJS.Timeout;
 };
 
-type Stocks = { byName: Map<string, Stock>; pausedUntil: Map<string, number>; returning: Set<Promise<void>> };
-const stocksOf = perDatabase((): Stocks => ({ byName: new Map(), pausedUntil: new Map(), returning: new Set() }));
 
 const nameOf = (presented: PresentedKey, period: string) => `${presented.value} ${period}`;
 
-/** Gives holds back in the background, tracked so returnStocks can wait; a failure leaves them to expire. */
-function giveBack(db: Database, ids: string[]): Promise<void> {
-  const { returning } = stocksOf(db);
-  const returned: Promise<void> = release(db, ids)
-    .catch(() => undefined)
-    .finally(() => returning.delete(returned));
-  returning.add(returned);
-  return returned;
-}
+export type HoldStocks = {
+  /**
+   * A hold of this key's stock for a call whose worst case is `worst`, without a round trip, when the
+   * stock is for the key exactly as the caller checked it, confirmed by the database within
+   * stockTrustMs, and its holds are that large; otherwise undefined and the call is admitted exactly.
+   */
+  take: (presented: PresentedKey, period: string, worst: bigint) => { id: string; amount: bigint } | undefined;
+  /**
+   * After a call of this key was admitted exactly (its admission started at `startedAt`, performance.now()): the key as
+   * presented was confirmed then, so the stock may serve the next calls; one is started, with holds
+   * twice this call's worst case, unless the key is near exhaustion or the call was a previous value's.
+   */
+  afterAdmission: (presented: PresentedKey, period: string, worst: bigint, startedAt: number, ttlMs: number) => void;
+  /**
+   * Gives back the stocks (of one organisation, or all) and waits until they are back: before a
+   * call is capped or refused against what is free, at shutdown, and in tests that read the
+   * database at rest.
+   */
+  giveBack: (organizationId?: string) => Promise<void>;
+  /** A key changed on this instance (edited, rolled, deleted): its stocks go back at once. */
+  forgetKey: (keyId: string) => void;
+};
 
-/** Closes a stock: its spare holds go back (those in use are settled by their calls), and so do any a top-up in flight brings. */
-function close(stock: Stock): void {
-  if (stock.closed) return;
-  stock.closed = true;
-  clearTimeout(stock.idle);
-  const stocks = stocksOf(stock.db);
-  const name = nameOf(stock.presented, stock.period);
-  if (stocks.byName.get(name) === stock) stocks.byName.delete(name);
-  void giveBack(stock.db, stock.spare.splice(0).map((spare) => spare.id));
-  if (stock.topping) {
-    const topping = stock.topping;
-    stocks.returning.add(topping);
-    void topping.finally(() => stocks.returning.delete(topping));
+/** This instance's stocks of holds reserved ahead, one per key as presented and period. */
+export function createHoldStocks(db: Database): HoldStocks {
+  const byName = new Map<string, Stock>();
+  const pausedUntil = new Map<string, number>();
+  const returning = new Set<Promise<void>>();
+
+  /** Gives holds back in the background, tracked so giveBack can wait; a failure leaves them to expire. */
+  function returnHolds(ids: string[]): Promise<void> {
+    const returned: Promise<void> = release(db, ids)
+      .catch(() => undefined)
+      .finally(() => returning.delete(returned));
+    returning.add(returned);
+    return returned;
   }
-}
 
-/**
- * Reserves the holds the stock lacks, and confirms the key as presented either way (with no hold
- * missing it reserves nothing and only checks). Near exhaustion (Refusal) or a changed key the
- * stock closes; the next call is admitted exactly, on its own.
- */
-function topUp(stock: Stock): void {
-  if (stock.topping || stock.closed) return;
-  const started = Date.now();
-  const startedAt = performance.now();
-  const ids = Array.from({ length: Math.max(0, stock.target - stock.spare.length) }, () => randomUUID());
-  stock.topping = admitHolds(stock.db, {
-    presented: stock.presented,
-    now: new Date(started),
-    period: stock.period,
-    ids,
-    amounts: ids.map(() => stock.amount),
-    expiresAt: new Date(started + stock.ttlMs),
-    keepFree: stock.amount * BigInt(stock.target) * keepFreeFactor,
-  }).then(
-    async () => {
-      stock.topping = undefined;
-      if (stock.closed) return giveBack(stock.db, ids);
-      const usableUntil = started + Math.min(30_000, stock.ttlMs / 4);
-      stock.spare.push(...ids.map((id) => ({ id, usableUntil })));
-      stock.confirmedAt = Math.max(stock.confirmedAt, startedAt);
-    },
-    (error: unknown) => {
-      stock.topping = undefined;
-      const { pausedUntil } = stocksOf(stock.db);
-      if (pausedUntil.size >= 10_000) pausedUntil.clear();
-      if (error instanceof Refusal) pausedUntil.set(stock.presented.key.id, Date.now() + pausedMs);
+  /** Closes a stock: its spare holds go back (those in use are settled by their calls), and so do any a top-up in flight brings. */
+  function close(stock: Stock): void {
+    if (stock.closed) return;
+    stock.closed = true;
+    clearTimeout(stock.idle);
+    const name = nameOf(stock.presented, stock.period);
+    if (byName.get(name) === stock) byName.delete(name);
+    void returnHolds(stock.spare.splice(0).map((spare) => spare.id));
+    if (stock.topping) {
+      const topping = stock.topping;
+      returning.add(topping);
+      void topping.finally(() => returning.delete(topping));
+    }
+  }
+
+  /**
+   * Reserves the holds the stock lacks, and confirms the key as presented either way (with no hold
+   * missing it reserves nothing and only checks). Near exhaustion (Refusal) or a changed key the
+   * stock closes; the next call is admitted exactly, on its own.
+   */
+  function topUp(stock: Stock): void {
+    if (stock.topping || stock.closed) return;
+    const started = Date.now();
+    const startedAt = performance.now();
+    const ids = Array.from({ length: Math.max(0, stock.target - stock.spare.length) }, () => randomUUID());
+    stock.topping = admitHolds(db, {
+      presented: stock.presented,
+      now: new Date(started),
+      period: stock.period,
+      ids,
+      amounts: ids.map(() => stock.amount),
+      expiresAt: new Date(started + stock.ttlMs),
+      keepFree: stock.amount * BigInt(stock.target) * keepFreeFactor,
+    }).then(
+      async () => {
+        stock.topping = undefined;
+        if (stock.closed) return returnHolds(ids);
+        const usableUntil = started + Math.min(30_000, stock.ttlMs / 4);
+        stock.spare.push(...ids.map((id) => ({ id, usableUntil })));
+        stock.confirmedAt = Math.max(stock.confirmedAt, startedAt);
+      },
+      (error: unknown) => {
+        stock.topping = undefined;
+        if (pausedUntil.size >= 10_000) pausedUntil.clear();
+        if (error instanceof Refusal) pausedUntil.set(stock.presented.key.id, Date.now() + pausedMs);
+        close(stock);
+      },
+    );
+  }
+
+  function take(presented: PresentedKey, period: string, worst: bigint) {
+    const stock = byName.get(nameOf(presented, period));
+    if (!stock) return undefined;
+    if (stock.presented.key !== presented.key) {
+      // The key was read again since (it changed): this stock was checked against the old row.
       close(stock);
-    },
-  );
-}
+      return undefined;
+    }
+    const sinceConfirmed = performance.now() - stock.confirmedAt;
+    if (worst > stock.amount || sinceConfirmed > stockTrustMs) return undefined;
+    const now = Date.now();
+    if ((stock.spare[0]?.usableUntil ?? Infinity) <= now) {
+      void returnHolds(stock.spare.filter((spare) => spare.usableUntil <= now).map((spare) => spare.id));
+      stock.spare = stock.spare.filter((spare) => spare.usableUntil > now);
+    }
+    // Oldest first: the top-ups append.
+    const spare = stock.spare.shift();
+    if (!spare) {
+      stock.target = Math.min(stock.target * 2, mostSpareHolds);
+      topUp(stock);
+      return undefined;
+    }
+    stock.idle.refresh();
+    if (stock.spare.length <= stock.target / 2 || sinceConfirmed > stockTrustMs / 2) topUp(stock);
+    return { id: spare.id, amount: stock.amount };
+  }
 
-/**
- * A hold of this key's stock for a call whose worst case is `worst`, without a round trip, when the
- * stock is for the key exactly as the caller checked it, confirmed by the database within
- * stockTrustMs, and its holds are that large; otherwise undefined and the call is admitted exactly.
- */
-export function takeHold(db: Database, presented: PresentedKey, period: string, worst: bigint): { id: string; amount: bigint } | undefined {
-  const stock = stocksOf(db).byName.get(nameOf(presented, period));
-  if (!stock) return undefined;
-  if (stock.presented.key !== presented.key) {
-    // The key was read again since (it changed): this stock was checked against the old row.
-    close(stock);
-    return undefined;
-  }
-  const sinceConfirmed = performance.now() - stock.confirmedAt;
-  if (worst > stock.amount || sinceConfirmed > stockTrustMs) return undefined;
-  const now = Date.now();
-  if ((stock.spare[0]?.usableUntil ?? Infinity) <= now) {
-    void giveBack(db, stock.spare.filter((spare) => spare.usableUntil <= now).map((spare) => spare.id));
-    stock.spare = stock.spare.filter((spare) => spare.usableUntil > now);
-  }
-  // Oldest first: the top-ups append.
-  const spare = stock.spare.shift();
-  if (!spare) {
-    stock.target = Math.min(stock.target * 2, mostSpareHolds);
+  function afterAdmission(presented: PresentedKey, period: string, worst: bigint, startedAt: number, ttlMs: number) {
+    if (presented.value !== presented.key.value) return;
+    if ((pausedUntil.get(presented.key.id) ?? 0) > Date.now()) return;
+    pausedUntil.delete(presented.key.id);
+    const name = nameOf(presented, period);
+    let stock = byName.get(name);
+    if (stock && (stock.presented.key !== presented.key || worst > stock.amount)) {
+      close(stock);
+      stock = undefined;
+    }
+    if (!stock) {
+      stock = {
+        presented,
+        period,
+        amount: 2n * worst,
+        ttlMs,
+        target: firstSpareHolds,
+        spare: [],
+        confirmedAt: startedAt,
+        topping: undefined,
+        closed: false,
+        idle: setTimeout(() => close(stock!), idleMs).unref(),
+      };
+      byName.set(name, stock);
+    }
+    stock.confirmedAt = Math.max(stock.confirmedAt, startedAt);
+    stock.idle.refresh();
     topUp(stock);
-    return undefined;
   }
-  stock.idle.refresh();
-  if (stock.spare.length <= stock.target / 2 || sinceConfirmed > stockTrustMs / 2) topUp(stock);
-  return { id: spare.id, amount: stock.amount };
-}
 
-/**
- * After a call of this key was admitted exactly (its admission started at `startedAt`, performance.now()): the key as
- * presented was confirmed then, so the stock may serve the next calls; one is started, with holds
- * twice this call's worst case, unless the key is near exhaustion or the call was a previous value's.
- */
-export function stockAfterAdmission(db: Database, presented: PresentedKey, period: string, worst: bigint, startedAt: number, ttlMs: number): void {
-  if (presented.value !== presented.key.value) return;
-  const stocks = stocksOf(db);
-  if ((stocks.pausedUntil.get(presented.key.id) ?? 0) > Date.now()) return;
-  stocks.pausedUntil.delete(presented.key.id);
-  const name = nameOf(presented, period);
-  let stock = stocks.byName.get(name);
-  if (stock && (stock.presented.key !== presented.key || worst > stock.amount)) {
-    close(stock);
-    stock = undefined;
-  }
-  if (!stock) {
-    stock = {
-      db,
-      presented,
-      period,
-      amount: 2n * worst,
-      ttlMs,
-      target: firstSpareHolds,
-      spare: [],
-      confirmedAt: startedAt,
-      topping: undefined,
-      closed: false,
-      idle: setTimeout(() => close(stock!), idleMs).unref(),
-    };
-    stocks.byName.set(name, stock);
-  }
-  stock.confirmedAt = Math.max(stock.confirmedAt, startedAt);
-  stock.idle.refresh();
-  topUp(stock);
-}
-
-/**
- * Gives back this instance's stocks (of one organisation, or all) and waits until they are back:
- * before a call is capped or refused against what is free, at shutdown, and in tests that read the
- * database at rest.
- */
-export async function returnStocks(db: Database, organizationId?: string): Promise<void> {
-  const stocks = stocksOf(db);
-  for (const stock of [...stocks.byName.values()]) {
-    if (organizationId === undefined || stock.presented.key.organizationId === organizationId) close(stock);
-  }
-  await Promise.all([...stocks.returning]);
-}
-
-/** A key changed on this instance (edited, rolled, deleted): its stocks go back at once. */
-export function forgetStocksOf(db: Database, keyId: string): void {
-  for (const stock of [...stocksOf(db).byName.values()]) if (stock.presented.key.id === keyId) close(stock);
+  return {
+    take,
+    afterAdmission,
+    giveBack: async (organizationId) => {
+      for (const stock of [...byName.values()]) {
+        if (organizationId === undefined || stock.presented.key.organizationId === organizationId) close(stock);
+      }
+      await Promise.all([...returning]);
+    },
+    forgetKey: (keyId) => {
+      for (const stock of [...byName.values()]) if (stock.presented.key.id === keyId) close(stock);
+    },
+  };
 }

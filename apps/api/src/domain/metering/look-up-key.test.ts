@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setupTestDb } from '@meterway/db/testing';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
 import { organizations, publishableKeys } from '../../db/schema/index.js';
 import { newKeyValue } from '../keys/key-value.js';
-import { lookUpKey } from './look-up-key.js';
+import { keyLookup } from './look-up-key.js';
 
 const t = setupTestDb({ schema, migrations });
 
@@ -17,19 +17,24 @@ async function createKey() {
   return key!;
 }
 
-describe('lookUpKey', () => {
+describe('keyLookup', () => {
+  let lookUpKey: ReturnType<typeof keyLookup>;
+  beforeAll(() => {
+    lookUpKey = keyLookup(t.db);
+  });
+
   it('answers every one of many concurrent calls with their key, and other keys apart', async () => {
     const [first, second] = [await createKey(), await createKey()];
-    const found = await Promise.all(Array.from({ length: 40 }, (_, i) => lookUpKey(t.db, (i % 2 ? second : first).value)));
+    const found = await Promise.all(Array.from({ length: 40 }, (_, i) => lookUpKey((i % 2 ? second : first).value)));
     expect(found.map((key) => key?.id)).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? second : first).id));
-    expect(await lookUpKey(t.db, newKeyValue())).toBeUndefined();
+    expect(await lookUpKey(newKeyValue())).toBeUndefined();
   });
 
   it('never answers a call with a lookup that started before the key was deleted', async () => {
     const key = await createKey();
-    const before = lookUpKey(t.db, key.value);
+    const before = lookUpKey(key.value);
     await t.db.update(publishableKeys).set({ deletedAt: new Date() }).where(eq(publishableKeys.id, key.id));
-    const after = lookUpKey(t.db, key.value);
+    const after = lookUpKey(key.value);
     expect((await before)?.id).toBe(key.id);
     expect(await after).toBeUndefined();
   });

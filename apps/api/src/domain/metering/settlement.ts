@@ -2,9 +2,7 @@ import type { Database } from '@meterway/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import type { Prices } from '../money.js';
-import { batchBy, type Outcome } from './batch.js';
 import { rowsOf } from './sql-values.js';
-import { perDatabase } from './per-database.js';
 
 /**
  * Gives reservations back to the credit and the budgets they held, in one transaction: an
@@ -109,90 +107,6 @@ export async function settleRows(
   return new Map(
     rowsOf<SettledRow>(result).map((row) => [row.completion_id, { overHoldNanos: BigInt(row.over_hold_nanos), unpaidNanos: BigInt(row.unpaid_nanos) }]),
   );
-}
-
-const settlerFor = perDatabase((db) =>
-  batchBy(
-    (call: Metered) => `${call.publishableKeyId}/${call.periodStart}`,
-    async (calls): Promise<Outcome<Settled | undefined>[]> => {
-      const settled = await settleRows(db, calls[0]!, calls.map(settlementRow));
-      return calls.map((call) => {
-        const outcome = settled.get(call.completionId);
-        return { ok: true, value: outcome && { totalNanos: costOf(call).totalNanos, ...outcome } };
-      });
-    },
-  ),
-);
-
-/**
- * Settles a call: the reservation is released, the cost the provider reported is charged to the
- * credit (a ledger entry referencing the completion, so it is charged once) and to the key's
- * monthly spend, and the completion is recorded with its estimated and actual figures, all in one
- * transaction shared with the other calls of the key settling at the same moment. A report above
- * the hold is charged from the credit no other call holds; what that cannot pay is recorded as
- * unpaid on the row. Undefined when the reservation was already swept.
- */
-export function settle(db: Database, call: Metered): Promise<Settled | undefined> {
-  return settlerFor(db)(call);
-}
-
-// Settlements this instance has started and not finished, per database and organisation.
-const inFlight = perDatabase(() => new Map<string, Set<Promise<void>>>());
-
-export type AfterAnswer = {
-  onSettled: (settled: Settled | undefined) => void;
-  /** A failed attempt that will be tried again. */
-  onRetry: (error: unknown) => void;
-  /** The last attempt failed: the call stays uncharged. */
-  onError: (error: unknown) => void;
-  /** Epoch ms after which no attempt starts: the hold may be swept by then, and the call skipped. */
-  retryUntil: number;
-};
-
-const firstRetryMs = 100;
-const longestRetryMs = 5_000;
-
-/** Settles, and on failure (the database unreachable, say) tries again, further apart each time, until `retryUntil`. */
-async function settleRetrying(db: Database, call: Metered, after: AfterAnswer): Promise<Settled | undefined> {
-  for (let wait = firstRetryMs; ; wait = Math.min(wait * 2, longestRetryMs)) {
-    try {
-      // One transaction: a failed attempt changed nothing, and one that committed unseen leaves no
-      // hold behind, so the next attempt skips the call rather than charge it twice.
-      return await settle(db, call);
-    } catch (error) {
-      if (Date.now() + wait > after.retryUntil) throw error;
-      after.onRetry(error);
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-}
-
-/**
- * Settles a call whose answer is already out, without holding the answer back, retrying until it
- * lands or its hold could expire. Tracked so that this instance's admission of the organisation's
- * next call (`settling`) and its shutdown wait for it.
- */
-export function settleAfterAnswer(db: Database, call: Metered, after: AfterAnswer): void {
-  const byOrganization = inFlight(db);
-  let pending = byOrganization.get(call.organizationId);
-  if (!pending) byOrganization.set(call.organizationId, (pending = new Set()));
-  // Started on the next turn of the event loop: the answer is written in this one, and building
-  // and sending the settlement first would hold it back (≈ 0.3 ms one call at a time).
-  const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(() => settleRetrying(db, call, after))
-    .then(after.onSettled, after.onError)
-    .finally(() => {
-      pending.delete(done);
-      if (pending.size === 0 && byOrganization.get(call.organizationId) === pending) byOrganization.delete(call.organizationId);
-    });
-  pending.add(done);
-}
-
-/** Until the settlements this instance has started (of one organisation, or all) are done. */
-export async function settling(db: Database, organizationId?: string): Promise<void> {
-  const byOrganization = inFlight(db);
-  const groups = organizationId === undefined ? [...byOrganization.values()] : [byOrganization.get(organizationId) ?? new Set()];
-  await Promise.all(groups.flatMap((group) => [...group]));
 }
 
 type Expired = { id: string; organization_id: string; publishable_key_id: string; period_start: string; forwarded: SettlementRow | null };

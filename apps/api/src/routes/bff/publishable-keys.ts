@@ -8,16 +8,15 @@ import {
 import { z } from 'zod';
 import type { RouteDeps } from '../../deps.js';
 import { createKey, deleteKey, listKeys, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
-import { forgetStocksOf } from '../../domain/metering/hold-stock.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
-export function publishableKeyRoutes(app: FastifyZodInstance, { db }: RouteDeps) {
+export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter }: RouteDeps) {
   // This instance's gateway stops admitting the key's calls from holds reserved before a change at
   // once (other instances within stockTrustMs).
   const changed = <T>(keyId: string, result: T): T => {
-    forgetStocksOf(db.db, keyId);
+    meter.forgetKey(keyId);
     return result;
   };
 

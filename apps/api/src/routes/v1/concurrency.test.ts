@@ -30,7 +30,7 @@ beforeAll(async () => {
   second = {
     app,
     url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    settled: () => atRest(db.db),
+    settled: () => atRest(app),
     close: async () => (await app.close(), await db.close()),
   };
 });

@@ -2,9 +2,6 @@ import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
-import { admit } from '../../domain/metering/admission.js';
-import { returnStocks } from '../../domain/metering/hold-stock.js';
-import { findKey } from '../../domain/metering/find-key.js';
 import { releaseExpired } from '../../domain/metering/settlement.js';
 import { demoModel } from '../../gateway/providers/demo-model.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
@@ -84,10 +81,11 @@ describe('the offline demo model (the embedded default)', () => {
 
   it('releases the reservations a crashed instance left behind once they expire', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
-    const key = await findKey(t.testDb.db, account.value);
-    const admitted = await admit(t.testDb.db, { presented: { key: key!, value: account.value }, prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n }, inputTokens: 10, choices: 1, requestedMaxTokens: 100, maxOutputTokens: 16384, now: new Date() });
+    const { meter } = t.app;
+    const key = await meter.keys.fresh(account.value);
+    const admitted = await meter.admit({ presented: { key: key!, value: account.value }, prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n }, inputTokens: 10, choices: 1, requestedMaxTokens: 100, maxOutputTokens: 16384, now: new Date() });
     // Only the call's own hold, not the spare ones the instance may have reserved ahead of the next calls.
-    await returnStocks(t.testDb.db);
+    await meter.atRest();
     const [held] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
     expect(held?.reservedNanos).toBe(admitted.reservedNanos);
     expect(await releaseExpired(t.testDb.db, new Date())).toBe(0);

@@ -4,7 +4,6 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { chatCompletions, creditBalances, reservations } from '../../db/schema/index.js';
-import { settling } from '../../domain/metering/settlement.js';
 import { nanosToDollars } from '../../domain/money.js';
 import { getMe } from '../../domain/people/get-me.js';
 import { loadApiConfig } from '../../env.js';
@@ -38,7 +37,7 @@ function client(key: string, baseURL = `${t.url}/v1`) {
 
 /** The holds open for the organisation once the answers sent are settled: the instance's spare ones. */
 async function spareHolds(organizationId: string) {
-  await settling(t.testDb.db);
+  await t.app.meter.settling();
   return (await t.testDb.db.select().from(reservations).where(eq(reservations.organizationId, organizationId))).length;
 }
 

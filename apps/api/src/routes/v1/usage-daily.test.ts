@@ -27,7 +27,7 @@ beforeAll(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   second = {
     url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    settled: () => atRest(db.db),
+    settled: () => atRest(app),
     close: async () => (await app.close(), await db.close()),
   };
 });

@@ -1,0 +1,73 @@
+import type { Database } from '@meterway/db';
+import { type Admit, createAdmission } from './admission.js';
+import { createForwardedRecords, type ForwardedRecords } from './forwarded.js';
+import { createHoldStocks } from './hold-stock.js';
+import { createKeyCache, type KeyCache } from './key-cache.js';
+import { createKeyRate, type KeyRate } from './key-rate-limit.js';
+import { type AfterAnswer, createSettlements } from './settle-after-answer.js';
+import { type Metered, release, releaseExpired } from './settlement.js';
+
+export type MeterOptions = {
+  db: Database;
+  /** How long a hold lives (RESERVATION_TTL_MS): a crashed instance's are swept after it. */
+  reservationTtlMs: number;
+  /** Where the sweeper's failures go: it runs on its own, with no caller to answer. */
+  onSweepError: (error: unknown) => void;
+};
+
+/**
+ * What one api instance keeps to meter calls: its copy of the keys, the rate windows it counts,
+ * the holds it reserved ahead, the batches it sends, its settlements in flight and the records of
+ * calls forwarded. The app creates one at start, hands it to the gateway and the key routes, and
+ * closes it at shutdown; two apps in one process (tests, benches) never share any of it.
+ */
+export type Meter = {
+  keys: KeyCache;
+  rate: KeyRate;
+  /** Reserves a call's worst case against the credit and the key's budget (admission.ts). */
+  admit: Admit;
+  /** The call is about to reach the provider (forwarded.ts). */
+  forwarding: ForwardedRecords['mark'];
+  /** Charges an answered call what it used, after its answer is out (settle-after-answer.ts). */
+  settle: (call: Metered, after: AfterAnswer) => void;
+  /** Gives a call's hold back: the provider cannot bill it. */
+  release: (reservationId: string) => Promise<void>;
+  /** A key changed on this instance: its holds reserved ahead go back at once. */
+  forgetKey: (keyId: string) => void;
+  /** Until every answer sent so far is charged. */
+  settling: () => Promise<void>;
+  /** Until every answer sent is charged and every hold reserved ahead is back: the database at rest, as far as this instance goes. */
+  atRest: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions): Meter {
+  const stocks = createHoldStocks(db);
+  const settlements = createSettlements(db);
+  const rate = createKeyRate(db);
+  const forwarded = createForwardedRecords(db);
+  // Often enough that an expired hold is back within half its lifetime, at most every 30 seconds.
+  const sweeper = setInterval(() => void releaseExpired(db, new Date()).catch(onSweepError), Math.min(30_000, reservationTtlMs / 2));
+  const settling = () => settlements.settling();
+  const atRest = async () => {
+    await Promise.all([settling(), stocks.giveBack()]);
+  };
+  return {
+    keys: createKeyCache(db),
+    rate,
+    admit: createAdmission(db, { stocks, settlements, reservationTtlMs }),
+    forwarding: forwarded.mark,
+    settle: settlements.afterAnswer,
+    release: (reservationId) => release(db, [reservationId]),
+    forgetKey: stocks.forgetKey,
+    settling,
+    atRest,
+    close: async () => {
+      clearInterval(sweeper);
+      rate.close();
+      await forwarded.close();
+      // Spare holds go back, and answers already sent are charged, before the database goes.
+      await atRest();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { chatRequestSchema } from '@meterway/contracts';
+import type { Admission } from '../domain/metering/admission.js';
+import { type PresentedKey, Refusal, StaleKey } from '../domain/metering/admit-calls.js';
+import { authenticate, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
+import { type Call, complete, type EventClient, stream } from './forward-call.js';
+import type { CallRequest, Gateway } from './gateway.js';
+import { maxNesting, nestsDeeperThan } from './nesting.js';
+import { gatewayErrors } from './openai-error.js';
+import type { ModelPrice } from './pricing.js';
+import type { ChatBody } from './providers/model-provider.js';
+import { type WorstCase, worstCaseOf } from './worst-case.js';
+
+/**
+ * One metered chat completion, in the order it happens: who calls (key and origin), within the
+ * key's rate, a request the price list can price and its worst case, admission (that worst case
+ * held against the credit and the key's budget), then forwarded to the provider, answered or
+ * streamed, and charged what it used (forward-call.ts). A JSON answer is returned; a stream is
+ * written to `events`. Refusals are GatewayErrors, thrown before anything is held.
+ */
+export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
+  const presented = await authenticate(gateway, request, 'cached');
+  const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
+    await withinRate(gateway, presented.key);
+    const body = parseBody(request.body);
+    const price = gateway.pricing.models.get(body.model);
+    if (!price) throw gatewayErrors.unknownModel(body.model);
+    return { body, price, worst: worstCaseOf(body, price) };
+  });
+  const admittedAt = Date.now();
+  const { key, admission } = await admitCall(gateway, request, presented, price, worst);
+  const call: Call = { key, admittedAt, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens: worst.inputTokens, choices: worst.choices, model: body.model, log: request.log };
+  const forwarded = capped(body, admission);
+  return body.stream ? stream(gateway, forwarded, call, events) : complete(gateway, forwarded, call);
+}
+
+/** The models a key may call. */
+export async function listModels(gateway: Gateway, request: CallRequest) {
+  const { key } = await authenticate(gateway, request, 'fresh');
+  await withinRate(gateway, key);
+  return {
+    object: 'list',
+    data: [...gateway.pricing.models.values()].map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: 'meterway' })),
+  };
+}
+
+function parseBody(raw: unknown): ChatBody {
+  // The body is forwarded as it came; one the gateway could not serialise again must stop here.
+  if (nestsDeeperThan(raw, maxNesting)) throw gatewayErrors.invalidRequest(`The request body nests deeper than ${maxNesting} levels.`, null);
+  const parsed = chatRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw gatewayErrors.invalidRequest(issue?.message ?? 'Invalid request body.', issue?.path.join('.') || null);
+  }
+  return parsed.data as ChatBody;
+}
+
+/** Admission for the presented key; a key that changed since it was read is read again and checked afresh. */
+async function admitCall(gateway: Gateway, request: CallRequest, presented: PresentedKey, price: ModelPrice, worst: WorstCase) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const admission = await gateway.meter.admit({
+        presented,
+        prices: price,
+        inputTokens: worst.inputTokens,
+        choices: worst.choices,
+        requestedMaxTokens: worst.maxTokens,
+        maxOutputTokens: price.maxOutputTokens,
+        now: new Date(),
+      });
+      return { key: presented.key, admission };
+    } catch (error) {
+      if (error instanceof Refusal) throw error.reason === 'credit' ? gatewayErrors.insufficientCredit() : gatewayErrors.budgetExceeded();
+      if (!(error instanceof StaleKey)) throw error;
+      // Changing again between our reads and admission, repeatedly: treat as gone.
+      if (attempt === 2) throw gatewayErrors.invalidKey();
+      presented = await authenticate(gateway, request, 'fresh');
+    }
+  }
+}
+
+/**
+ * The provider sees the limit that was reserved, under every name the client used (max_tokens
+ * when it used none): whichever name the provider honours, it cannot produce more than was held.
+ */
+function capped(body: ChatBody, admission: Admission): ChatBody {
+  const named = (['max_tokens', 'max_completion_tokens'] as const).filter((field) => body[field] != null);
+  const limits = Object.fromEntries((named.length ? named : ['max_tokens']).map((field) => [field, admission.maxTokens]));
+  return { ...body, ...limits };
+}

@@ -1,0 +1,26 @@
+import type { Meter } from '../domain/metering/meter.js';
+import type { Pricing } from './pricing.js';
+import type { ModelProvider } from './providers/model-provider.js';
+
+/** What the gateway's calls are made with: this instance's meter, the price list, the provider and the limits. */
+export type Gateway = {
+  meter: Meter;
+  pricing: Pricing;
+  provider: ModelProvider;
+  rateLimitPerMinute: number;
+  reservationTtlMs: number;
+};
+
+/** A call as the transport received it. */
+export type CallRequest = {
+  authorization: string | undefined;
+  origin: string | undefined;
+  body: unknown;
+  log: CallLog;
+};
+
+/** Where a call's warnings go (the request's logger). */
+export type CallLog = {
+  warn: (details: object, message: string) => void;
+  error: (details: object, message: string) => void;
+};
