@@ -18,10 +18,10 @@ await serve({
       db.kind === 'pglite'
         ? await startOperatorSocket({ db: db.db, logLevel: config.logLevel, socketPath: operatorSocketPath(config.dataDir), log: app.log })
         : undefined;
-    app.addHook('onClose', async () => {
+    const close = async () => {
       await operator?.close();
       await db.close();
-    });
-    return { app, host: config.host, port: config.port };
+    };
+    return { app, host: config.host, port: config.port, close };
   },
 });

@@ -10,7 +10,6 @@ await serve({
     const db = await createDb({ schema, service: 'identity', dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     await db.migrate(migrations);
     const app = await createApp({ config, db });
-    app.addHook('onClose', () => db.close());
-    return { app, host: config.host, port: config.port };
+    return { app, host: config.host, port: config.port, close: () => db.close() };
   },
 });

@@ -2,14 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { EnvError } from './env.js';
 
 type ServeOptions = {
-  /** Builds the app: parses the environment, opens and migrates the database. */
-  build: () => Promise<{ app: FastifyInstance; host: string; port: number }>;
+  /**
+   * Builds the app: parses the environment, opens and migrates the database. `close` runs once the
+   * app has closed (its onClose hooks run last-registered first, so a hook added here would run
+   * before the app's own, which may still need the database).
+   */
+  build: () => Promise<{ app: FastifyInstance; host: string; port: number; close?: () => Promise<void> }>;
   shutdownTimeoutMs?: number;
 };
 
 /**
  * Runs a service until SIGTERM or SIGINT, then shuts down gracefully: stop accepting, let
- * in-flight requests finish, run the onClose hooks (which close the database), exit 0. A second
+ * in-flight requests finish, run the onClose hooks, then `close` (the database), exit 0. A second
  * signal, or a shutdown slower than the timeout, exits at once with 1.
  */
 export async function serve({ build, shutdownTimeoutMs = 10_000 }: ServeOptions): Promise<void> {
@@ -21,7 +25,7 @@ export async function serve({ build, shutdownTimeoutMs = 10_000 }: ServeOptions)
     else console.error(error);
     process.exit(1);
   }
-  const { app, host, port } = built;
+  const { app, host, port, close } = built;
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -33,13 +37,16 @@ export async function serve({ build, shutdownTimeoutMs = 10_000 }: ServeOptions)
       process.exit(1);
     }, shutdownTimeoutMs);
     timer.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => close?.())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -15,9 +15,21 @@ export type GatewayOutcome = {
   failure?: string;
 };
 
-export type ChatRequest = { model: string; stream?: boolean; max_tokens?: number; n?: number; tools?: unknown[]; stream_options?: { include_usage: boolean } };
+export type ChatRequest = {
+  model: string;
+  stream?: boolean;
+  max_tokens?: number;
+  n?: number;
+  tools?: unknown[];
+  stream_options?: { include_usage: boolean };
+  /** An image part beside the text, at this detail. */
+  image?: 'low' | 'high';
+};
 
-const messages = [{ role: 'user', content: 'Count a few Greek letters for the soak test.' }];
+const text = 'Count a few Greek letters for the soak test.';
+const messagesOf = (image: ChatRequest['image']) => [
+  { role: 'user', content: image ? [{ type: 'text', text }, { type: 'image_url', image_url: { url: 'https://example.com/letters.png', detail: image } }] : text },
+];
 
 /** Reads a server-sent event stream to its end: the answer's id, its text, an error event, `[DONE]`. */
 function readEvents(text: string) {
@@ -41,6 +53,28 @@ function readEvents(text: string) {
   return { id, content, code, done };
 }
 
+const withoutImage = ({ image: _image, ...request }: ChatRequest) => request;
+
+/**
+ * A call whose client leaves as soon as the answer starts (a tab closed mid-answer): the response
+ * head is read, the connection dropped. The status, or 0 when it failed before.
+ */
+export async function abandonGateway(apiUrl: string, key: string, origin: string, request: ChatRequest): Promise<number> {
+  const leave = new AbortController();
+  try {
+    const response = await fetch(`${apiUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...withoutImage(request), messages: messagesOf(request.image) }),
+      signal: leave.signal,
+    });
+    leave.abort();
+    return response.status;
+  } catch {
+    return 0;
+  }
+}
+
 /** One chat completion through the gateway, as a browser app with this key and Origin sends it. */
 export async function callGateway(apiUrl: string, key: string, origin: string, request: ChatRequest, signal?: AbortSignal): Promise<GatewayOutcome> {
   let response: Response;
@@ -48,7 +82,7 @@ export async function callGateway(apiUrl: string, key: string, origin: string, r
     response = await fetch(`${apiUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, origin, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...request, messages }),
+      body: JSON.stringify({ ...withoutImage(request), messages: messagesOf(request.image) }),
       ...(signal ? { signal } : {}),
     });
   } catch (error) {

@@ -126,9 +126,11 @@ export async function openReservations(db: Database): Promise<number> {
 }
 
 /**
- * Every usage the provider reported reached exactly one client, as exactly one recorded completion
- * with the provider's own token counts (`checkMoney` then proves that completion charged once).
- * `answers` maps each upstream call id to the completion ids clients received for it.
+ * Every usage the provider reported is charged as exactly one recorded completion with the
+ * provider's own token counts (`checkMoney` then proves that completion charged once). `answers`
+ * maps each upstream call id to the completion ids clients received for it; a call whose client
+ * left before its answer has no id to match by, so it must match, by its token counts, one of
+ * the completions no client received — and no such completion may be left over.
  */
 export async function checkUsageCharged(db: Database, calls: Iterable<UpstreamCall>, answers: Map<string, string[]>): Promise<InvariantReport> {
   const recorded = new Map(
@@ -139,10 +141,25 @@ export async function checkUsageCharged(db: Database, calls: Iterable<UpstreamCa
       )
     ).map((row) => [row.id, row]),
   );
+  const received = new Set([...answers.values()].flat());
+  const tokensOf = (input: number, output: number) => `${input}+${output}`;
+  const unreceived = new Map<string, number>();
+  for (const row of recorded.values()) {
+    if (received.has(row.id) || row.usageEstimated) continue;
+    const tokens = tokensOf(row.inputTokens, row.outputTokens);
+    unreceived.set(tokens, (unreceived.get(tokens) ?? 0) + 1);
+  }
   const checks: Check[] = [];
   for (const call of calls) {
     if (!call.usageSent) continue;
-    const completionIds = answers.get(call.id) ?? [];
+    const completionIds = answers.get(call.id);
+    if (!completionIds) {
+      const tokens = tokensOf(call.promptTokens, call.completionTokens);
+      const left = unreceived.get(tokens) ?? 0;
+      if (left > 0) unreceived.set(tokens, left - 1);
+      checks.push([left > 0, () => `upstream call ${call.id} (${tokens} tokens), whose client left: no completion no client received has its counts`]);
+      continue;
+    }
     const completion = completionIds.length === 1 ? recorded.get(completionIds[0]!) : undefined;
     checks.push([
       completion !== undefined &&
@@ -153,5 +170,7 @@ export async function checkUsageCharged(db: Database, calls: Iterable<UpstreamCa
         `upstream call ${call.id} (${call.promptTokens}+${call.completionTokens} tokens): answered as [${completionIds.join(', ')}], recorded as ${JSON.stringify(completion ?? null)}`,
     ]);
   }
+  const leftOver = [...unreceived].filter(([, count]) => count > 0);
+  checks.push([leftOver.length === 0, () => `completions charged for no upstream usage: ${JSON.stringify(leftOver)}`]);
   return { checks: checks.length, violations: checks.filter(([ok]) => !ok).map(([, what]) => what()) };
 }

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions } from '../db/schema/index.js';
-import { callGateway, type ChatRequest, type GatewayOutcome } from './gateway-client.js';
+import { abandonGateway, callGateway, type ChatRequest, type GatewayOutcome } from './gateway-client.js';
 import { checkMoney, checkUsageCharged } from './money-invariants.js';
 import { postgresUrlFor, report, soakModel, soakOrigin, type SoakStack, startSoakStack, webhookSecret } from './soak-stack.js';
 
@@ -123,11 +123,20 @@ describe.skipIf(!serverUrl)(`money invariants under ${loadSeconds} s of load on 
           stream,
           // One call in ten names no max_tokens: it is admitted for all the credit or budget left.
           ...(random.next() < 0.1 ? {} : { max_tokens: random.between(1, 32) }),
-          // Mixed shapes: several choices, tool definitions (billed as input).
+          // Mixed shapes: several choices, tool definitions and images (billed as input).
           ...(random.next() < 0.3 ? { n: random.between(2, 3) } : {}),
           ...(random.next() < 0.3 ? { tools: [soakTool] } : {}),
+          ...(random.next() < 0.2 ? { image: random.pick(['low', 'high'] as const) } : {}),
           ...(stream && random.next() < 0.5 ? { stream_options: { include_usage: true } } : {}),
         };
+        // One call in ten is abandoned by its client once the answer starts: the gateway must still
+        // read the provider's answer to its end and charge what the provider reports.
+        if (random.next() < 0.1) {
+          const status = await abandonGateway(anyInstance(), key.value, soakOrigin, request);
+          const label = status === 200 ? 'abandoned by the client' : `abandoned after ${status}`;
+          counts.gateway[label] = (counts.gateway[label] ?? 0) + 1;
+          continue;
+        }
         const outcome: GatewayOutcome = await callGateway(anyInstance(), key.value, soakOrigin, request, AbortSignal.timeout(30_000));
         const label = outcome.status === 200 ? (outcome.complete && !outcome.code && outcome.upstreamId && outcome.completionId ? '200' : '200 broken') : `${outcome.status} ${outcome.code ?? outcome.failure}`;
         counts.gateway[label] = (counts.gateway[label] ?? 0) + 1;
@@ -236,9 +245,10 @@ describe.skipIf(!serverUrl)(`money invariants under ${loadSeconds} s of load on 
     expect(exitCodes).toEqual([0, 0]);
     expect(succeeded).toHaveLength(paid.length);
     // The run reached what it is about: calls served, and both the credit and the budgets running out.
+    const refused = (status: number, code: string) => (counts.gateway[`${status} ${code}`] ?? 0) + (counts.gateway[`abandoned after ${status}`] ?? 0);
     expect(counts.gateway['200']).toBeGreaterThan(0);
-    expect(counts.gateway['402 insufficient_quota']).toBeGreaterThan(0);
-    expect(counts.gateway['429 budget_exceeded']).toBeGreaterThan(0);
+    expect(refused(402, 'insufficient_quota')).toBeGreaterThan(0);
+    expect(refused(429, 'budget_exceeded')).toBeGreaterThan(0);
     expect(counts.invariantSamples).toBeGreaterThan(0);
   }, (loadSeconds + 120) * 1000);
 });

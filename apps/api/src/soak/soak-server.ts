@@ -28,9 +28,6 @@ await serve({
           })
         : undefined;
     const app = await createApp({ config, db, ...(payments ? { payments } : {}) });
-    app.addHook('onClose', async () => {
-      await db.close();
-    });
-    return { app, host: config.host, port: config.port };
+    return { app, host: config.host, port: config.port, close: () => db.close() };
   },
 });

@@ -11,7 +11,7 @@ import { dollarsToNanos } from '../domain/money.js';
 import { FakeStripe } from '../testing/fake-stripe.js';
 import { startFakeIdentity } from './fake-identity.js';
 import { type ApiProcess, removeBundle, soakServerBundle, startApi } from './api-process.js';
-import { type SoakUpstream, startSoakUpstream } from './soak-upstream.js';
+import { type SoakUpstream, soakImageTokens, startSoakUpstream } from './soak-upstream.js';
 
 
 export const soakModel = 'soak-model';
@@ -25,7 +25,7 @@ export const webhookSecret = 'whsec_soak_meterway';
 function writePricing(): { file: string; remove: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'meterway-soak-pricing-'));
   const file = join(dir, 'pricing.json');
-  writeFileSync(file, JSON.stringify({ version: 'soak', currency: 'USD', unit: 'per 1M tokens', models: { [soakModel]: { input: 100, output: 1000, maxOutputTokens: 16384 } } }));
+  writeFileSync(file, JSON.stringify({ version: 'soak', currency: 'USD', unit: 'per 1M tokens', models: { [soakModel]: { input: 100, output: 1000, maxOutputTokens: 16384, images: soakImageTokens } } }));
   return { file, remove: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 

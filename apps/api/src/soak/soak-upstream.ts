@@ -23,6 +23,15 @@ const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'the
  * usage that varies from call to call: at most `max_tokens` of output, and input tokens one below,
  * at or one above the gateway's estimate (a provider's tokenizer is not the gateway's).
  */
+/** What the soak model bills for an image, per detail level; the soak price list says the same. */
+export const soakImageTokens = { low: 85, high: 765 };
+
+/** Images are billed per detail level. */
+function imageTokensOf(messages: { content?: unknown }[]): number {
+  const parts = messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as { type?: string; image_url?: { detail?: string } }[]) : []));
+  return parts.filter((part) => part.type === 'image_url').reduce((sum, part) => sum + soakImageTokens[part.image_url?.detail === 'low' ? 'low' : 'high'], 0);
+}
+
 export async function startSoakUpstream(options: { chunkDelayMs?: number } = {}) {
   let mode: SoakUpstreamMode = 'ok';
   let counter = 0;
@@ -41,7 +50,7 @@ export async function startSoakUpstream(options: { chunkDelayMs?: number } = {})
     // Each of the `n` choices is the same answer, and is billed.
     const choices = Array.from({ length: body.n ?? 1 }, (_, index) => index);
     const completionTokens = perChoice * choices.length;
-    const promptTokens = Math.max(1, estimateInputTokens(body.messages ?? []) + (mode === 'greedy' ? 5 : (n % 3) - 1));
+    const promptTokens = Math.max(1, estimateInputTokens(body.messages ?? []) + imageTokensOf(body.messages ?? []) + (mode === 'greedy' ? 5 : (n % 3) - 1));
     const call: UpstreamCall = { id, stream: body.stream === true, maxTokens: body.max_completion_tokens ?? body.max_tokens, promptTokens, completionTokens, usageSent: false };
     calls.set(id, call);
     const current = mode;
