@@ -13,8 +13,8 @@ type ServeOptions = {
 
 /**
  * Runs a service until SIGTERM or SIGINT, then shuts down gracefully: stop accepting, let
- * in-flight requests finish, run the onClose hooks, then `close` (the database), exit 0. A second
- * signal, or a shutdown slower than the timeout, exits at once with 1.
+ * in-flight requests finish (for half the timeout at most), run the onClose hooks, then `close`
+ * (the database), exit 0. A second signal, or a shutdown slower than the timeout, exits at once with 1.
  */
 export async function serve({ build, shutdownTimeoutMs = 10_000 }: ServeOptions): Promise<void> {
   let built: Awaited<ReturnType<ServeOptions['build']>>;
@@ -37,6 +37,11 @@ export async function serve({ build, shutdownTimeoutMs = 10_000 }: ServeOptions)
       process.exit(1);
     }, shutdownTimeoutMs);
     timer.unref();
+    // The server closes once every connection has: one a client holds open mid-request (a body it
+    // never finishes sends) would keep it, and the app's own shutdown, from ever running. Halfway
+    // through the grace period the connections still open are cut, so the onClose hooks and
+    // `close` still run.
+    setTimeout(() => app.server.closeAllConnections(), shutdownTimeoutMs / 2).unref();
     app
       .close()
       .then(() => close?.())
