@@ -19,7 +19,7 @@ export type DbHandle<TSchema extends Schema = Schema> = {
   kind: 'postgres' | 'pglite';
   /** Resolves when the database answers a query; rejects otherwise. */
   ping: () => Promise<void>;
-  /** Applies the pending migrations; safe to call from several instances at once. */
+  /** Applies the pending migrations, then every function file again; safe to call from several instances at once. */
   migrate: (migrations: Migrations) => Promise<void>;
   close: () => Promise<void>;
 };

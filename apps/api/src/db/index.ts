@@ -4,4 +4,8 @@ import * as schema from './schema/index.js';
 
 export { schema };
 export type ApiDb = DbHandle<typeof schema>;
-export const migrations: Migrations = { folder: packagePath(import.meta.url, 'src/db/migrations'), table: 'app_migrations' };
+export const migrations: Migrations = {
+  folder: packagePath(import.meta.url, 'src/db/migrations'),
+  table: 'app_migrations',
+  functions: packagePath(import.meta.url, 'src/db/functions'),
+};

@@ -11,7 +11,8 @@ const inProcess = new Map<string, Promise<Uint8Array>>();
 /**
  * A migrated PGlite data directory as a gzipped tarball. Creating and migrating a database takes
  * seconds; loading this dump takes about half a second, so each test file starts from it. The
- * dump is cached on disk under a hash of the migrations, so every test worker shares it.
+ * dump is cached on disk under a hash of the migrations and the functions, so every test worker
+ * shares it and a changed function file makes a new one.
  */
 export function loadPgliteTemplate(migrations: Migrations): Promise<Uint8Array> {
   const key = migrationsHash(migrations);
@@ -55,5 +56,9 @@ function migrationsHash(migrations: Migrations): string {
     }
   };
   walk(migrations.folder);
+  if (migrations.functions !== undefined) {
+    hash.update('\0functions\0');
+    walk(migrations.functions);
+  }
   return hash.digest('hex').slice(0, 16);
 }

@@ -6,8 +6,8 @@ import { publishableKeys } from './publishable-keys.js';
 /**
  * Chat completions summed per organisation, UTC day, key and model, so a 30-day chart reads a few
  * hundred rows however many calls there were. Kept by a statement trigger on chat_completions
- * (migration 0004): every insert path, batched settlement included, adds to it in the same
- * transaction.
+ * (db/functions/add-to-usage-daily.sql): every insert path, batched settlement included, adds to
+ * it in the same transaction.
  */
 export const usageDaily = appSchema.table(
   'usage_daily',

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Database } from '@meterway/db';
+import { createTestDb, setupTestDb } from '@meterway/db/testing';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrations, schema } from './index.js';
+
+type Db = Database<typeof schema>;
+
+const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/** How many functions of that name the `app` schema holds: one per name, or a call may be ambiguous. */
+async function overloads(db: Db, name: string): Promise<number> {
+  const [row] = rows<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from pg_proc p join pg_namespace s on s.oid = p.pronamespace
+      where s.nspname = 'app' and p.proname = ${name}`),
+  );
+  return row?.n ?? 0;
+}
+
+async function expectOneOfEach(db: Db) {
+  expect(await overloads(db, 'admit_calls')).toBe(1);
+  expect(await overloads(db, 'settle_calls')).toBe(1);
+  expect(await overloads(db, 'add_to_usage_daily')).toBe(1);
+  expect(await overloads(db, 'reserve_calls')).toBe(0);
+}
+
+/**
+ * One call through the money functions as the gateway makes it: admitted with a hold of 1000,
+ * settled at the 1500 its provider reported. What each table says afterwards.
+ */
+async function chargeOneCall(db: Db) {
+  const organization = randomUUID();
+  const key = randomUUID();
+  const keyValue = `pk_test_${randomUUID()}`;
+  const reservation = randomUUID();
+  const completion = `chatcmpl-${randomUUID()}`;
+  const origins = JSON.stringify(['https://app.example']);
+  const period = `${new Date().toISOString().slice(0, 7)}-01`;
+  await db.execute(sql`insert into app.organizations (id, name) values (${organization}, 'functions test')`);
+  await db.execute(sql`insert into app.credit_balances (organization_id, balance_nanos) values (${organization}, 10000)`);
+  await db.execute(sql`insert into app.publishable_keys (id, organization_id, name, value, spend_limit_nanos, allowed_origins)
+    values (${key}, ${organization}, 'test', ${keyValue}, 5000, ${origins}::jsonb)`);
+
+  await db.execute(sql`select app.admit_calls(${key}, ${keyValue}, ${origins}::jsonb, now(), ${period}::date,
+    ${`{${reservation}}`}::uuid[], '{1000}'::bigint[], now() + interval '10 minutes')`);
+  const [held] = rows<{ reserved: number }>(
+    await db.execute(sql`select reserved_nanos::int as reserved from app.credit_balances where organization_id = ${organization}`),
+  );
+
+  const calls = JSON.stringify([
+    {
+      ord: 1,
+      reservation_id: reservation,
+      completion_id: completion,
+      created_at: new Date().toISOString(),
+      model: 'test-model',
+      estimated_input_tokens: 10,
+      input_tokens: 12,
+      cached_input_tokens: 0,
+      estimated_input_cost_nanos: 100,
+      input_cost_nanos: 120,
+      output_tokens: 20,
+      output_cost_nanos: 1380,
+      total_cost_nanos: 1500,
+      usage_estimated: false,
+      price_version: 'test',
+    },
+  ]);
+  const settled = rows<{ completion_id: string; over_hold: number; unpaid: number }>(
+    await db.execute(sql`select completion_id, over_hold_nanos::int as over_hold, unpaid_nanos::int as unpaid
+      from app.settle_calls(${organization}, ${key}, ${period}::date, ${calls}::jsonb)`),
+  );
+  const [credit] = rows<{ balance: number; reserved: number }>(
+    await db.execute(sql`select balance_nanos::int as balance, reserved_nanos::int as reserved from app.credit_balances where organization_id = ${organization}`),
+  );
+  const [spend] = rows<{ spent: number; reserved: number }>(
+    await db.execute(sql`select spent_nanos::int as spent, reserved_nanos::int as reserved from app.key_spend where publishable_key_id = ${key}`),
+  );
+  const ledger = rows<{ amount: number }>(
+    await db.execute(sql`select amount_nanos::int as amount from app.credit_entries where organization_id = ${organization}`),
+  );
+  const usage = rows<{ calls: number; cost: number }>(
+    await db.execute(sql`select calls::int as calls, cost_nanos::int as cost from app.usage_daily where organization_id = ${organization}`),
+  );
+  return { completion, held: held?.reserved, settled, credit, spend, ledger, usage };
+}
+
+/** What a call of 1500 against a hold of 1000 and a credit of 10000 leaves behind. */
+async function expectChargedInFull(db: Db) {
+  const outcome = await chargeOneCall(db);
+  expect(outcome.held).toBe(1000);
+  expect(outcome.settled).toEqual([{ completion_id: outcome.completion, over_hold: 500, unpaid: 0 }]);
+  expect(outcome.credit).toEqual({ balance: 8500, reserved: 0 });
+  expect(outcome.spend).toEqual({ spent: 1500, reserved: 0 });
+  expect(outcome.ledger).toEqual([{ amount: -1500 }]);
+  // The trigger adds each completion to usage_daily once.
+  expect(outcome.usage).toEqual([{ calls: 1, cost: 1500 }]);
+}
+
+describe('the api database functions (db/functions)', () => {
+  const testDb = setupTestDb({ schema, migrations });
+
+  it('are there after a fresh migrate, once each, and meter a call', async () => {
+    await expectOneOfEach(testDb.db);
+    await expectChargedInFull(testDb.db);
+  });
+
+  it('are re-applied by every migrate without doubling', async () => {
+    await testDb.handle.migrate(migrations);
+    await testDb.handle.migrate(migrations);
+    await expectOneOfEach(testDb.db);
+    await expectChargedInFull(testDb.db);
+  });
+});
+
+// The signatures the previous migrations left (0001 to 0007 defined the functions themselves),
+// with bodies that fail: after a migrate, none of them may be what runs.
+const previousBody = `LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'a previous definition ran'; END $$`;
+const previous = {
+  reserveCalls: `CREATE FUNCTION "app"."reserve_calls"(p_organization_id uuid, p_key_id uuid, p_period_start date,
+    p_spend_limit_nanos bigint, p_reservation_ids uuid[], p_amounts bigint[], p_expires_at timestamptz) RETURNS void ${previousBody}`,
+  admitCallsOf0005: `CREATE FUNCTION "app"."admit_calls"(p_key_id uuid, p_key_value text, p_allowed_origins jsonb, p_now timestamptz,
+    p_period_start date, p_reservation_ids uuid[], p_amounts bigint[], p_expires_at timestamptz) RETURNS void ${previousBody}`,
+  admitCallsOf0006: `CREATE FUNCTION "app"."admit_calls"(p_key_id uuid, p_key_value text, p_allowed_origins jsonb, p_now timestamptz,
+    p_period_start date, p_reservation_ids uuid[], p_amounts bigint[], p_expires_at timestamptz, p_keep_free bigint DEFAULT 0)
+    RETURNS void ${previousBody}`,
+  settleCallsReturningIds: `CREATE FUNCTION "app"."settle_calls"(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
+    RETURNS SETOF text ${previousBody}`,
+  settleCallsOf0007: `CREATE FUNCTION "app"."settle_calls"(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
+    RETURNS TABLE (completion_id text, over_hold_nanos bigint, unpaid_nanos bigint) ${previousBody}`,
+  addToUsageDaily: `CREATE FUNCTION "app"."add_to_usage_daily"() RETURNS trigger ${previousBody}`,
+  usageDailyTrigger: `CREATE TRIGGER "chat_completions_add_to_usage_daily" AFTER INSERT ON "app"."chat_completions"
+    REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION "app"."add_to_usage_daily"()`,
+};
+const usageDaily = [previous.addToUsageDaily, previous.usageDailyTrigger];
+
+const databasesOfThePreviousMigrations = [
+  { through: '0003_metering_charge_within_hold', functions: [previous.reserveCalls, previous.settleCallsReturningIds] },
+  { through: '0004_beyond_the_spec', functions: [previous.reserveCalls, previous.settleCallsReturningIds, ...usageDaily] },
+  { through: '0005_metering_admission_checks_the_key', functions: [previous.admitCallsOf0005, previous.settleCallsReturningIds, ...usageDaily] },
+  { through: '0006_metering_holds_in_stock', functions: [previous.admitCallsOf0006, previous.settleCallsReturningIds, ...usageDaily] },
+  { through: '0008_metering_forwarded_holds', functions: [previous.admitCallsOf0006, previous.settleCallsOf0007, ...usageDaily] },
+];
+
+describe('a database the previous migrations left', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The migrations folder as it stood when `tag` was the last migration. */
+  function migrationsThrough(tag: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'meterway-api-migrations-'));
+    dirs.push(dir);
+    cpSync(migrations.folder, dir, { recursive: true });
+    const journalPath = join(dir, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+    const last = journal.entries.findIndex((entry) => entry.tag === tag);
+    if (last < 0) throw new Error(`No migration ${tag}`);
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
+    return dir;
+  }
+
+  it.each(databasesOfThePreviousMigrations)('migrated through $through gets the current functions', async ({ through, functions }) => {
+    const handle = await createTestDb({ schema, migrations: { folder: migrationsThrough(through), table: migrations.table } });
+    try {
+      for (const statement of functions) await handle.db.execute(sql.raw(statement));
+      await handle.migrate(migrations);
+      await expectOneOfEach(handle.db);
+      await expectChargedInFull(handle.db);
+    } finally {
+      await handle.close();
+    }
+  });
+});

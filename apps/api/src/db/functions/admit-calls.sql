@@ -1,0 +1,70 @@
+-- Admission: the holds of a batch of one key's calls, reserved in one round trip, all or none.
+-- The hot rows (an organisation's balance, a key's spend) stay locked only while the function
+-- runs, never across a network round trip. Lock order everywhere: credit_balances, then key_spend
+-- (app.settle_calls takes them in the same order), so admission and settlement never deadlock.
+--
+-- Admission checks the key itself, so a gateway instance may keep the keys it has seen: every
+-- call is admitted only if, when its reservation is taken, its key is live, the value it
+-- presented still authenticates and the allowed origins it was checked against are the key's own.
+-- Otherwise SQLSTATE MW401 (nothing reserved): the gateway reads the key again and decides afresh.
+-- The budget is read from the key row here, never from what the caller last saw. SQLSTATE MW402
+-- when the credit cannot hold the batch, MW429 when the key's budget cannot.
+--
+-- An instance may reserve holds ahead of its calls (a stock, domain/metering/hold-stock.ts) and
+-- admit calls from them without a round trip. Those holds are taken here like any other, with
+-- every check, plus one: p_keep_free, what must stay free on both the credit and the key's budget
+-- after them, so a stock is only ever a small part of what is free, and none is taken near
+-- exhaustion, where every call is admitted on its own, exactly. Calls pass 0.
+--
+-- Admission's commit does not wait for the disk (synchronous_commit off, for its own transaction
+-- only). A reservation moves no money: if the database crashed before this commit reached disk,
+-- the hold would vanish together with the credit and budget it held, and the call's settlement
+-- would find no reservation and charge nothing. No balance, ledger or budget can be wrong; at
+-- worst an instant of calls goes uncharged. In exchange the hot rows are not locked across a disk
+-- flush at admission. Settlement, top-ups and every other ledger entry still commit durably (and
+-- any durable commit also flushes these).
+CREATE OR REPLACE FUNCTION "app"."admit_calls"(
+	p_key_id uuid,
+	p_key_value text,
+	p_allowed_origins jsonb,
+	p_now timestamptz,
+	p_period_start date,
+	p_reservation_ids uuid[],
+	p_amounts bigint[],
+	p_expires_at timestamptz,
+	p_keep_free bigint DEFAULT 0
+) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	total bigint := (SELECT coalesce(sum(amount), 0) FROM unnest(p_amounts) AS amount);
+	organization uuid;
+	spend_limit bigint;
+BEGIN
+	-- A reservation moves no money, so its commit need not wait for the disk (see above).
+	PERFORM set_config('synchronous_commit', 'off', true);
+	SELECT "organization_id", "spend_limit_nanos" INTO organization, spend_limit
+		FROM "app"."publishable_keys"
+		WHERE "id" = p_key_id AND "deleted_at" IS NULL AND "allowed_origins" = p_allowed_origins
+			AND ("value" = p_key_value OR ("previous_value" = p_key_value AND "previous_value_expires_at" > p_now));
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'key changed' USING ERRCODE = 'MW401';
+	END IF;
+	UPDATE "app"."credit_balances"
+		SET "reserved_nanos" = "reserved_nanos" + total
+		WHERE "organization_id" = organization AND "balance_nanos" - "reserved_nanos" >= total + p_keep_free;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'insufficient credit' USING ERRCODE = 'MW402';
+	END IF;
+	INSERT INTO "app"."key_spend" AS s ("publishable_key_id", "period_start", "reserved_nanos")
+		SELECT p_key_id, p_period_start, total WHERE total + p_keep_free <= spend_limit
+		ON CONFLICT ("publishable_key_id", "period_start") DO UPDATE
+			SET "reserved_nanos" = s."reserved_nanos" + excluded."reserved_nanos"
+			WHERE s."spent_nanos" + s."reserved_nanos" + excluded."reserved_nanos" + p_keep_free <= spend_limit;
+	IF NOT FOUND THEN
+		-- Raising undoes the credit reservation above with the rest of the statement.
+		RAISE EXCEPTION 'key budget exhausted' USING ERRCODE = 'MW429';
+	END IF;
+	INSERT INTO "app"."reservations" ("id", "organization_id", "publishable_key_id", "period_start", "amount_nanos", "expires_at")
+		SELECT id, organization, p_key_id, p_period_start, amount, p_expires_at
+		FROM unnest(p_reservation_ids, p_amounts) AS batch(id, amount);
+END;
+$$;
