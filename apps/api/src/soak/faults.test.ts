@@ -106,7 +106,7 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
     );
     const usage = await checkUsageCharged(stack.db.db, [...stack.upstream.calls.values()].slice(before), answers);
     figures.invariantChecks += usage.checks;
-    expect(usage).toEqual({ checks: 5, violations: [] });
+    expect(usage).toEqual({ checks: 6, violations: [] });
     // Every call the provider had is charged once: the survivors' usage, the cut streams' reservations.
     expect(await completionsOf(account.organizationId)).toHaveLength(9);
     const charged = (await completionsOf(account.organizationId)).reduce((sum, row) => sum + (row.totalCostNanos ?? 0n), 0n);

@@ -1,7 +1,7 @@
 -- usage_daily follows chat_completions: one upsert per inserting statement (a settled batch is one
 -- statement), in the same transaction, summed per UTC day, key and model. Rows are taken in a fixed
--- order so two transactions adding to the same days never deadlock. Completions are never updated
--- or deleted, so inserts are all it needs to follow.
+-- order so two transactions adding to the same days never deadlock. Completions are never deleted,
+-- and their tokens and costs never change, so inserts are all it needs to follow.
 CREATE OR REPLACE FUNCTION "app"."add_to_usage_daily"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	INSERT INTO "app"."usage_daily" AS u ("organization_id", "day", "publishable_key_id", "model", "calls", "input_tokens", "output_tokens", "cost_nanos")

@@ -11,8 +11,13 @@
 -- ledger charge = total_cost - unpaid_nanos. Rows also keep the price-list version they were
 -- priced with and the cached input tokens.
 --
--- The hot rows stay locked only while the function runs, never across a network round trip, in
--- admission's order: credit_balances, then key_spend.
+-- It finds its reservations by primary key (joining them to the call list lets the planner scan the
+-- whole table, which holds every recent call's dead row until vacuum reaches it) and records the
+-- completions before it locks the organisation's balance row and the key's spend row, which
+-- admission of the key's next calls needs: those wait for the charge and the commit only, not for
+-- the inserts. The hot rows are locked in admission's order (credit_balances, then key_spend), so
+-- the two never deadlock. A completion is inserted as fully paid; the rare one the credit could
+-- not pay in full has its unpaid_nanos set once the balance is known.
 CREATE OR REPLACE FUNCTION "app"."settle_calls"(
 	p_organization_id uuid,
 	p_key_id uuid,
@@ -21,22 +26,22 @@ CREATE OR REPLACE FUNCTION "app"."settle_calls"(
 ) RETURNS TABLE (completion_id text, over_hold_nanos bigint, unpaid_nanos bigint) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
+	reservation_ids uuid[] := ARRAY(SELECT (call->>'reservation_id')::uuid FROM jsonb_array_elements(p_calls) AS call);
+	completion_ids text[];
+	costs bigint[];
+	overs bigint[];
+	unpaids bigint[];
+	reserved_total bigint;
+	cost_total bigint;
 	balance bigint;
 	reserved bigint;
 BEGIN
-	-- Locked first, as admission locks it, so the two never deadlock.
-	SELECT b."balance_nanos", b."reserved_nanos" INTO balance, reserved
-		FROM "app"."credit_balances" AS b WHERE b."organization_id" = p_organization_id FOR UPDATE;
-	balance := coalesce(balance, 0);
-	reserved := coalesce(reserved, 0);
-	RETURN QUERY
 	WITH released AS (
 		DELETE FROM "app"."reservations" AS r
-		USING jsonb_to_recordset(p_calls) AS c(reservation_id uuid)
-		WHERE r."id" = c.reservation_id AND r."organization_id" = p_organization_id
+		WHERE r."id" = ANY(reservation_ids) AND r."organization_id" = p_organization_id
 		RETURNING r."id", r."amount_nanos"
 	), calls AS (
-		SELECT c.*, released."amount_nanos" AS reserved_nanos
+		SELECT c.*, released."amount_nanos" AS reserved_nanos, greatest(c.total_cost_nanos - released."amount_nanos", 0) AS over_nanos
 		FROM jsonb_to_recordset(p_calls) AS c(
 			ord int, reservation_id uuid, completion_id text, created_at timestamptz, model text,
 			estimated_input_tokens int, input_tokens int, cached_input_tokens int, estimated_input_cost_nanos bigint,
@@ -44,42 +49,61 @@ BEGIN
 			price_version text
 		)
 		JOIN released ON released."id" = c.reservation_id
-	), charged AS (
-		-- What the batch may take: its own holds and the credit no other call holds.
-		SELECT calls.*, greatest(least(calls.total_cost_nanos,
-				balance - greatest(reserved - (SELECT sum(x.reserved_nanos) FROM calls AS x), 0) - coalesce(sum(calls.total_cost_nanos) OVER earlier, 0)
-			), 0)::bigint AS charge_nanos
-		FROM calls WINDOW earlier AS (ORDER BY calls.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-	), settled AS (
-		SELECT charged.*, (balance - sum(charged.charge_nanos) OVER (ORDER BY charged.ord))::bigint AS balance_after_nanos,
-			greatest(charged.total_cost_nanos - charged.reserved_nanos, 0) AS over_nanos
-		FROM charged
-	), credit AS (
-		UPDATE "app"."credit_balances"
-			SET "balance_nanos" = "balance_nanos" - (SELECT coalesce(sum(s.charge_nanos), 0) FROM settled AS s),
-				"reserved_nanos" = greatest("reserved_nanos" - (SELECT coalesce(sum(s.reserved_nanos), 0) FROM settled AS s), 0),
-				"updated_at" = now()
-			WHERE "organization_id" = p_organization_id
-	), spend AS (
-		UPDATE "app"."key_spend"
-			SET "spent_nanos" = "spent_nanos" + (SELECT coalesce(sum(s.total_cost_nanos), 0) FROM settled AS s),
-				"reserved_nanos" = greatest("reserved_nanos" - (SELECT coalesce(sum(s.reserved_nanos), 0) FROM settled AS s), 0)
-			WHERE "publishable_key_id" = p_key_id AND "period_start" = p_period_start
-	), entries AS (
-		INSERT INTO "app"."credit_entries" ("id", "organization_id", "kind", "amount_nanos", "balance_after_nanos", "reference")
-			SELECT gen_random_uuid(), p_organization_id, 'usage_charge', -s.charge_nanos, s.balance_after_nanos, s.completion_id
-			FROM settled AS s WHERE s.charge_nanos > 0
 	), completions AS (
 		INSERT INTO "app"."chat_completions" (
 			"id", "organization_id", "publishable_key_id", "created_at", "model", "estimated_input_tokens", "input_tokens",
 			"cached_input_tokens", "estimated_input_cost_nanos", "input_cost_nanos", "output_tokens", "output_cost_nanos",
 			"total_cost_nanos", "usage_estimated", "price_version", "over_hold_nanos", "unpaid_nanos"
 		)
-			SELECT s.completion_id, p_organization_id, p_key_id, s.created_at, s.model, s.estimated_input_tokens, s.input_tokens,
-				s.cached_input_tokens, s.estimated_input_cost_nanos, s.input_cost_nanos, s.output_tokens, s.output_cost_nanos,
-				s.total_cost_nanos, s.usage_estimated, s.price_version, s.over_nanos, s.total_cost_nanos - s.charge_nanos
-			FROM settled AS s
+			SELECT calls.completion_id, p_organization_id, p_key_id, calls.created_at, calls.model, calls.estimated_input_tokens, calls.input_tokens,
+				calls.cached_input_tokens, calls.estimated_input_cost_nanos, calls.input_cost_nanos, calls.output_tokens, calls.output_cost_nanos,
+				calls.total_cost_nanos, calls.usage_estimated, calls.price_version, calls.over_nanos, 0
+			FROM calls
 	)
-	SELECT s.completion_id, s.over_nanos, s.total_cost_nanos - s.charge_nanos FROM settled AS s ORDER BY s.ord;
+	SELECT array_agg(calls.completion_id ORDER BY calls.ord), array_agg(calls.total_cost_nanos ORDER BY calls.ord),
+			array_agg(calls.over_nanos ORDER BY calls.ord), sum(calls.reserved_nanos), sum(calls.total_cost_nanos)
+		INTO completion_ids, costs, overs, reserved_total, cost_total
+		FROM calls;
+	-- Every reservation already gone (settled or swept): nothing to charge.
+	IF completion_ids IS NULL THEN
+		RETURN;
+	END IF;
+
+	SELECT b."balance_nanos", b."reserved_nanos" INTO balance, reserved
+		FROM "app"."credit_balances" AS b WHERE b."organization_id" = p_organization_id FOR UPDATE;
+	balance := coalesce(balance, 0);
+	reserved := coalesce(reserved, 0);
+	WITH charged AS (
+		-- What the batch may take: its own holds and the credit no other call holds. Within its hold a
+		-- call always fits; only a call over its hold can meet the limit.
+		SELECT call.completion_id, call.ord, call.cost_nanos,
+			greatest(least(call.cost_nanos,
+				balance - greatest(reserved - reserved_total, 0) - coalesce(sum(call.cost_nanos) OVER earlier, 0)
+			), 0)::bigint AS charge_nanos
+		FROM unnest(completion_ids, costs) WITH ORDINALITY AS call(completion_id, cost_nanos, ord)
+		WINDOW earlier AS (ORDER BY call.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+	), settled AS (
+		SELECT charged.*, (balance - sum(charged.charge_nanos) OVER (ORDER BY charged.ord))::bigint AS balance_after_nanos FROM charged
+	), credit AS (
+		UPDATE "app"."credit_balances"
+			SET "balance_nanos" = "balance_nanos" - (SELECT coalesce(sum(s.charge_nanos), 0) FROM settled AS s),
+				"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0),
+				"updated_at" = now()
+			WHERE "organization_id" = p_organization_id
+	), entries AS (
+		INSERT INTO "app"."credit_entries" ("id", "organization_id", "kind", "amount_nanos", "balance_after_nanos", "reference")
+			SELECT gen_random_uuid(), p_organization_id, 'usage_charge', -s.charge_nanos, s.balance_after_nanos, s.completion_id
+			FROM settled AS s WHERE s.charge_nanos > 0
+	), unpaid AS (
+		UPDATE "app"."chat_completions" AS cc SET "unpaid_nanos" = s.cost_nanos - s.charge_nanos
+			FROM settled AS s WHERE cc."id" = s.completion_id AND s.charge_nanos < s.cost_nanos
+	)
+	SELECT array_agg(s.cost_nanos - s.charge_nanos ORDER BY s.ord) INTO unpaids FROM settled AS s;
+	-- Only a call over its hold can take the key past its budget (admission never lets the holds).
+	UPDATE "app"."key_spend"
+		SET "spent_nanos" = "spent_nanos" + cost_total,
+			"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0)
+		WHERE "publishable_key_id" = p_key_id AND "period_start" = p_period_start;
+	RETURN QUERY SELECT * FROM unnest(completion_ids, overs, unpaids);
 END;
 $$;

@@ -12,8 +12,8 @@ import { rowsOf } from './sql-values.js';
 export type Admission = { reservationId: string; maxTokens: number; reservedNanos: bigint; periodStart: string };
 
 /** How often, and how long apart, a call refused while other calls hold credit or budget looks again. */
-const holdWaits = 4;
-const holdWaitMs = 5;
+const holdWaits = 10;
+const holdWaitMs = 10;
 
 type Hold = { presented: PresentedKey; now: Date; period: string; reservationId: string; amount: bigint; expiresAt: Date };
 
