@@ -34,7 +34,7 @@ function seeded(start: number) {
  */
 type Profile = { name: string; creditDollars: number; topUpDollars: [number, number]; topUpEveryMs: [number, number]; budgetCents: number; raiseCents: [number, number] };
 const profiles: Profile[] = [
-  { name: 'credit-bound', creditDollars: 1, topUpDollars: [1, 1], topUpEveryMs: [1500, 3000], budgetCents: 100_000, raiseCents: [0, 0] },
+  { name: 'credit-bound', creditDollars: 1, topUpDollars: [1, 1], topUpEveryMs: [4000, 8000], budgetCents: 100_000, raiseCents: [0, 0] },
   { name: 'budget-bound', creditDollars: 100, topUpDollars: [1, 5], topUpEveryMs: [4000, 8000], budgetCents: 50, raiseCents: [5, 15] },
   { name: 'mixed', creditDollars: 2, topUpDollars: [1, 3], topUpEveryMs: [1000, 3000], budgetCents: 100, raiseCents: [10, 30] },
   { name: 'mixed', creditDollars: 2, topUpDollars: [1, 3], topUpEveryMs: [1000, 3000], budgetCents: 100, raiseCents: [10, 30] },
