@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { AppError } from '../../errors/app-error.js';
 
 /** Failures worth trying again later: Stripe unreachable, overloaded or failing on its side. */
-const transient = new Set(['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError']);
+const transient: readonly string[] = ['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError'];
 
 /**
  * Calls Stripe. Its errors carry Stripe's own HTTP status, which must not reach the browser as
@@ -14,7 +14,7 @@ export async function callStripe<T>(what: string, call: () => Promise<T>): Promi
     return await call();
   } catch (error) {
     if (!(error instanceof Stripe.errors.StripeError)) throw error;
-    if (transient.has(error.type)) {
+    if (transient.includes(error.type)) {
       throw new AppError('ServiceUnavailable', 'The payment provider does not answer. Try again in a moment.', { retryAfter: 5 });
     }
     throw new Error(`Stripe could not ${what}: ${error.type}${error.code ? ` (${error.code})` : ''}, request ${error.requestId ?? 'unknown'}`, { cause: error });
