@@ -88,7 +88,7 @@ declare module 'fastify' {
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 256 * 1024, frameworkErrors: sendFrameworkError });
+  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel, deps.config.trustProxy), bodyLimit: 256 * 1024, frameworkErrors: sendFrameworkError });
   const routeTable: { method: string; url: string }[] = [];
   fastify.decorate('routeTable', routeTable);
   fastify.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import { booleanFlag, commaList, httpUrl, parseEnv, publicUrls, stackEnvShape } from '@meterway/service';
+import { booleanFlag, commaList, httpUrl, parseEnv, publicUrls, stackEnvShape, trustProxySetting } from '@meterway/service';
 import { z } from 'zod';
 
 /** The api's environment; README.md documents every name. */
@@ -23,6 +23,7 @@ const apiEnv = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
   ALERT_CHECK_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(5_000),
+  TRUST_PROXY: trustProxySetting,
 }).superRefine((env, context) => {
   // A hold that expired while its call still waits for the provider would be swept, and the call go
   // unpaid: a call may run for half its hold's lifetime, and must be able to wait out the timeout.
@@ -48,6 +49,8 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     port: env.API_PORT,
     production: env.NODE_ENV === 'production',
     logLevel: env.LOG_LEVEL,
+    /** Whose X-Forwarded-For decides `request.ip` (the per-address limits' key): nobody's unless set. */
+    trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     ...publicUrls(env),

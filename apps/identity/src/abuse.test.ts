@@ -65,6 +65,7 @@ async function person(what: string) {
 
 describe('credential stuffing', () => {
   it('stops one address trying many identifiers after 30 attempts, whatever X-Forwarded-For claims', async () => {
+    // TRUST_PROXY is unset here, so the header is ignored (trust-proxy.test.ts covers a trusted proxy).
     const victim = await person('stuffing-victim');
     const attacker = browser();
     const outcomes: string[] = [];

@@ -56,7 +56,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel), bodyLimit: 64 * 1024, frameworkErrors: sendFrameworkError });
+  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel, deps.config.trustProxy), bodyLimit: 64 * 1024, frameworkErrors: sendFrameworkError });
   await fastify.register(app, deps);
   return fastify;
 }

@@ -1,4 +1,4 @@
-import { booleanFlag, httpUrl, parseEnv, publicUrls, stackEnvShape } from '@meterway/service';
+import { booleanFlag, httpUrl, parseEnv, publicUrls, stackEnvShape, trustProxySetting } from '@meterway/service';
 import { z } from 'zod';
 
 /** Identity's environment; README.md documents every name. */
@@ -12,6 +12,7 @@ const identityEnv = z
     COOKIE_DOMAIN: z.string().optional(),
     COOKIE_SECURE: booleanFlag.optional(),
     IDENTITY_RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number' }).positive('must be greater than 0').default(1),
+    TRUST_PROXY: trustProxySetting,
     // Kratos' `selfservice.flows.*.ui_url` and `selfservice.default_browser_return_url`.
     IDENTITY_LOGIN_UI_URL: httpUrl.optional(),
     IDENTITY_REGISTRATION_UI_URL: httpUrl.optional(),
@@ -47,6 +48,8 @@ export function loadIdentityConfig(source: NodeJS.ProcessEnv = process.env) {
     host: env.HOST,
     port: env.IDENTITY_PORT,
     logLevel: env.LOG_LEVEL,
+    /** Whose X-Forwarded-For decides `request.ip` (the per-address limits' key): nobody's unless set. */
+    trustProxy: env.TRUST_PROXY,
     production: env.NODE_ENV === 'production',
     dataDir: env.DATA_DIR,
     databaseUrl: env.IDENTITY_DATABASE_URL ?? env.DATABASE_URL,

@@ -16,8 +16,8 @@ vi.mock('@meterway/service', async (importOriginal) => {
   return {
     ...actual,
     // The options production runs with (level, serializers, redaction), writing here instead of to stdout.
-    fastifyOptions: (level: string) => {
-      const options = actual.fastifyOptions(level);
+    fastifyOptions: (...args: Parameters<typeof actual.fastifyOptions>) => {
+      const options = actual.fastifyOptions(...args);
       return { ...options, logger: { ...(options.logger as object), stream: { write: (line: string) => lines.push(line) } } };
     },
   };

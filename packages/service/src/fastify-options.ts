@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type FastifyServerOptions, LogController } from 'fastify';
+import { fastifyTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 const incomingRequestId = /^[\w.:-]{1,64}$/;
 
@@ -10,9 +11,11 @@ export const redactUrl = (url: string) => url.replace(secretParams, '$1[redacted
 /**
  * Options every Meterway Fastify instance is created with: pino JSON logs at the configured
  * level, each line of a request carrying its id. A well-formed `x-request-id` from a proxy is kept
- * so a request can be followed across services; anything else gets a fresh UUID.
+ * so a request can be followed across services; anything else gets a fresh UUID. X-Forwarded-For
+ * counts only from the proxies `trustProxy` (TRUST_PROXY) names; by default `request.ip` is the
+ * socket's peer.
  */
-export function fastifyOptions(logLevel: string): FastifyServerOptions {
+export function fastifyOptions(logLevel: string, trustProxy: TrustProxy = false): FastifyServerOptions {
   return {
     logger: {
       level: logLevel,
@@ -32,6 +35,6 @@ export function fastifyOptions(logLevel: string): FastifyServerOptions {
     },
     // Fastify 5 closes idle keep-alive sockets on close(); in-flight requests still finish.
     forceCloseConnections: 'idle',
-    trustProxy: false,
+    trustProxy: fastifyTrustProxy(trustProxy),
   };
 }
