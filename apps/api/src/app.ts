@@ -20,7 +20,7 @@ import { registerSandbox } from './routes/sandbox/index.js';
 import { registerGateway } from './routes/v1/index.js';
 import { createMeter, type Meter } from './domain/metering/meter.js';
 import { createModelProvider } from './gateway/create-model-provider.js';
-import { loadPricing } from './gateway/pricing.js';
+import { loadPricing, pricedModelsOf } from './gateway/pricing.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { stripeWebhookRoutes } from './routes/webhooks/stripe.js';
 
@@ -45,19 +45,15 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const sessions = deps.sessions ?? identitySessions(config.identityInternalUrl);
   const secret = await loadSecret(db.db, config.secret);
   const meter = fastify.meter;
-  const routeDeps: RouteDeps = { ...deps, secret, meter, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
-
   const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
+  const routeDeps: RouteDeps = { ...deps, secret, meter, pricing, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
+
   const provider = deps.models ?? createModelProvider(config);
   const gateway = { meter, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute, reservationTtlMs: config.gateway.reservationTtlMs };
   await registerGateway(fastify, gateway, config);
   registerAlerts(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
-  const pricedModels = [...pricing.models.values()].map((model) => ({
-    id: model.id,
-    inputPerMillion: Number(model.inputNanosPerToken) / 1000,
-    outputPerMillion: Number(model.outputNanosPerToken) / 1000,
-  }));
+  const pricedModels = pricedModelsOf(pricing);
   docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels });
   if (routeDeps.payments.name === 'stripe') await stripeWebhookRoutes(zod, routeDeps);
   // What the console calls: its origin only, with cookies. The payment config and the sandbox's

@@ -12,4 +12,4 @@ import type { IdentitySessions } from './plugins/identity-sessions.js';
 export type AppDeps = { config: ApiConfig; db: ApiDb; sessions?: IdentitySessions; payments?: PaymentProvider; models?: ModelProvider; pricing?: Pricing; mailer?: Mailer };
 
 /** What route modules receive: the deps plus what the app resolved at boot. */
-export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider; meter: Meter };
+export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider; meter: Meter; pricing: Pricing };

@@ -3,11 +3,15 @@ export { validationMessages } from './common/messages.js';
 export { listQuerySchema, type ListQuery, maxPageSize, pageOf, paginationSchema } from './common/pagination.js';
 export { checkoutStatusSchema, emailNotVerifiedSchema, type Me, meSchema } from './bff/me.js';
 export {
+  defaultPerClientLimits,
   isAllowedOrigin,
+  maxClientRequestsPerMinute,
   maxKeyBudget,
+  maxOutputTokensPerCallLimit,
   maxRollOverlapHours,
   normalizeOrigins,
   type PublishableKey,
+  type PublishableKeyFields,
   type PublishableKeyInput,
   publishableKeyInputSchema,
   publishableKeyListSchema,
@@ -15,6 +19,8 @@ export {
   type PublishableKeyRoll,
   publishableKeyRollSchema,
   publishableKeySchema,
+  type PricedModel,
+  pricedModelListSchema,
 } from './bff/publishable-keys.js';
 export { type ChatCompletion, chatCompletionPageSchema, chatCompletionQuerySchema, chatCompletionSchema } from './bff/chat-completions.js';
 export { maxUsageDays, type UsageDaily, usageDailyQuerySchema, usageDailySchema, type UsageDay } from './bff/usage-daily.js';

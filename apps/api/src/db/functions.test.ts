@@ -45,7 +45,7 @@ async function chargeOneCall(db: Db) {
   await db.execute(sql`insert into app.publishable_keys (id, organization_id, name, value, spend_limit_nanos, allowed_origins)
     values (${key}, ${organization}, 'test', ${keyValue}, 5000, ${origins}::jsonb)`);
 
-  await db.execute(sql`select app.admit_calls(${key}, ${keyValue}, ${origins}::jsonb, now(), ${period}::date,
+  await db.execute(sql`select app.admit_calls(${key}, ${keyValue}, 0, now(), ${period}::date,
     ${`{${reservation}}`}::uuid[], '{1000}'::bigint[], now() + interval '10 minutes')`);
   const [held] = rows<{ reserved: number }>(
     await db.execute(sql`select reserved_nanos::int as reserved from app.credit_balances where organization_id = ${organization}`),

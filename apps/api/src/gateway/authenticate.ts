@@ -1,9 +1,10 @@
 import type { PresentedKey } from '../domain/metering/admit-calls.js';
-import { type GatewayKey, originAllowed } from '../domain/metering/find-key.js';
+import { type GatewayKey, modelAllowed, originAllowed } from '../domain/metering/find-key.js';
+import { clientOf } from './client-address.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { gatewayErrors } from './openai-error.js';
 
-type Caller = Pick<CallRequest, 'authorization' | 'origin'>;
+type Caller = Pick<CallRequest, 'authorization' | 'origin' | 'clientAddress'>;
 
 /**
  * Who calls: a live key, from one of its origins. `cached` answers from the key as this instance
@@ -22,10 +23,26 @@ export async function authenticate(gateway: Gateway, caller: Caller, read: 'cach
   return { key, value };
 }
 
-/** Within the key's request rate. */
-export async function withinRate(gateway: Gateway, key: GatewayKey): Promise<void> {
-  const retryAfter = await gateway.meter.rate.consume(key.id, gateway.rateLimitPerMinute, new Date());
+/**
+ * Within the key's per-address rate, then within its overall rate. A client over its own cap is
+ * refused before it counts against the key, so it cannot use up the rate the key's other visitors share.
+ */
+export async function withinRate(gateway: Gateway, key: GatewayKey, clientAddress: string): Promise<void> {
+  const now = new Date();
+  if (key.clientRequestsPerMinute !== null) {
+    const retryAfter = await gateway.meter.rate.consume(`${key.id} ${clientOf(clientAddress)}`, key.clientRequestsPerMinute, now);
+    if (retryAfter) throw gatewayErrors.clientRateLimited(retryAfter);
+  }
+  const retryAfter = await gateway.meter.rate.consume(key.id, gateway.rateLimitPerMinute, now);
   if (retryAfter) throw gatewayErrors.rateLimited(retryAfter);
+}
+
+/** The key allows the model; a key from this instance's copy that does not is read again before the call is refused. */
+export async function allowingModel(gateway: Gateway, caller: Caller, presented: PresentedKey, model: string): Promise<PresentedKey> {
+  if (modelAllowed(presented.key, model)) return presented;
+  const fresh = await authenticate(gateway, caller, 'fresh');
+  if (modelAllowed(fresh.key, model)) return fresh;
+  throw gatewayErrors.modelNotAllowed(model);
 }
 
 /**

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { chatRequestSchema } from '@meterway/contracts';
 import type { Admission } from '../domain/metering/admission.js';
 import { type PresentedKey, Refusal, StaleKey } from '../domain/metering/admit-calls.js';
-import { authenticate, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
+import { modelAllowed } from '../domain/metering/find-key.js';
+import { allowingModel, authenticate, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
 import { type Call, complete, type EventClient, stream } from './forward-call.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
@@ -13,22 +14,23 @@ import { type WorstCase, worstCaseOf } from './worst-case.js';
 
 /**
  * One metered chat completion, in the order it happens: who calls (key and origin), within the
- * key's rate, a request the price list can price and its worst case, admission (that worst case
- * held against the credit and the key's budget), then forwarded to the provider, answered or
+ * rates of the key and of the client's address, a request the price list can price and its worst
+ * case, a model the key allows, admission (that worst case, within the key's output limit, held
+ * against the credit and the key's budget), then forwarded to the provider, answered or
  * streamed, and charged what it used (forward-call.ts). A JSON answer is returned; a stream is
  * written to `events`. Refusals are GatewayErrors, thrown before anything is held.
  */
 export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
   const presented = await authenticate(gateway, request, 'cached');
   const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
-    await withinRate(gateway, presented.key);
+    await withinRate(gateway, presented.key, request.clientAddress);
     const body = parseBody(request.body);
     const price = gateway.pricing.models.get(body.model);
     if (!price) throw gatewayErrors.unknownModel(body.model);
     return { body, price, worst: worstCaseOf(body, price) };
   });
   const admittedAt = Date.now();
-  const { key, admission } = await admitCall(gateway, request, presented, price, worst);
+  const { key, admission } = await admitCall(gateway, request, presented, body.model, price, worst);
   const call: Call = { key, admittedAt, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens: worst.inputTokens, choices: worst.choices, model: body.model, log: request.log };
   const forwarded = capped(body, admission);
   return body.stream ? stream(gateway, forwarded, call, events) : complete(gateway, forwarded, call);
@@ -37,10 +39,12 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
 /** The models a key may call. */
 export async function listModels(gateway: Gateway, request: CallRequest) {
   const { key } = await authenticate(gateway, request, 'fresh');
-  await withinRate(gateway, key);
+  await withinRate(gateway, key, request.clientAddress);
   return {
     object: 'list',
-    data: [...gateway.pricing.models.values()].map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: 'meterway' })),
+    data: [...gateway.pricing.models.values()]
+      .filter((model) => modelAllowed(key, model.id))
+      .map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: 'meterway' })),
   };
 }
 
@@ -55,9 +59,14 @@ function parseBody(raw: unknown): ChatBody {
   return parsed.data as ChatBody;
 }
 
-/** Admission for the presented key; a key that changed since it was read is read again and checked afresh. */
-async function admitCall(gateway: Gateway, request: CallRequest, presented: PresentedKey, price: ModelPrice, worst: WorstCase) {
+/**
+ * Admission for the presented key, for a model it allows and within its output limit per call; a
+ * key that changed since it was read is read again and checked afresh.
+ */
+async function admitCall(gateway: Gateway, request: CallRequest, presented: PresentedKey, model: string, price: ModelPrice, worst: WorstCase) {
   for (let attempt = 0; ; attempt++) {
+    presented = await allowingModel(gateway, request, presented, model);
+    const keyLimit = presented.key.maxOutputTokensPerCall;
     try {
       const admission = await gateway.meter.admit({
         presented,
@@ -65,7 +74,7 @@ async function admitCall(gateway: Gateway, request: CallRequest, presented: Pres
         inputTokens: worst.inputTokens,
         choices: worst.choices,
         requestedMaxTokens: worst.maxTokens,
-        maxOutputTokens: price.maxOutputTokens,
+        maxOutputTokens: keyLimit === null ? price.maxOutputTokens : Math.min(keyLimit, price.maxOutputTokens),
         now: new Date(),
       });
       return { key: presented.key, admission };

@@ -15,6 +15,8 @@ export type Gateway = {
 export type CallRequest = {
   authorization: string | undefined;
   origin: string | undefined;
+  /** The client's address as the transport resolved it (behind TRUST_PROXY, the forwarded one). */
+  clientAddress: string;
   body: unknown;
   log: CallLog;
 };

@@ -78,3 +78,12 @@ export function loadPricing(file: string): Pricing {
     ),
   };
 }
+
+/** The models as customers see them: dollars per 1M tokens with the margin, and each model's output limit. */
+export const pricedModelsOf = (pricing: Pricing) =>
+  [...pricing.models.values()].map((model) => ({
+    id: model.id,
+    inputPerMillion: Number(model.inputNanosPerToken) / 1000,
+    outputPerMillion: Number(model.outputNanosPerToken) / 1000,
+    maxOutputTokens: model.maxOutputTokens,
+  }));

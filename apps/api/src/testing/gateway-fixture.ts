@@ -34,7 +34,8 @@ export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv
     await app?.close();
   });
 
-  async function account(options: { creditDollars: number; budgetDollars: number; origins?: string[] }) {
+  type Controls = Pick<typeof publishableKeys.$inferInsert, 'allowedModels' | 'maxOutputTokensPerCall' | 'clientRequestsPerMinute'>;
+  async function account(options: { creditDollars: number; budgetDollars: number; origins?: string[]; controls?: Controls }) {
     const organizationId = randomUUID();
     await testDb.db.insert(organizations).values({ id: organizationId, name: 'Gateway test' });
     if (options.creditDollars > 0) {
@@ -51,6 +52,7 @@ export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv
       value,
       spendLimitNanos: dollarsToNanos(options.budgetDollars),
       allowedOrigins: options.origins ?? ['https://app.example.com'],
+      ...options.controls,
     });
     return { organizationId, keyId, value };
   }

@@ -21,6 +21,9 @@ export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): Pu
   spendLimitPeriodType: 'monthly',
   currentPeriodSpendAmount: 0.42,
   allowedOrigins: ['https://app.example.com'],
+  allowedModels: null,
+  maxOutputTokensPerCall: null,
+  perClientLimits: { requestsPerMinute: 30 },
   ...overrides,
 });
 

@@ -14,7 +14,41 @@ export const normalizeOrigins = (origins: string[]) => [
   ...new Set(origins.map((origin) => origin.trim()).filter(Boolean).map((origin) => (origin === 'localhost' ? origin : new URL(origin).origin))),
 ];
 
-/** POST and PUT /bff/publishable-keys (spec §7). */
+/** The most output tokens a key may allow one call, and the most requests per minute a per-address cap may allow. */
+export const maxOutputTokensPerCallLimit = 1_000_000;
+export const maxClientRequestsPerMinute = 100_000;
+
+/** What a new key allows one client address when the form leaves it (issue #18: a copied key's worst case is small by default). */
+export const defaultPerClientLimits = { requestsPerMinute: 30 } as const;
+
+const wholeNumberOrNull = (max: number) =>
+  z
+    .number({ error: 'Enter a whole number, or leave it empty for no limit' })
+    .int('Enter a whole number, or leave it empty for no limit')
+    .min(1, m.min(1))
+    .max(max, m.max(max))
+    .nullable();
+
+/**
+ * Per-key controls (issue #18), optional on create and update: on create an absent one takes its
+ * default, on update it stays as it is. allowedModels null: every priced model; the api refuses a
+ * model not on its price list.
+ */
+const keyControls = {
+  allowedModels: z
+    .array(z.string({ error: 'Each model must be a model id' }).trim().min(1, 'Each model must be a model id').max(200), { error: 'allowedModels must be a list of model ids, or null for every priced model' })
+    .min(1, 'Choose at least one model, or none (null) for every priced model')
+    .max(100, 'At most 100 models')
+    .transform((models) => [...new Set(models)])
+    .nullable()
+    .optional(),
+  maxOutputTokensPerCall: wholeNumberOrNull(maxOutputTokensPerCallLimit).optional(),
+  perClientLimits: z
+    .object({ requestsPerMinute: wholeNumberOrNull(maxClientRequestsPerMinute) }, { error: 'perClientLimits must be an object with requestsPerMinute' })
+    .optional(),
+};
+
+/** POST and PUT /bff/publishable-keys (spec §7), with the per-key controls. */
 export const publishableKeyInputSchema = z.object({
   name: z
     .string({ error: m.required })
@@ -28,9 +62,12 @@ export const publishableKeyInputSchema = z.object({
     .default([])
     .refine((origins) => origins.every((origin) => !origin.trim() || isAllowedOrigin(origin.trim())), m.origins)
     .transform(normalizeOrigins),
+  ...keyControls,
 });
 
 export type PublishableKeyInput = z.input<typeof publishableKeyInputSchema>;
+/** The input once validated: origins normalised, models de-duplicated, budgetType set. */
+export type PublishableKeyFields = z.output<typeof publishableKeyInputSchema>;
 
 export const publishableKeySchema = z.object({
   id: z.string(),
@@ -44,6 +81,12 @@ export const publishableKeySchema = z.object({
   allowedOrigins: z.array(z.string()),
   /** After a roll with an overlap: until when (exclusive) the replaced value still authenticates. Absent once it stopped. */
   previousValueExpiresAt: z.string().optional(),
+  /** The models the key may call; null: every priced model. */
+  allowedModels: z.array(z.string()).nullable(),
+  /** The most output tokens one call may ask for; null: the model's own maximum. */
+  maxOutputTokensPerCall: z.number().nullable(),
+  /** What one client address may do with the key; null: no cap. */
+  perClientLimits: z.object({ requestsPerMinute: z.number().nullable() }),
 });
 
 export type PublishableKey = z.infer<typeof publishableKeySchema>;
@@ -64,3 +107,10 @@ export const publishableKeyRollSchema = z.object({
 });
 
 export type PublishableKeyRoll = z.infer<typeof publishableKeyRollSchema>;
+
+/** GET /bff/models: the priced models a key may be allowed, with their prices in dollars per 1M tokens. */
+export const pricedModelListSchema = z.object({
+  models: z.array(z.object({ id: z.string(), inputPerMillion: z.number(), outputPerMillion: z.number(), maxOutputTokens: z.number() })),
+});
+
+export type PricedModel = z.infer<typeof pricedModelListSchema>['models'][number];

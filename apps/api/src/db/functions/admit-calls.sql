@@ -5,7 +5,8 @@
 --
 -- Admission checks the key itself, so a gateway instance may keep the keys it has seen: every
 -- call is admitted only if, when its reservation is taken, its key is live, the value it
--- presented still authenticates and the allowed origins it was checked against are the key's own.
+-- presented still authenticates and the key was not edited since the row it was checked against
+-- (its version: origins, models, limits).
 -- Otherwise SQLSTATE MW401 (nothing reserved): the gateway reads the key again and decides afresh.
 -- The budget is read from the key row here, never from what the caller last saw. SQLSTATE MW402
 -- when the credit cannot hold the batch, MW429 when the key's budget cannot.
@@ -26,7 +27,7 @@
 CREATE OR REPLACE FUNCTION "app"."admit_calls"(
 	p_key_id uuid,
 	p_key_value text,
-	p_allowed_origins jsonb,
+	p_key_version integer,
 	p_now timestamptz,
 	p_period_start date,
 	p_reservation_ids uuid[],
@@ -43,7 +44,7 @@ BEGIN
 	PERFORM set_config('synchronous_commit', 'off', true);
 	SELECT "organization_id", "spend_limit_nanos" INTO organization, spend_limit
 		FROM "app"."publishable_keys"
-		WHERE "id" = p_key_id AND "deleted_at" IS NULL AND "allowed_origins" = p_allowed_origins
+		WHERE "id" = p_key_id AND "deleted_at" IS NULL AND "version" = p_key_version
 			AND ("value" = p_key_value OR ("previous_value" = p_key_value AND "previous_value_expires_at" > p_now));
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'key changed' USING ERRCODE = 'MW401';

@@ -6,7 +6,7 @@ export { feedback } from './feedback.js';
 export { secrets } from './secrets.js';
 export { billingCustomers, checkoutSessions, creditBalances, creditEntries, paymentEvents } from './credit.js';
 export type { CheckoutStatus, CreditEntryKind } from './credit.js';
-export { keyRateWindows, reservations } from './metering.js';
+export { rateWindows, reservations } from './metering.js';
 export { usageDaily } from './usage-daily.js';
 export { alertDeliveries, alertSettings } from './alerts.js';
 export type { AlertKind } from './alerts.js';

@@ -28,9 +28,16 @@ export const reservations = appSchema.table(
   (table) => [index('reservations_expiry').on(table.expiresAt)],
 );
 
-/** Per-key request counters, one fixed one-minute window per key, shared by every instance. */
-export const keyRateWindows = appSchema.table('key_rate_windows', {
-  publishableKeyId: text('publishable_key_id').primaryKey(),
-  windowStart: timestamp('window_start', { withTimezone: true, precision: 3 }).notNull(),
-  count: integer('count').notNull(),
-});
+/**
+ * Request counters, one fixed one-minute window per subject, shared by every instance: a key (its
+ * id) or one client address of a key (`<key id> <address>`).
+ */
+export const rateWindows = appSchema.table(
+  'rate_windows',
+  {
+    subject: text('subject').primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true, precision: 3 }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (table) => [index('rate_windows_start').on(table.windowStart)],
+);

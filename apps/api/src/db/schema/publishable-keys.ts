@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, date, index, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 
@@ -19,6 +19,14 @@ export const publishableKeys = appSchema.table(
     spendLimitNanos: bigint('spend_limit_nanos', { mode: 'bigint' }).notNull(),
     spendLimitPeriod: text('spend_limit_period', { enum: ['monthly'] }).notNull().default('monthly'),
     allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull(),
+    /** The models the key may call; null: every priced model. */
+    allowedModels: jsonb('allowed_models').$type<string[]>(),
+    /** The most output tokens one call may ask for (and is held and forwarded at); null: the model's own limit. */
+    maxOutputTokensPerCall: integer('max_output_tokens_per_call'),
+    /** Requests per minute one client address may make with the key, shared by every instance; null: no cap. */
+    clientRequestsPerMinute: integer('client_requests_per_minute'),
+    /** Counts the key's edits (name, budget, origins, controls, rolls): admission checks the gateway's copy is the key as it is. */
+    version: integer('version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** Soft delete: usage history keeps pointing at the key, which never authenticates again. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PublishableKey } from '@meterway/contracts';
+import { defaultPerClientLimits, type PublishableKey, type PublishableKeyFields } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { keySpend, publishableKeys } from '../../db/schema/index.js';
@@ -9,7 +9,14 @@ import type { Viewer } from '../people/ensure-person.js';
 import { newKeyValue } from './key-value.js';
 
 /** A validated key form (contracts' publishableKeyInputSchema output). */
-export type KeyInput = { name: string; budget: number; budgetType: 'monthly'; allowedOrigins: string[] };
+export type KeyInput = PublishableKeyFields;
+
+/** The per-key controls the input names; on update an absent one is left as it is. */
+const controlsOf = (input: KeyInput) => ({
+  ...(input.allowedModels !== undefined ? { allowedModels: input.allowedModels } : {}),
+  ...(input.maxOutputTokensPerCall !== undefined ? { maxOutputTokensPerCall: input.maxOutputTokensPerCall } : {}),
+  ...(input.perClientLimits !== undefined ? { clientRequestsPerMinute: input.perClientLimits.requestsPerMinute } : {}),
+});
 
 type KeyRow = typeof publishableKeys.$inferSelect;
 
@@ -22,6 +29,9 @@ const toContract = (key: KeyRow, spentNanos: bigint, now: Date): PublishableKey 
   spendLimitPeriodType: key.spendLimitPeriod,
   currentPeriodSpendAmount: nanosToDollars(spentNanos),
   allowedOrigins: key.allowedOrigins,
+  allowedModels: key.allowedModels,
+  maxOutputTokensPerCall: key.maxOutputTokensPerCall,
+  perClientLimits: { requestsPerMinute: key.clientRequestsPerMinute },
   ...(key.previousValue && key.previousValueExpiresAt && key.previousValueExpiresAt > now
     ? { previousValueExpiresAt: key.previousValueExpiresAt.toISOString() }
     : {}),
@@ -49,6 +59,8 @@ export async function createKey(db: Database, viewer: Viewer, input: KeyInput, n
       spendLimitNanos: dollarsToNanos(input.budget),
       spendLimitPeriod: input.budgetType,
       allowedOrigins: input.allowedOrigins,
+      clientRequestsPerMinute: defaultPerClientLimits.requestsPerMinute,
+      ...controlsOf(input),
       createdAt: now,
       updatedAt: now,
     })
@@ -64,7 +76,15 @@ const liveKeyOf = (viewer: Viewer, keyId: string) =>
 export async function updateKey(db: Database, viewer: Viewer, keyId: string, input: KeyInput, now: Date): Promise<PublishableKey> {
   const [key] = await db
     .update(publishableKeys)
-    .set({ name: input.name, spendLimitNanos: dollarsToNanos(input.budget), spendLimitPeriod: input.budgetType, allowedOrigins: input.allowedOrigins, updatedAt: now })
+    .set({
+      name: input.name,
+      spendLimitNanos: dollarsToNanos(input.budget),
+      spendLimitPeriod: input.budgetType,
+      allowedOrigins: input.allowedOrigins,
+      ...controlsOf(input),
+      version: sql`${publishableKeys.version} + 1`,
+      updatedAt: now,
+    })
     .where(liveKeyOf(viewer, keyId))
     .returning();
   if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
@@ -84,6 +104,7 @@ export async function rollKey(db: Database, viewer: Viewer, keyId: string, overl
       // The right-hand side reads the row as it was: the value being replaced.
       previousValue: overlap ? sql`${publishableKeys.value}` : null,
       previousValueExpiresAt: overlap ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
+      version: sql`${publishableKeys.version} + 1`,
       updatedAt: now,
     })
     .where(liveKeyOf(viewer, keyId))

@@ -103,9 +103,9 @@ export type Admit = (input: AdmitInput) => Promise<Admission>;
  * from the key's stock of holds reserved ahead when one fits.
  */
 export function createAdmission(db: Database, parts: { stocks: HoldStocks; settlements: Settlements; reservationTtlMs: number }): Admit {
-  // A batch shares the value presented and the origins checked, which the database checks once for all.
+  // A batch shares the value presented and the key row checked, which the database checks once for all.
   const reserve = batchBy(
-    (hold: Hold) => `${hold.period} ${hold.presented.value} ${JSON.stringify(hold.presented.key.allowedOrigins)}`,
+    (hold: Hold) => `${hold.period} ${hold.presented.value} ${hold.presented.key.version}`,
     (holds) => reserveBatch(db, holds),
   );
   const admissionParts = { ...parts, reserve };

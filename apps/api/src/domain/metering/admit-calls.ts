@@ -10,7 +10,7 @@ export class Refusal extends Error {
   }
 }
 
-/** The key changed (deleted, rolled past the value presented, origins edited) since the caller read it; nothing was reserved. */
+/** The key changed (deleted, rolled past the value presented, edited) since the caller read it; nothing was reserved. */
 export class StaleKey extends Error {
   constructor() {
     super('the key changed since it was read');
@@ -54,7 +54,7 @@ export async function admitHolds(db: Database, holds: Holds): Promise<void> {
   const { key, value } = holds.presented;
   try {
     await db.execute(sql`select app.admit_calls(
-      ${key.id}::uuid, ${value}, ${JSON.stringify(key.allowedOrigins)}::jsonb, ${holds.now.toISOString()}::timestamptz, ${holds.period}::date,
+      ${key.id}::uuid, ${value}, ${key.version}::integer, ${holds.now.toISOString()}::timestamptz, ${holds.period}::date,
       ${pgArray(holds.ids)}::uuid[], ${pgArray(holds.amounts)}::bigint[], ${holds.expiresAt.toISOString()}::timestamptz,
       ${(holds.keepFree ?? 0n).toString()}::bigint)`);
   } catch (error) {

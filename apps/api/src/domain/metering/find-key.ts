@@ -32,6 +32,9 @@ export function keyFinder(db: Database): (value: string, now?: Date) => Promise<
   };
 }
 
+/** A key allows every priced model unless it names the ones it allows. */
+export const modelAllowed = (key: Pick<GatewayKey, 'allowedModels'>, model: string): boolean => key.allowedModels === null || key.allowedModels.includes(model);
+
 const localhostOrigin = /^https?:\/\/localhost(:\d{1,5})?$/;
 
 /**

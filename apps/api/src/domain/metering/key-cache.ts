@@ -9,8 +9,8 @@ export type KeyCache = {
   fresh: (value: string) => Promise<GatewayKey | undefined>;
   /**
    * The key with this value as this instance last read it. Only for a call that admission will
-   * check: app.admit_calls refuses a key deleted, rolled past the value presented or whose origins
-   * changed since (StaleKey), and the caller reads it again with `fresh`; a hold reserved ahead
+   * check: app.admit_calls refuses a key deleted, rolled past the value presented or edited
+   * since (StaleKey), and the caller reads it again with `fresh`; a hold reserved ahead
    * (hold-stock.ts) is only used while such a check is under stockTrustMs old. A value never seen,
    * or one that did not authenticate, is always read from the database.
    */

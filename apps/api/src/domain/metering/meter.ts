@@ -3,7 +3,7 @@ import { type Admit, createAdmission } from './admission.js';
 import { createForwardedRecords, type ForwardedRecords } from './forwarded.js';
 import { createHoldStocks } from './hold-stock.js';
 import { createKeyCache, type KeyCache } from './key-cache.js';
-import { createKeyRate, type KeyRate } from './key-rate-limit.js';
+import { createRateWindows, deletePastWindows, type RateWindows } from './rate-windows.js';
 import { type AfterAnswer, createSettlements } from './settle-after-answer.js';
 import { type Metered, release, releaseExpired } from './settlement.js';
 
@@ -23,7 +23,8 @@ export type MeterOptions = {
  */
 export type Meter = {
   keys: KeyCache;
-  rate: KeyRate;
+  /** Request windows of keys and of their clients' addresses (rate-windows.ts). */
+  rate: RateWindows;
   /** Reserves a call's worst case against the credit and the key's budget (admission.ts). */
   admit: Admit;
   /** The call is about to reach the provider (forwarded.ts). */
@@ -44,10 +45,14 @@ export type Meter = {
 export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions): Meter {
   const stocks = createHoldStocks(db);
   const settlements = createSettlements(db);
-  const rate = createKeyRate(db);
+  const rate = createRateWindows(db);
   const forwarded = createForwardedRecords(db);
-  // Often enough that an expired hold is back within half its lifetime, at most every 30 seconds.
-  const sweeper = setInterval(() => void releaseExpired(db, new Date()).catch(onSweepError), Math.min(30_000, reservationTtlMs / 2));
+  // Often enough that an expired hold is back within half its lifetime, at most every 30 seconds; past rate windows go too.
+  const sweep = async (now: Date) => {
+    await releaseExpired(db, now);
+    await deletePastWindows(db, now);
+  };
+  const sweeper = setInterval(() => void sweep(new Date()).catch(onSweepError), Math.min(30_000, reservationTtlMs / 2));
   const settling = () => settlements.settling();
   const atRest = async () => {
     await Promise.all([settling(), stocks.giveBack()]);

@@ -25,6 +25,10 @@ describe('publishable keys', () => {
       spendLimitPeriodType: 'monthly',
       currentPeriodSpendAmount: 0,
       allowedOrigins: ['https://shop.example.com', 'localhost'],
+      // A new key is safe by default: every priced model, the model's own output limit, 30 requests a minute per address.
+      allowedModels: null,
+      maxOutputTokensPerCall: null,
+      perClientLimits: { requestsPerMinute: 30 },
     });
     const second = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, name: 'Second' })).json();
     expect(second.value).not.toBe(key.value);
@@ -84,6 +88,12 @@ describe('publishable keys', () => {
     ['an origin without scheme', { ...valid, allowedOrigins: ['shop.example.com'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
     ['an origin with a path', { ...valid, allowedOrigins: ['https://shop.example.com/app'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
     ['an ftp origin', { ...valid, allowedOrigins: ['ftp://files.example.com'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
+    ['an empty model list', { ...valid, allowedModels: [] }, 'allowedModels', 'Choose at least one model, or none (null) for every priced model'],
+    ['a model not on the price list', { ...valid, allowedModels: ['gpt-4o-mini', 'gpt-9'] }, 'allowedModels', "The model 'gpt-9' is not on the price list"],
+    ['a fractional output limit', { ...valid, maxOutputTokensPerCall: 10.5 }, 'maxOutputTokensPerCall', 'Enter a whole number, or leave it empty for no limit'],
+    ['an output limit of 0', { ...valid, maxOutputTokensPerCall: 0 }, 'maxOutputTokensPerCall', 'Minimum is 1'],
+    ['a per-address rate of 0', { ...valid, perClientLimits: { requestsPerMinute: 0 } }, 'perClientLimits.requestsPerMinute', 'Minimum is 1'],
+    ['a per-address rate over the maximum', { ...valid, perClientLimits: { requestsPerMinute: 100_001 } }, 'perClientLimits.requestsPerMinute', 'Maximum is 100000'],
   ])('refuses %s with a 400 naming the field', async (_case, payload, field, message) => {
     const { cookie } = await t.users.signUp();
     const response = await call(cookie, 'POST', '/bff/publishable-keys', payload as Json);
@@ -91,6 +101,28 @@ describe('publishable keys', () => {
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.json().errors).toContainEqual({ field, message });
     expect((await call(cookie, 'GET', '/bff/publishable-keys')).json()).toEqual({ publishableKeys: [] });
+  });
+
+  it('keeps the per-key controls an update leaves out, and changes those it names', async () => {
+    const { cookie } = await t.users.signUp();
+    const controls = { allowedModels: ['gpt-4o-mini', 'meterway-demo', 'gpt-4o-mini'], maxOutputTokensPerCall: 256, perClientLimits: { requestsPerMinute: 12 } };
+    const key = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, ...controls })).json();
+    expect(key).toMatchObject({ allowedModels: ['gpt-4o-mini', 'meterway-demo'], maxOutputTokensPerCall: 256, perClientLimits: { requestsPerMinute: 12 } });
+
+    const renamed = (await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, name: 'Renamed' })).json();
+    expect(renamed).toEqual({ ...key, name: 'Renamed' });
+    const lifted = (
+      await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null } })
+    ).json();
+    expect(lifted).toMatchObject({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null } });
+    expect((await call(cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys).toEqual([lifted]);
+  });
+
+  it('lists the priced models a key can be allowed, with their prices per 1M tokens', async () => {
+    const { cookie } = await t.users.signUp();
+    const { models } = (await call(cookie, 'GET', '/bff/models')).json();
+    expect(models).toContainEqual({ id: 'gpt-4o-mini', inputPerMillion: 0.15, outputPerMillion: 0.6, maxOutputTokens: 16384 });
+    expect(models.map((model: Json) => model.id)).toContain('meterway-demo');
   });
 
   it('refuses a malformed key id with 400', async () => {

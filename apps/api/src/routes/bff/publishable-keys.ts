@@ -1,4 +1,6 @@
 import {
+  pricedModelListSchema,
+  type PublishableKeyFields,
   publishableKeyInputSchema,
   publishableKeyListSchema,
   publishableKeyParamsSchema,
@@ -8,17 +10,29 @@ import {
 import { z } from 'zod';
 import type { RouteDeps } from '../../deps.js';
 import { createKey, deleteKey, listKeys, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
+import { AppError } from '../../errors/app-error.js';
+import { pricedModelsOf } from '../../gateway/pricing.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
-export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter }: RouteDeps) {
+export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, pricing }: RouteDeps) {
+  /** A key may only be allowed models the gateway prices. */
+  const priced = (input: PublishableKeyFields): PublishableKeyFields => {
+    const unknown = input.allowedModels?.find((model) => !pricing.models.has(model));
+    if (unknown === undefined) return input;
+    const message = `The model '${unknown}' is not on the price list`;
+    throw new AppError('BadRequest', `allowedModels: ${message}`, { errors: [{ field: 'allowedModels', message }] });
+  };
+
   // This instance's gateway stops admitting the key's calls from holds reserved before a change at
   // once (other instances within stockTrustMs).
   const changed = <T>(keyId: string, result: T): T => {
     meter.forgetKey(keyId);
     return result;
   };
+
+  app.get('/bff/models', { schema: { response: { 200: pricedModelListSchema } } }, async () => ({ models: pricedModelsOf(pricing) }));
 
   app.get('/bff/publishable-keys', { schema: { response: { 200: publishableKeyListSchema } } }, async (request) => ({
     publishableKeys: await listKeys(db.db, viewerOf(request), new Date()),
@@ -27,14 +41,14 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter }: Rou
   app.post(
     '/bff/publishable-keys',
     { config: mutationRateLimit, schema: { body: publishableKeyInputSchema, response: { 201: publishableKeySchema } } },
-    async (request, reply) => reply.code(201).send(await createKey(db.db, viewerOf(request), request.body, new Date())),
+    async (request, reply) => reply.code(201).send(await createKey(db.db, viewerOf(request), priced(request.body), new Date())),
   );
 
   app.put(
     '/bff/publishable-keys/:publishableKeyId',
     { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: publishableKeyInputSchema, response: { 200: publishableKeySchema } } },
     async (request) =>
-      changed(request.params.publishableKeyId, await updateKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body, new Date())),
+      changed(request.params.publishableKeyId, await updateKey(db.db, viewerOf(request), request.params.publishableKeyId, priced(request.body), new Date())),
   );
 
   app.post(

@@ -6,6 +6,7 @@ import { eventStream } from './event-stream.js';
 const callOf = (request: FastifyRequest): CallRequest => ({
   authorization: request.headers.authorization,
   origin: request.headers.origin,
+  clientAddress: request.ip,
   body: request.body,
   log: request.log,
 });

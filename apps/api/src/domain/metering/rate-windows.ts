@@ -1,77 +1,83 @@
 import type { Database } from '@meterway/db';
-import { sql } from 'drizzle-orm';
-import { keyRateWindows } from '../../db/schema/index.js';
+import { lt, sql } from 'drizzle-orm';
+import { rateWindows } from '../../db/schema/index.js';
 
-/** Adds `calls` to the key's shared one-minute window; the window's count afterwards. */
-async function addToWindow(db: Database, keyId: string, windowStart: Date, calls: number): Promise<number> {
+/** Adds `calls` to the subject's shared one-minute window; the window's count afterwards. */
+async function addToWindow(db: Database, subject: string, windowStart: Date, calls: number): Promise<number> {
   const start = sql`${windowStart.toISOString()}::timestamptz`;
   const [row] = await db
-    .insert(keyRateWindows)
-    .values({ publishableKeyId: keyId, windowStart, count: calls })
+    .insert(rateWindows)
+    .values({ subject, windowStart, count: calls })
     .onConflictDoUpdate({
-      target: keyRateWindows.publishableKeyId,
+      target: rateWindows.subject,
       // A late flush for a window already past changes nothing.
       set: {
-        count: sql`case when ${keyRateWindows.windowStart} = ${start} then ${keyRateWindows.count} + ${calls}
-          when ${keyRateWindows.windowStart} < ${start} then ${calls} else ${keyRateWindows.count} end`,
-        windowStart: sql`greatest(${keyRateWindows.windowStart}, ${start})`,
+        count: sql`case when ${rateWindows.windowStart} = ${start} then ${rateWindows.count} + ${calls}
+          when ${rateWindows.windowStart} < ${start} then ${calls} else ${rateWindows.count} end`,
+        windowStart: sql`greatest(${rateWindows.windowStart}, ${start})`,
       },
     })
-    .returning({ count: keyRateWindows.count });
+    .returning({ count: rateWindows.count });
   return row?.count ?? calls;
 }
 
-/** This instance's view of one key's current window. */
+/** Windows that ended over a minute ago count for nothing: one row per client address would otherwise pile up. */
+export async function deletePastWindows(db: Database, now: Date): Promise<void> {
+  await db.delete(rateWindows).where(lt(rateWindows.windowStart, new Date(now.getTime() - 120_000)));
+}
+
+/** This instance's view of one subject's current window. */
 type Window = { start: number; shared: number | undefined; unsent: number; flush: NodeJS.Timeout | undefined };
 
 const flushAfterMs = 100;
 
-export type KeyRate = {
+export type RateWindows = {
   /**
-   * Counts one request against the key's one-minute window, shared by every instance through the
-   * database. Returns the seconds to wait when the key is over its limit.
+   * Counts one request against the subject's one-minute window (a key, or one client address of a
+   * key), shared by every instance through the database. Returns the seconds to wait when the
+   * subject is over its limit.
    *
    * Far from the limit (under half of it, as last seen), calls are counted here and added to the
    * shared count within 100 ms, so the hot path does not touch the database; near the limit every
    * call is counted in the database first, so the limit holds exactly where it matters.
    */
-  consume: (keyId: string, limitPerMinute: number, now: Date) => Promise<number | undefined>;
+  consume: (subject: string, limitPerMinute: number, now: Date) => Promise<number | undefined>;
   /** Stops the pending flushes: at shutdown at most 100 ms of counts are lost; the limit is a guard, not a bill. */
   close: () => void;
 };
 
-export function createKeyRate(db: Database): KeyRate {
+export function createRateWindows(db: Database): RateWindows {
   const windows = new Map<string, Window>();
 
-  function flushLater(keyId: string, window: Window) {
+  function flushLater(subject: string, window: Window) {
     window.flush ??= setTimeout(() => {
       window.flush = undefined;
       const calls = window.unsent;
       window.unsent = 0;
       if (calls === 0 || window.start !== Math.floor(Date.now() / 60_000) * 60_000) return;
-      addToWindow(db, keyId, new Date(window.start), calls).then(
+      addToWindow(db, subject, new Date(window.start), calls).then(
         (count) => (window.shared = count),
         () => undefined,
       );
     }, flushAfterMs).unref();
   }
 
-  async function consume(keyId: string, limitPerMinute: number, now: Date) {
+  async function consume(subject: string, limitPerMinute: number, now: Date) {
     const start = Math.floor(now.getTime() / 60_000) * 60_000;
-    let window = windows.get(keyId);
+    let window = windows.get(subject);
     if (!window || window.start !== start) {
       if (windows.size > 100_000) windows.clear();
       window = { start, shared: undefined, unsent: 0, flush: undefined };
-      windows.set(keyId, window);
+      windows.set(subject, window);
     }
     if (window.shared !== undefined && window.shared + window.unsent + 1 <= limitPerMinute / 2) {
       window.unsent += 1;
-      flushLater(keyId, window);
+      flushLater(subject, window);
       return undefined;
     }
     const calls = window.unsent + 1;
     window.unsent = 0;
-    const count = await addToWindow(db, keyId, new Date(start), calls);
+    const count = await addToWindow(db, subject, new Date(start), calls);
     window.shared = count;
     if (count <= limitPerMinute) return undefined;
     return Math.max(1, Math.ceil((start + 60_000 - now.getTime()) / 1000));

@@ -3,22 +3,22 @@ import { setupTestDb } from '@meterway/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
-import { keyRateWindows } from '../../db/schema/index.js';
-import { createKeyRate } from './key-rate-limit.js';
+import { rateWindows } from '../../db/schema/index.js';
+import { createRateWindows, deletePastWindows } from './rate-windows.js';
 
 const t = setupTestDb({ schema, migrations });
 const consumeKeyRate = (keyId: string, limit: number, at: Date) => rate.consume(keyId, limit, at);
-let rate: ReturnType<typeof createKeyRate>;
+let rate: ReturnType<typeof createRateWindows>;
 beforeAll(() => {
-  rate = createKeyRate(t.db);
+  rate = createRateWindows(t.db);
 });
 afterAll(() => rate.close());
 const sharedCount = async (keyId: string) =>
-  (await t.db.select().from(keyRateWindows).where(eq(keyRateWindows.publishableKeyId, keyId)))[0]?.count ?? 0;
+  (await t.db.select().from(rateWindows).where(eq(rateWindows.subject, keyId)))[0]?.count ?? 0;
 // The middle of a minute, so no window boundary falls inside a test.
 const now = () => new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
 
-describe('the per-key rate limit', () => {
+describe('shared rate windows', () => {
   it('counts far from the limit without waiting on the database, and the shared count catches up', async () => {
     const keyId = randomUUID();
     for (let i = 0; i < 40; i++) expect(await consumeKeyRate(keyId, 1000, now())).toBeUndefined();
@@ -35,5 +35,18 @@ describe('the per-key rate limit', () => {
     expect(outcomes.filter((retryAfter) => retryAfter === undefined)).toHaveLength(10);
     expect(outcomes.slice(10)).toEqual([30, 30]);
     expect(await sharedCount(keyId)).toBe(12);
+  });
+
+  it('counts each subject on its own, and past windows are deleted by the sweep', async () => {
+    const keyId = randomUUID();
+    const [first, second] = [`${keyId} 127.0.0.2`, `${keyId} 127.0.0.3`];
+    for (let i = 0; i < 3; i++) expect(await consumeKeyRate(first, 3, now())).toBeUndefined();
+    expect(await consumeKeyRate(first, 3, now())).toBe(30);
+    expect(await consumeKeyRate(second, 3, now())).toBeUndefined();
+
+    await deletePastWindows(t.db, new Date(now().getTime() + 60_000));
+    expect(await sharedCount(first)).toBe(4);
+    await deletePastWindows(t.db, new Date(now().getTime() + 180_000));
+    expect(await sharedCount(first)).toBe(0);
   });
 });

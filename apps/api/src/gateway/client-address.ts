@@ -1,0 +1,14 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The client a per-address limit counts: an IPv4 address as it is (IPv4-mapped IPv6 included), an
+ * IPv6 address by its /64, since one subscriber is given a whole /64 and could otherwise take a
+ * fresh address for every call.
+ */
+export function clientOf(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
+}

@@ -1,0 +1,112 @@
+import { eq } from 'drizzle-orm';
+import OpenAI from 'openai';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chatCompletions, publishableKeys } from '../../db/schema/index.js';
+import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
+import { startFakeUpstream } from '../../testing/fake-upstream.js';
+import { setupGateway } from '../../testing/gateway-fixture.js';
+import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+
+// A copied key called from scripts: every client forges the allowed Origin, as a script can.
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+afterAll(async () => upstream?.close());
+
+const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }));
+afterEach(async () => {
+  await t.settled();
+  await expectLedgerConsistent(t.testDb.db);
+});
+
+const messages = [{ role: 'user' as const, content: 'Say hello.' }];
+const agents: Agent[] = [];
+afterAll(async () => Promise.all(agents.map((agent) => agent.close())));
+
+/** The official SDK on sockets bound to one loopback address (127.0.0.2, 127.0.0.3, …): one client address each. */
+function clientFrom(localAddress: string, key: string) {
+  const agent = new Agent({ localAddress });
+  agents.push(agent);
+  return new OpenAI({
+    baseURL: `${t.url}/v1`,
+    apiKey: key,
+    maxRetries: 0,
+    defaultHeaders: { origin: 'https://app.example.com' },
+    fetch: (url, init) => undiciFetch(url as string, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>,
+  });
+}
+
+const statusOf = async (call: Promise<unknown>) =>
+  call.then(
+    () => 200,
+    (error: unknown) => (error instanceof OpenAI.APIError ? error : Promise.reject(error)),
+  );
+
+describe('per-key controls on the gateway', () => {
+  it('refuses a model the key does not allow with 403 naming it, and /v1/models lists only the allowed ones', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1, controls: { allowedModels: ['meterway-demo', 'gpt-4o-mini'] } });
+    const client = clientFrom('127.0.0.2', account.value);
+
+    const refused = await statusOf(client.chat.completions.create({ model: 'gpt-4o', messages, max_tokens: 4 }));
+    expect(refused).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect(refused).toMatchObject({ status: 403, code: 'model_not_allowed', param: 'model', message: "403 The model 'gpt-4o' is not allowed for this key." });
+    expect(upstream.requests.some((body) => body.model === 'gpt-4o')).toBe(false);
+
+    expect(await statusOf(client.chat.completions.create({ model: 'gpt-4o-mini', messages, max_tokens: 4 }))).toBe(200);
+    const listed = await client.models.list();
+    expect(listed.data.map((model) => model.id).sort()).toEqual(['gpt-4o-mini', 'meterway-demo']);
+  });
+
+  it('follows an edit made elsewhere: a model allowed since is admitted, one removed since is refused', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1, controls: { allowedModels: ['gpt-4o-mini'] } });
+    const client = clientFrom('127.0.0.2', account.value);
+    expect(await statusOf(client.chat.completions.create({ model: 'gpt-4o-mini', messages, max_tokens: 4 }))).toBe(200);
+
+    // Another instance's edit: this instance's copy of the key is now out of date.
+    await t.testDb.db
+      .update(publishableKeys)
+      .set({ allowedModels: ['gpt-4o'], version: 1 })
+      .where(eq(publishableKeys.id, account.keyId));
+    expect(await statusOf(client.chat.completions.create({ model: 'gpt-4o', messages, max_tokens: 4 }))).toBe(200);
+    expect(await statusOf(client.chat.completions.create({ model: 'gpt-4o-mini', messages, max_tokens: 4 }))).toMatchObject({ status: 403 });
+  });
+
+  it('holds and forwards at most the key\'s output limit per call, whatever the call asks for', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1, controls: { maxOutputTokensPerCall: 6 } });
+    const client = clientFrom('127.0.0.2', account.value);
+    const asked = [{ max_tokens: 500 }, { max_completion_tokens: 500 }, {}, { max_tokens: 3 }];
+    for (const limit of asked) {
+      const before = upstream.requests.length;
+      await client.chat.completions.create({ model: 'gpt-4o-mini', messages, ...limit });
+      const forwarded = upstream.requests[before]!;
+      expect(Math.max(forwarded.max_tokens ?? 0, forwarded.max_completion_tokens ?? 0)).toBe('max_tokens' in limit && limit.max_tokens === 3 ? 3 : 6);
+    }
+    await t.settled();
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.publishableKeyId, account.keyId));
+    expect(rows).toHaveLength(4);
+    for (const row of rows) expect(row.outputTokens).toBeLessThanOrEqual(6);
+  });
+
+  it('caps the requests per minute of each client address: a forged Origin from one address gets 429 with Retry-After, others keep working', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1, controls: { clientRequestsPerMinute: 3 } });
+    const attacker = clientFrom('127.0.0.2', account.value);
+    const visitor = clientFrom('127.0.0.3', account.value);
+
+    const outcomes = [];
+    for (let i = 0; i < 5; i++) outcomes.push(await statusOf(attacker.chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 4 })));
+    expect(outcomes.slice(0, 3)).toEqual([200, 200, 200]);
+    for (const refused of outcomes.slice(3)) {
+      expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+      expect(refused).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+      const error = refused as InstanceType<typeof OpenAI.RateLimitError>;
+      expect(error.message).toMatch(/^429 Too many requests from your address for this key\. Retry in \d+ seconds\.$/);
+      expect(Number(error.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    for (let i = 0; i < 3; i++) expect(await statusOf(visitor.chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 4 }))).toBe(200);
+    // The refused calls reached no provider and were charged nothing.
+    await t.settled();
+    expect(await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.publishableKeyId, account.keyId))).toHaveLength(6);
+  });
+});
