@@ -150,6 +150,7 @@ export async function profileGateway(input: Input): Promise<void> {
       choices: worst.choices,
       requestedMaxTokens: worst.maxTokens,
       maxOutputTokens: price.maxOutputTokens,
+      client: '127.0.0.1',
       now: new Date(),
     });
     done('admission');

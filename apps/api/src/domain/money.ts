@@ -23,5 +23,10 @@ export function periodStart(now: Date): string {
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-01`;
 }
 
+/** The current UTC day, the period of a client's daily allowance. */
+export function dayStart(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
 /** A model's price per token, in nano-dollars. */
 export type Prices = { inputNanosPerToken: bigint; outputNanosPerToken: bigint };

@@ -4,6 +4,7 @@ import type { Admission } from '../domain/metering/admission.js';
 import { type PresentedKey, Refusal, StaleKey } from '../domain/metering/admit-calls.js';
 import { modelAllowed } from '../domain/metering/find-key.js';
 import { allowingModel, authenticate, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
+import { clientOf } from './client-address.js';
 import { type Call, complete, type EventClient, stream } from './forward-call.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
@@ -75,17 +76,26 @@ async function admitCall(gateway: Gateway, request: CallRequest, presented: Pres
         choices: worst.choices,
         requestedMaxTokens: worst.maxTokens,
         maxOutputTokens: keyLimit === null ? price.maxOutputTokens : Math.min(keyLimit, price.maxOutputTokens),
+        client: clientOf(request.clientAddress),
         now: new Date(),
       });
       return { key: presented.key, admission };
     } catch (error) {
-      if (error instanceof Refusal) throw error.reason === 'credit' ? gatewayErrors.insufficientCredit() : gatewayErrors.budgetExceeded();
+      if (error instanceof Refusal) throw refusalError(error.reason, new Date());
       if (!(error instanceof StaleKey)) throw error;
       // Changing again between our reads and admission, repeatedly: treat as gone.
       if (attempt === 2) throw gatewayErrors.invalidKey();
       presented = await authenticate(gateway, request, 'fresh');
     }
   }
+}
+
+function refusalError(reason: Refusal['reason'], now: Date) {
+  if (reason === 'credit') return gatewayErrors.insufficientCredit();
+  if (reason === 'budget') return gatewayErrors.budgetExceeded();
+  // A client's allowance is per UTC day: it comes back at midnight.
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return gatewayErrors.clientAllowanceSpent(Math.max(1, Math.ceil((midnight - now.getTime()) / 1000)));
 }
 
 /**

@@ -40,6 +40,15 @@ export const gatewayErrors = {
       null,
       retryAfterSeconds,
     ),
+  clientAllowanceSpent: (retryAfterSeconds: number) =>
+    new GatewayError(
+      429,
+      'insufficient_quota',
+      'client_allowance_exceeded',
+      "Your address has used this key's daily allowance. It resets at midnight UTC.",
+      null,
+      retryAfterSeconds,
+    ),
   upstream: (charged = false) =>
     new GatewayError(
       502,

@@ -19,7 +19,7 @@ export const maxOutputTokensPerCallLimit = 1_000_000;
 export const maxClientRequestsPerMinute = 100_000;
 
 /** What a new key allows one client address when the form leaves it (issue #18: a copied key's worst case is small by default). */
-export const defaultPerClientLimits = { requestsPerMinute: 30 } as const;
+export const defaultPerClientLimits = { requestsPerMinute: 30, spendPerDay: 1 } as const;
 
 const wholeNumberOrNull = (max: number) =>
   z
@@ -31,8 +31,9 @@ const wholeNumberOrNull = (max: number) =>
 
 /**
  * Per-key controls (issue #18), optional on create and update: on create an absent one takes its
- * default, on update it stays as it is. allowedModels null: every priced model; the api refuses a
- * model not on its price list.
+ * default, on update it stays as it is (each field of perClientLimits alike). allowedModels null:
+ * every priced model; the api refuses a model not on its price list. spendPerDay: dollars one
+ * client address may spend per UTC day.
  */
 const keyControls = {
   allowedModels: z
@@ -44,7 +45,19 @@ const keyControls = {
     .optional(),
   maxOutputTokensPerCall: wholeNumberOrNull(maxOutputTokensPerCallLimit).optional(),
   perClientLimits: z
-    .object({ requestsPerMinute: wholeNumberOrNull(maxClientRequestsPerMinute) }, { error: 'perClientLimits must be an object with requestsPerMinute' })
+    .object(
+      {
+        requestsPerMinute: wholeNumberOrNull(maxClientRequestsPerMinute).optional(),
+        spendPerDay: z
+          .number({ error: 'Enter an amount in dollars, or leave it empty for no limit' })
+          .finite('Enter an amount in dollars, or leave it empty for no limit')
+          .min(0.01, m.min(0.01))
+          .max(maxKeyBudget, m.max(maxKeyBudget))
+          .nullable()
+          .optional(),
+      },
+      { error: 'perClientLimits must be an object with requestsPerMinute and spendPerDay' },
+    )
     .optional(),
 };
 
@@ -85,8 +98,8 @@ export const publishableKeySchema = z.object({
   allowedModels: z.array(z.string()).nullable(),
   /** The most output tokens one call may ask for; null: the model's own maximum. */
   maxOutputTokensPerCall: z.number().nullable(),
-  /** What one client address may do with the key; null: no cap. */
-  perClientLimits: z.object({ requestsPerMinute: z.number().nullable() }),
+  /** What one client address may do with the key: requests per minute, dollars per UTC day; null: no cap. */
+  perClientLimits: z.object({ requestsPerMinute: z.number().nullable(), spendPerDay: z.number().nullable() }),
 });
 
 export type PublishableKey = z.infer<typeof publishableKeySchema>;

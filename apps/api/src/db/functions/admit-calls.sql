@@ -3,13 +3,17 @@
 -- runs, never across a network round trip. Lock order everywhere: credit_balances, then key_spend
 -- (app.settle_calls takes them in the same order), so admission and settlement never deadlock.
 --
+-- Lock order: credit_balances, key_spend, then client_spend.
+--
 -- Admission checks the key itself, so a gateway instance may keep the keys it has seen: every
 -- call is admitted only if, when its reservation is taken, its key is live, the value it
 -- presented still authenticates and the key was not edited since the row it was checked against
 -- (its version: origins, models, limits).
 -- Otherwise SQLSTATE MW401 (nothing reserved): the gateway reads the key again and decides afresh.
 -- The budget is read from the key row here, never from what the caller last saw. SQLSTATE MW402
--- when the credit cannot hold the batch, MW429 when the key's budget cannot.
+-- when the credit cannot hold the batch, MW429 when the key's budget cannot, MW430 when the daily
+-- allowance of the client address the batch comes from cannot (p_client: null for a key without
+-- one; the allowance too is read from the key row).
 --
 -- An instance may reserve holds ahead of its calls (a stock, domain/metering/hold-stock.ts) and
 -- admit calls from them without a round trip. Those holds are taken here like any other, with
@@ -33,16 +37,19 @@ CREATE OR REPLACE FUNCTION "app"."admit_calls"(
 	p_reservation_ids uuid[],
 	p_amounts bigint[],
 	p_expires_at timestamptz,
-	p_keep_free bigint DEFAULT 0
+	p_keep_free bigint DEFAULT 0,
+	p_client text DEFAULT NULL,
+	p_client_day date DEFAULT NULL
 ) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	total bigint := (SELECT coalesce(sum(amount), 0) FROM unnest(p_amounts) AS amount);
 	organization uuid;
 	spend_limit bigint;
+	client_limit bigint;
 BEGIN
 	-- A reservation moves no money, so its commit need not wait for the disk (see above).
 	PERFORM set_config('synchronous_commit', 'off', true);
-	SELECT "organization_id", "spend_limit_nanos" INTO organization, spend_limit
+	SELECT "organization_id", "spend_limit_nanos", "client_spend_per_day_nanos" INTO organization, spend_limit, client_limit
 		FROM "app"."publishable_keys"
 		WHERE "id" = p_key_id AND "deleted_at" IS NULL AND "version" = p_key_version
 			AND ("value" = p_key_value OR ("previous_value" = p_key_value AND "previous_value_expires_at" > p_now));
@@ -64,8 +71,20 @@ BEGIN
 		-- Raising undoes the credit reservation above with the rest of the statement.
 		RAISE EXCEPTION 'key budget exhausted' USING ERRCODE = 'MW429';
 	END IF;
-	INSERT INTO "app"."reservations" ("id", "organization_id", "publishable_key_id", "period_start", "amount_nanos", "expires_at")
-		SELECT id, organization, p_key_id, p_period_start, amount, p_expires_at
+	IF p_client IS NOT NULL AND client_limit IS NOT NULL THEN
+		INSERT INTO "app"."client_spend" AS c ("publishable_key_id", "client", "day", "reserved_nanos")
+			SELECT p_key_id, p_client, p_client_day, total WHERE total + p_keep_free <= client_limit
+			ON CONFLICT ("publishable_key_id", "client", "day") DO UPDATE
+				SET "reserved_nanos" = c."reserved_nanos" + excluded."reserved_nanos"
+				WHERE c."spent_nanos" + c."reserved_nanos" + excluded."reserved_nanos" + p_keep_free <= client_limit;
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'client allowance spent' USING ERRCODE = 'MW430';
+		END IF;
+	ELSE
+		p_client := NULL;
+	END IF;
+	INSERT INTO "app"."reservations" ("id", "organization_id", "publishable_key_id", "period_start", "amount_nanos", "expires_at", "client", "client_day")
+		SELECT id, organization, p_key_id, p_period_start, amount, p_expires_at, p_client, CASE WHEN p_client IS NULL THEN NULL ELSE p_client_day END
 		FROM unnest(p_reservation_ids, p_amounts) AS batch(id, amount);
 END;
 $$;

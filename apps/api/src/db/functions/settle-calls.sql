@@ -1,6 +1,7 @@
 -- Settlement: a batch of one key's calls in one round trip. Their reservations are released, each
 -- completion recorded, its cost charged to the credit (one ledger entry per completion) and added
--- to the key's spend for the period. A call whose reservation is already gone (swept) is skipped;
+-- to the key's spend for the period (and, for a hold that names a client address, to that client's
+-- spend for its day). A call whose reservation is already gone (swept) is skipped;
 -- each call settled is returned with what it cost above its hold and what went unpaid.
 --
 -- A call is charged what its provider reported, priced from the price list, even above its hold.
@@ -15,8 +16,8 @@
 -- whole table, which holds every recent call's dead row until vacuum reaches it) and records the
 -- completions before it locks the organisation's balance row and the key's spend row, which
 -- admission of the key's next calls needs: those wait for the charge and the commit only, not for
--- the inserts. The hot rows are locked in admission's order (credit_balances, then key_spend), so
--- the two never deadlock. A completion is inserted as fully paid; the rare one the credit could
+-- the inserts. The hot rows are locked in admission's order (credit_balances, key_spend, then
+-- client_spend), so the two never deadlock. A completion is inserted as fully paid; the rare one the credit could
 -- not pay in full has its unpaid_nanos set once the balance is known.
 CREATE OR REPLACE FUNCTION "app"."settle_calls"(
 	p_organization_id uuid,
@@ -32,6 +33,9 @@ DECLARE
 	overs bigint[];
 	unpaids bigint[];
 	reserved_total bigint;
+	clients text[];
+	client_days date[];
+	helds bigint[];
 	cost_total bigint;
 	balance bigint;
 	reserved bigint;
@@ -39,9 +43,9 @@ BEGIN
 	WITH released AS (
 		DELETE FROM "app"."reservations" AS r
 		WHERE r."id" = ANY(reservation_ids) AND r."organization_id" = p_organization_id
-		RETURNING r."id", r."amount_nanos"
+		RETURNING r."id", r."amount_nanos", r."client", r."client_day"
 	), calls AS (
-		SELECT c.*, released."amount_nanos" AS reserved_nanos, greatest(c.total_cost_nanos - released."amount_nanos", 0) AS over_nanos
+		SELECT c.*, released."amount_nanos" AS reserved_nanos, released."client" AS client, released."client_day" AS client_day, greatest(c.total_cost_nanos - released."amount_nanos", 0) AS over_nanos
 		FROM jsonb_to_recordset(p_calls) AS c(
 			ord int, reservation_id uuid, completion_id text, created_at timestamptz, model text,
 			estimated_input_tokens int, input_tokens int, cached_input_tokens int, estimated_input_cost_nanos bigint,
@@ -61,8 +65,9 @@ BEGIN
 			FROM calls
 	)
 	SELECT array_agg(calls.completion_id ORDER BY calls.ord), array_agg(calls.total_cost_nanos ORDER BY calls.ord),
-			array_agg(calls.over_nanos ORDER BY calls.ord), sum(calls.reserved_nanos), sum(calls.total_cost_nanos)
-		INTO completion_ids, costs, overs, reserved_total, cost_total
+			array_agg(calls.over_nanos ORDER BY calls.ord), sum(calls.reserved_nanos), sum(calls.total_cost_nanos),
+			array_agg(calls.client ORDER BY calls.ord), array_agg(calls.client_day ORDER BY calls.ord), array_agg(calls.reserved_nanos ORDER BY calls.ord)
+		INTO completion_ids, costs, overs, reserved_total, cost_total, clients, client_days, helds
 		FROM calls;
 	-- Every reservation already gone (settled or swept): nothing to charge.
 	IF completion_ids IS NULL THEN
@@ -104,6 +109,15 @@ BEGIN
 		SET "spent_nanos" = "spent_nanos" + cost_total,
 			"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0)
 		WHERE "publishable_key_id" = p_key_id AND "period_start" = p_period_start;
+	-- The key's spend row, locked just above, orders every settlement of the key's clients.
+	UPDATE "app"."client_spend" AS c
+		SET "spent_nanos" = c."spent_nanos" + t.cost, "reserved_nanos" = greatest(c."reserved_nanos" - t.held, 0)
+		FROM (
+			SELECT x.client, x.day, sum(x.cost)::bigint AS cost, sum(x.held)::bigint AS held
+			FROM unnest(clients, client_days, costs, helds) AS x(client, day, cost, held)
+			WHERE x.client IS NOT NULL GROUP BY x.client, x.day
+		) AS t
+		WHERE c."publishable_key_id" = p_key_id AND c."client" = t.client AND c."day" = t.day;
 	RETURN QUERY SELECT * FROM unnest(completion_ids, overs, unpaids);
 END;
 $$;

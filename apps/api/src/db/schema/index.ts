@@ -1,6 +1,6 @@
 export { appSchema } from './app-schema.js';
 export { organizations, persons } from './people.js';
-export { keySpend, publishableKeys } from './publishable-keys.js';
+export { clientSpend, keySpend, publishableKeys } from './publishable-keys.js';
 export { chatCompletions } from './chat-completions.js';
 export { feedback } from './feedback.js';
 export { secrets } from './secrets.js';

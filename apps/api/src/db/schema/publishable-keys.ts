@@ -25,6 +25,8 @@ export const publishableKeys = appSchema.table(
     maxOutputTokensPerCall: integer('max_output_tokens_per_call'),
     /** Requests per minute one client address may make with the key, shared by every instance; null: no cap. */
     clientRequestsPerMinute: integer('client_requests_per_minute'),
+    /** Nano-dollars one client address may spend with the key per UTC day, held at admission like the budget; null: no cap. */
+    clientSpendPerDayNanos: bigint('client_spend_per_day_nanos', { mode: 'bigint' }),
     /** Counts the key's edits (name, budget, origins, controls, rolls): admission checks the gateway's copy is the key as it is. */
     version: integer('version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -51,4 +53,19 @@ export const keySpend = appSchema.table(
     reservedNanos: bigint('reserved_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
   },
   (table) => [primaryKey({ columns: [table.publishableKeyId, table.periodStart] })],
+);
+
+/** What one client address of a key spent (and holds reserved) in one UTC day; kept for keys that cap it. */
+export const clientSpend = appSchema.table(
+  'client_spend',
+  {
+    publishableKeyId: uuid('publishable_key_id')
+      .notNull()
+      .references(() => publishableKeys.id),
+    client: text('client').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    spentNanos: bigint('spent_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+  },
+  (table) => [primaryKey({ columns: [table.publishableKeyId, table.client, table.day] })],
 );

@@ -15,7 +15,10 @@ export type KeyInput = PublishableKeyFields;
 const controlsOf = (input: KeyInput) => ({
   ...(input.allowedModels !== undefined ? { allowedModels: input.allowedModels } : {}),
   ...(input.maxOutputTokensPerCall !== undefined ? { maxOutputTokensPerCall: input.maxOutputTokensPerCall } : {}),
-  ...(input.perClientLimits !== undefined ? { clientRequestsPerMinute: input.perClientLimits.requestsPerMinute } : {}),
+  ...(input.perClientLimits?.requestsPerMinute !== undefined ? { clientRequestsPerMinute: input.perClientLimits.requestsPerMinute } : {}),
+  ...(input.perClientLimits?.spendPerDay !== undefined
+    ? { clientSpendPerDayNanos: input.perClientLimits.spendPerDay === null ? null : dollarsToNanos(input.perClientLimits.spendPerDay) }
+    : {}),
 });
 
 type KeyRow = typeof publishableKeys.$inferSelect;
@@ -31,7 +34,10 @@ const toContract = (key: KeyRow, spentNanos: bigint, now: Date): PublishableKey 
   allowedOrigins: key.allowedOrigins,
   allowedModels: key.allowedModels,
   maxOutputTokensPerCall: key.maxOutputTokensPerCall,
-  perClientLimits: { requestsPerMinute: key.clientRequestsPerMinute },
+  perClientLimits: {
+    requestsPerMinute: key.clientRequestsPerMinute,
+    spendPerDay: key.clientSpendPerDayNanos === null ? null : nanosToDollars(key.clientSpendPerDayNanos),
+  },
   ...(key.previousValue && key.previousValueExpiresAt && key.previousValueExpiresAt > now
     ? { previousValueExpiresAt: key.previousValueExpiresAt.toISOString() }
     : {}),
@@ -60,6 +66,7 @@ export async function createKey(db: Database, viewer: Viewer, input: KeyInput, n
       spendLimitPeriod: input.budgetType,
       allowedOrigins: input.allowedOrigins,
       clientRequestsPerMinute: defaultPerClientLimits.requestsPerMinute,
+      clientSpendPerDayNanos: dollarsToNanos(defaultPerClientLimits.spendPerDay),
       ...controlsOf(input),
       createdAt: now,
       updatedAt: now,

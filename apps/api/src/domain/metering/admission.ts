@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
-import { periodStart, type Prices } from '../money.js';
-import { admitHolds, type PresentedKey, Refusal, StaleKey } from './admit-calls.js';
+import { dayStart, periodStart, type Prices } from '../money.js';
+import { admitHolds, type ClientDay, type PresentedKey, Refusal, StaleKey } from './admit-calls.js';
 import { batchBy, type Outcome } from './batch.js';
 import type { GatewayKey } from './find-key.js';
 import type { HoldStocks } from './hold-stock.js';
@@ -15,7 +15,7 @@ export type Admission = { reservationId: string; maxTokens: number; reservedNano
 const holdWaits = 10;
 const holdWaitMs = 10;
 
-type Hold = { presented: PresentedKey; now: Date; period: string; reservationId: string; amount: bigint; expiresAt: Date };
+type Hold = { presented: PresentedKey; now: Date; period: string; client: ClientDay | undefined; reservationId: string; amount: bigint; expiresAt: Date };
 
 /** Reserves all holds of one presented key and period in one round trip, or none (the first refusal is thrown). */
 function reserveAll(db: Database, holds: Hold[]): Promise<void> {
@@ -27,6 +27,7 @@ function reserveAll(db: Database, holds: Hold[]): Promise<void> {
     ids: holds.map((hold) => hold.reservationId),
     amounts: holds.map((hold) => hold.amount),
     expiresAt: first.expiresAt,
+    client: first.client,
   });
 }
 
@@ -56,24 +57,31 @@ async function reserveBatch(db: Database, holds: Hold[]): Promise<Outcome<void>[
   return outcomes;
 }
 
+type Free = { reason: Refusal['reason']; amount: bigint };
+
 /**
- * What the credit and the key's budget (as the key row has it now) can still pay, and whether
- * other calls' holds are part of what they cannot.
+ * What the credit, the key's budget and the client's allowance (as the key row has them now) can
+ * still pay, the tightest of them, and whether other calls' holds are part of what they cannot.
  */
-async function available(db: Database, key: GatewayKey, period: string): Promise<{ credit: bigint; budget: bigint; othersHold: boolean }> {
+async function available(db: Database, key: GatewayKey, period: string, client: ClientDay | undefined): Promise<{ tightest: Free; othersHold: boolean }> {
   const result = await db.execute(sql`select b.balance_nanos - b.reserved_nanos as credit, b.reserved_nanos as credit_held,
-      k.spend_limit_nanos - coalesce(s.spent_nanos + s.reserved_nanos, 0) as budget, coalesce(s.reserved_nanos, 0) as budget_held
+      k.spend_limit_nanos - coalesce(s.spent_nanos + s.reserved_nanos, 0) as budget, coalesce(s.reserved_nanos, 0) as budget_held,
+      k.client_spend_per_day_nanos - coalesce(c.spent_nanos + c.reserved_nanos, 0) as allowance, coalesce(c.reserved_nanos, 0) as allowance_held
     from app.publishable_keys k
     left join app.credit_balances b on b.organization_id = k.organization_id
     left join app.key_spend s on s.publishable_key_id = k.id and s.period_start = ${period}::date
+    left join app.client_spend c on c.publishable_key_id = k.id and c.client = ${client?.id ?? null} and c.day = ${client?.day ?? null}::date
     where k.id = ${key.id}::uuid`);
-  const [row] = rowsOf<{ credit: string | null; credit_held: string | null; budget: string | null; budget_held: string | null }>(result);
+  type Row = Record<'credit' | 'credit_held' | 'budget' | 'budget_held' | 'allowance' | 'allowance_held', string | null>;
+  const [row] = rowsOf<Row>(result);
   if (!row) throw new StaleKey();
-  return {
-    credit: BigInt(row.credit ?? 0),
-    budget: BigInt(row.budget ?? 0),
-    othersHold: BigInt(row.credit_held ?? 0) > 0n || BigInt(row.budget_held ?? 0) > 0n,
-  };
+  const frees: Free[] = [
+    { reason: 'credit', amount: BigInt(row.credit ?? 0) },
+    { reason: 'budget', amount: BigInt(row.budget ?? 0) },
+    ...(client && row.allowance !== null ? [{ reason: 'client' as const, amount: BigInt(row.allowance) }] : []),
+  ];
+  const held = [row.credit_held, row.budget_held, client ? row.allowance_held : null].some((amount) => BigInt(amount ?? 0) > 0n);
+  return { tightest: frees.reduce((low, free) => (free.amount < low.amount ? free : low)), othersHold: held };
 }
 
 type AdmitInput = {
@@ -84,15 +92,18 @@ type AdmitInput = {
   choices: number;
   /** The output limit per choice the client named (within the model's), or undefined. */
   requestedMaxTokens: number | undefined;
-  /** The model's own output limit: the most a call naming none is admitted for. */
+  /** The model's own output limit (or the key's, if lower): the most a call naming none is admitted for. */
   maxOutputTokens: number;
+  /** The client address the call comes from (clientOf): a key may cap what each spends per UTC day. */
+  client: string;
   now: Date;
 };
 
 /**
  * Admits a call: the worst case (estimated input + max_tokens output per choice) is reserved against
- * both the organisation's credit and the key's monthly budget, atomically in the database, so no
- * number of instances admitting at once can overspend either. `max_tokens` that is absent or
+ * the organisation's credit, the key's monthly budget and, when the key caps it, the client
+ * address's daily allowance, atomically in the database, so no number of instances admitting at
+ * once can overspend any. `max_tokens` that is absent or
  * unaffordable is lowered to what both can pay; nothing affordable → Refusal. A key that changed
  * since the caller checked it → StaleKey, with nothing reserved.
  */
@@ -105,7 +116,7 @@ export type Admit = (input: AdmitInput) => Promise<Admission>;
 export function createAdmission(db: Database, parts: { stocks: HoldStocks; settlements: Settlements; reservationTtlMs: number }): Admit {
   // A batch shares the value presented and the key row checked, which the database checks once for all.
   const reserve = batchBy(
-    (hold: Hold) => `${hold.period} ${hold.presented.value} ${hold.presented.key.version}`,
+    (hold: Hold) => `${hold.period} ${hold.presented.value} ${hold.presented.key.version} ${hold.client ? `${hold.client.day} ${hold.client.id}` : ''}`,
     (holds) => reserveBatch(db, holds),
   );
   const admissionParts = { ...parts, reserve };
@@ -121,11 +132,13 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
   const outputPerToken = BigInt(input.choices) * input.prices.outputNanosPerToken;
   const maxOutputTokens = BigInt(input.maxOutputTokens);
   const key = input.presented.key;
+  const client = key.clientSpendPerDayNanos === null ? undefined : { id: input.client, day: dayStart(input.now) };
   const ttlMs = parts.reservationTtlMs;
   const hold = (maxTokens: bigint): Hold => ({
     presented: input.presented,
     now: input.now,
     period,
+    client,
     reservationId: randomUUID(),
     amount: inputCost + maxTokens * outputPerToken,
     expiresAt: new Date(input.now.getTime() + ttlMs),
@@ -142,13 +155,13 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
   if (input.requestedMaxTokens !== undefined) {
     const requested = BigInt(Math.min(input.requestedMaxTokens, input.maxOutputTokens));
     const worst = inputCost + requested * outputPerToken;
-    const stocked = parts.stocks.take(input.presented, period, worst);
+    const stocked = parts.stocks.take(input.presented, period, worst, client);
     if (stocked) return { reservationId: stocked.id, maxTokens: Number(requested), reservedNanos: stocked.amount, periodStart: period };
     const held = hold(requested);
     const startedAt = performance.now();
     try {
       await parts.reserve(held);
-      parts.stocks.afterAdmission(input.presented, period, held.amount, startedAt, ttlMs);
+      parts.stocks.afterAdmission(input.presented, period, held.amount, startedAt, ttlMs, client);
       return admitted(held, requested);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
@@ -160,9 +173,8 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
   // so neither's holds count.
   await Promise.all([parts.settlements.settling(key.organizationId), parts.stocks.giveBack(key.organizationId)]);
   for (let attempt = 0, waited = 0; attempt < 3; ) {
-    const { credit, budget, othersHold } = await available(db, key, period);
-    const binding: Refusal['reason'] = credit <= budget ? 'credit' : 'budget';
-    const affordable = credit < budget ? credit : budget;
+    const { tightest, othersHold } = await available(db, key, period, client);
+    const affordable = tightest.amount;
     const perToken = outputPerToken > 0n ? outputPerToken : 1n;
     const affordableTokens = affordable > inputCost ? (affordable - inputCost) / perToken : 0n;
     if (affordableTokens < 1n) {
@@ -172,7 +184,7 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
         await new Promise((resolve) => setTimeout(resolve, holdWaitMs));
         continue;
       }
-      throw new Refusal(binding);
+      throw new Refusal(tightest.reason);
     }
     attempt++;
     const wanted = input.requestedMaxTokens !== undefined ? BigInt(input.requestedMaxTokens) : maxOutputTokens;

@@ -3,12 +3,15 @@ import { sql } from 'drizzle-orm';
 import type { GatewayKey } from './find-key.js';
 import { pgArray, sqlStateOf } from './sql-values.js';
 
-/** Why a call is refused before it reaches the model: the organisation's credit or the key's budget. */
+/** Why a call is refused before it reaches the model: the organisation's credit, the key's budget or its client's daily allowance. */
 export class Refusal extends Error {
-  constructor(readonly reason: 'credit' | 'budget') {
-    super(reason === 'credit' ? 'insufficient credit' : 'key budget exhausted');
+  constructor(readonly reason: 'credit' | 'budget' | 'client') {
+    super({ credit: 'insufficient credit', budget: 'key budget exhausted', client: "client's daily allowance spent" }[reason]);
   }
 }
+
+/** The client address a key's daily allowance per client counts against, and its UTC day. */
+export type ClientDay = { id: string; day: string };
 
 /** The key changed (deleted, rolled past the value presented, edited) since the caller read it; nothing was reserved. */
 export class StaleKey extends Error {
@@ -29,6 +32,8 @@ export type Holds = {
   expiresAt: Date;
   /** What must stay free on the credit and on the budget beyond these holds (a stock's margin). */
   keepFree?: bigint;
+  /** For a key that caps its clients' daily spend: whose allowance the holds count against. */
+  client?: ClientDay | undefined;
 };
 
 /** The refusal app.admit_calls raised, if that is what `error` is. */
@@ -38,6 +43,8 @@ function refusalOf(error: unknown): Refusal | StaleKey | undefined {
       return new Refusal('credit');
     case 'MW429':
       return new Refusal('budget');
+    case 'MW430':
+      return new Refusal('client');
     case 'MW401':
       return new StaleKey();
     default:
@@ -47,7 +54,7 @@ function refusalOf(error: unknown): Refusal | StaleKey | undefined {
 
 /**
  * Reserves holds of one presented key and period in one round trip (app.admit_calls), all or none:
- * Refusal when the credit or the budget cannot hold them, StaleKey when the key as it is now is not
+ * Refusal when the credit, the budget or the client's allowance cannot hold them, StaleKey when the key as it is now is not
  * the key they were checked against.
  */
 export async function admitHolds(db: Database, holds: Holds): Promise<void> {
@@ -56,7 +63,7 @@ export async function admitHolds(db: Database, holds: Holds): Promise<void> {
     await db.execute(sql`select app.admit_calls(
       ${key.id}::uuid, ${value}, ${key.version}::integer, ${holds.now.toISOString()}::timestamptz, ${holds.period}::date,
       ${pgArray(holds.ids)}::uuid[], ${pgArray(holds.amounts)}::bigint[], ${holds.expiresAt.toISOString()}::timestamptz,
-      ${(holds.keepFree ?? 0n).toString()}::bigint)`);
+      ${(holds.keepFree ?? 0n).toString()}::bigint, ${holds.client?.id ?? null}, ${holds.client?.day ?? null}::date)`);
   } catch (error) {
     throw refusalOf(error) ?? error;
   }

@@ -1,13 +1,14 @@
 import type { Database } from '@meterway/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { clientSpend, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import type { Prices } from '../money.js';
 import { rowsOf } from './sql-values.js';
 
 /**
- * Gives reservations back to the credit and the budgets they held, in one transaction: an
- * upstream failure's hold (nothing is charged), a stock's unused holds, expired ones. Those
- * already gone (settled or swept) are skipped. Balance rows before spend rows, as admission locks them.
+ * Gives reservations back to the credit, the budgets and the client allowances they held, in one
+ * transaction: an upstream failure's hold (nothing is charged), a stock's unused holds, expired
+ * ones. Those already gone (settled or swept) are skipped. Balance rows, then key spend rows, then
+ * client spend rows, as admission locks them.
  */
 export async function release(db: Database, reservationIds: string[]): Promise<void> {
   if (reservationIds.length === 0) return;
@@ -15,12 +16,18 @@ export async function release(db: Database, reservationIds: string[]): Promise<v
     const released = await tx.delete(reservations).where(inArray(reservations.id, reservationIds)).returning();
     const byOrganization = new Map<string, { organizationId: string; amount: bigint }>();
     const byKeyPeriod = new Map<string, { keyId: string; period: string; amount: bigint }>();
+    const byClientDay = new Map<string, { keyId: string; client: string; day: string; amount: bigint }>();
     for (const hold of released) {
       const credit = byOrganization.get(hold.organizationId) ?? { organizationId: hold.organizationId, amount: 0n };
       byOrganization.set(hold.organizationId, { ...credit, amount: credit.amount + hold.amountNanos });
       const name = `${hold.publishableKeyId} ${hold.periodStart}`;
       const spend = byKeyPeriod.get(name) ?? { keyId: hold.publishableKeyId, period: hold.periodStart, amount: 0n };
       byKeyPeriod.set(name, { ...spend, amount: spend.amount + hold.amountNanos });
+      if (hold.client !== null && hold.clientDay !== null) {
+        const clientName = `${hold.publishableKeyId} ${hold.clientDay} ${hold.client}`;
+        const allowance = byClientDay.get(clientName) ?? { keyId: hold.publishableKeyId, client: hold.client, day: hold.clientDay, amount: 0n };
+        byClientDay.set(clientName, { ...allowance, amount: allowance.amount + hold.amountNanos });
+      }
     }
     // Always in the same order, so two releases of several rows never deadlock.
     const sorted = <T>(map: Map<string, T>) => [...map].sort(([x], [y]) => x.localeCompare(y)).map(([, value]) => value);
@@ -35,6 +42,12 @@ export async function release(db: Database, reservationIds: string[]): Promise<v
         .update(keySpend)
         .set({ reservedNanos: sql`greatest(${keySpend.reservedNanos} - ${amount}, 0)` })
         .where(and(eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, period)));
+    }
+    for (const { keyId, client, day, amount } of sorted(byClientDay)) {
+      await tx
+        .update(clientSpend)
+        .set({ reservedNanos: sql`greatest(${clientSpend.reservedNanos} - ${amount}, 0)` })
+        .where(and(eq(clientSpend.publishableKeyId, keyId), eq(clientSpend.client, client), eq(clientSpend.day, day)));
     }
   });
 }

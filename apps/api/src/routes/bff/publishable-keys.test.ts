@@ -25,10 +25,10 @@ describe('publishable keys', () => {
       spendLimitPeriodType: 'monthly',
       currentPeriodSpendAmount: 0,
       allowedOrigins: ['https://shop.example.com', 'localhost'],
-      // A new key is safe by default: every priced model, the model's own output limit, 30 requests a minute per address.
+      // A new key is safe by default: every priced model, the model's own output limit, per address 30 requests a minute and $1 a day.
       allowedModels: null,
       maxOutputTokensPerCall: null,
-      perClientLimits: { requestsPerMinute: 30 },
+      perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
     });
     const second = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, name: 'Second' })).json();
     expect(second.value).not.toBe(key.value);
@@ -94,6 +94,8 @@ describe('publishable keys', () => {
     ['an output limit of 0', { ...valid, maxOutputTokensPerCall: 0 }, 'maxOutputTokensPerCall', 'Minimum is 1'],
     ['a per-address rate of 0', { ...valid, perClientLimits: { requestsPerMinute: 0 } }, 'perClientLimits.requestsPerMinute', 'Minimum is 1'],
     ['a per-address rate over the maximum', { ...valid, perClientLimits: { requestsPerMinute: 100_001 } }, 'perClientLimits.requestsPerMinute', 'Maximum is 100000'],
+    ['a per-address daily spend under a cent', { ...valid, perClientLimits: { spendPerDay: 0.001 } }, 'perClientLimits.spendPerDay', 'Minimum is 0.01'],
+    ['a per-address daily spend as text', { ...valid, perClientLimits: { spendPerDay: '1' } }, 'perClientLimits.spendPerDay', 'Enter an amount in dollars, or leave it empty for no limit'],
   ])('refuses %s with a 400 naming the field', async (_case, payload, field, message) => {
     const { cookie } = await t.users.signUp();
     const response = await call(cookie, 'POST', '/bff/publishable-keys', payload as Json);
@@ -105,16 +107,23 @@ describe('publishable keys', () => {
 
   it('keeps the per-key controls an update leaves out, and changes those it names', async () => {
     const { cookie } = await t.users.signUp();
-    const controls = { allowedModels: ['gpt-4o-mini', 'meterway-demo', 'gpt-4o-mini'], maxOutputTokensPerCall: 256, perClientLimits: { requestsPerMinute: 12 } };
+    const controls = { allowedModels: ['gpt-4o-mini', 'meterway-demo', 'gpt-4o-mini'], maxOutputTokensPerCall: 256, perClientLimits: { requestsPerMinute: 12, spendPerDay: 0.25 } };
     const key = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, ...controls })).json();
-    expect(key).toMatchObject({ allowedModels: ['gpt-4o-mini', 'meterway-demo'], maxOutputTokensPerCall: 256, perClientLimits: { requestsPerMinute: 12 } });
+    expect(key).toMatchObject({ allowedModels: ['gpt-4o-mini', 'meterway-demo'], maxOutputTokensPerCall: 256, perClientLimits: { requestsPerMinute: 12, spendPerDay: 0.25 } });
 
     const renamed = (await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, name: 'Renamed' })).json();
     expect(renamed).toEqual({ ...key, name: 'Renamed' });
+    const rateOnly = (await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, perClientLimits: { requestsPerMinute: 60 } })).json();
+    expect(rateOnly.perClientLimits).toEqual({ requestsPerMinute: 60, spendPerDay: 0.25 });
     const lifted = (
-      await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null } })
+      await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, {
+        ...valid,
+        allowedModels: null,
+        maxOutputTokensPerCall: null,
+        perClientLimits: { requestsPerMinute: null, spendPerDay: null },
+      })
     ).json();
-    expect(lifted).toMatchObject({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null } });
+    expect(lifted).toMatchObject({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null, spendPerDay: null } });
     expect((await call(cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys).toEqual([lifted]);
   });
 

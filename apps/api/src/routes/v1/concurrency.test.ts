@@ -2,10 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { createDb } from '@meterway/db';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { schema } from '../../db/index.js';
-import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { chatCompletions, clientSpend, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
@@ -43,11 +44,12 @@ const messages = [{ role: 'user', content: 'Count to eight.' }];
 // gpt-4o-mini worst case per call: the estimate of the input × 150 n$ + 8 × 600 n$ (≈ 7,000 n$).
 const worstCase = 7_000;
 
-async function fire(key: string, calls: number) {
+async function fire(key: string, calls: number, dispatcher?: Agent) {
   const urls = [t.url, second?.url ?? t.url];
   return Promise.all(
     Array.from({ length: calls }, (_, i) =>
-      fetch(`${urls[i % urls.length]}/v1/chat/completions`, {
+      undiciFetch(`${urls[i % urls.length]}/v1/chat/completions`, {
+        ...(dispatcher ? { dispatcher } : {}),
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, origin: 'https://app.example.com', 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens: 8 }),
@@ -118,6 +120,26 @@ describe(`200 parallel calls${process.env.DATABASE_URL ? ' on two api instances 
     expect(after.balance).toBe(BigInt(credit) - after.charged);
     expect(after.balance >= 0n).toBe(true);
     expect(await t.testDb.db.select().from(reservations)).toEqual([]);
+    await expectLedgerConsistent(t.testDb.db);
+  });
+
+  it("never spend more than one client address's daily allowance: every call is charged once or refused with 429, and other addresses go on", async () => {
+    const allowance = 20 * worstCase;
+    const account = await t.account({ creditDollars: 10, budgetDollars: 10, controls: { clientSpendPerDayNanos: BigInt(allowance) } });
+    const statuses = await fire(account.value, 200);
+    const after = await totals(account.organizationId, account.keyId);
+    const ok = statuses.filter((status) => status === 200).length;
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(ok).toBeGreaterThanOrEqual(15);
+    expect(ok).toBe(after.calls);
+    const [spent] = await t.testDb.db.select().from(clientSpend).where(eq(clientSpend.publishableKeyId, account.keyId));
+    expect(spent).toMatchObject({ client: '127.0.0.1', spentNanos: after.charged, reservedNanos: 0n });
+    expect(after.charged).toBeLessThanOrEqual(BigInt(allowance));
+    expect(after.reserved).toBe(0n);
+
+    const elsewhere = new Agent({ localAddress: '127.0.0.2' });
+    expect(await fire(account.value, 4, elsewhere)).toEqual([200, 200, 200, 200]);
+    await elsewhere.close();
     await expectLedgerConsistent(t.testDb.db);
   });
 });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatCompletions, publishableKeys } from '../../db/schema/index.js';
+import { chatCompletions, clientSpend, publishableKeys } from '../../db/schema/index.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
@@ -108,5 +108,32 @@ describe('per-key controls on the gateway', () => {
     // The refused calls reached no provider and were charged nothing.
     await t.settled();
     expect(await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.publishableKeyId, account.keyId))).toHaveLength(6);
+  });
+
+  it("refuses a client address once it has used the key's daily allowance, until midnight UTC, while other addresses keep working", async () => {
+    // meterway-demo: 500 n$ per input token, 1,500 per output token; each call holds about 20,000 n$.
+    const allowance = 60_000n;
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1, controls: { clientSpendPerDayNanos: allowance } });
+    const attacker = clientFrom('127.0.0.2', account.value);
+    const outcomes = [];
+    for (let i = 0; i < 8; i++) outcomes.push(await statusOf(attacker.chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 8 })));
+    const refused = outcomes.filter((outcome) => outcome !== 200);
+    expect(outcomes.filter((outcome) => outcome === 200).length).toBeGreaterThanOrEqual(2);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const error of refused) {
+      expect(error).toMatchObject({ status: 429, code: 'client_allowance_exceeded', message: "429 Your address has used this key's daily allowance. It resets at midnight UTC." });
+      const retryAfter = Number((error as InstanceType<typeof OpenAI.RateLimitError>).headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(86_400);
+    }
+    expect(await statusOf(clientFrom('127.0.0.3', account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 8 }))).toBe(200);
+
+    await t.settled();
+    const allowances = await t.testDb.db.select().from(clientSpend).where(eq(clientSpend.publishableKeyId, account.keyId));
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.publishableKeyId, account.keyId));
+    const spentBy = (client: string) => allowances.find((row) => row.client === client);
+    expect(spentBy('127.0.0.2')).toMatchObject({ reservedNanos: 0n });
+    expect(spentBy('127.0.0.2')!.spentNanos).toBeLessThanOrEqual(allowance);
+    expect(spentBy('127.0.0.2')!.spentNanos + spentBy('127.0.0.3')!.spentNanos).toBe(rows.reduce((sum, row) => sum + row.totalCostNanos!, 0n));
   });
 });
