@@ -9,6 +9,7 @@ import { postEntry } from '../credit/ledger.js';
 import { newKeyValue } from '../keys/key-value.js';
 import { dayStart, dollarsToNanos, periodStart } from '../money.js';
 import { admitHolds, Refusal } from './admit-calls.js';
+import { deletePastAllowances } from './client-allowance.js';
 import { keyFinder } from './find-key.js';
 import { costOf, release, releaseExpired, settlementRow } from './settlement.js';
 
@@ -84,5 +85,16 @@ describe("a client address's daily allowance in the database", () => {
     await expect(hold(presented, [601n]).admit()).rejects.toEqual(new Refusal('client'));
     await hold(presented, [600n]).admit();
     await expectLedgerConsistent(t.db);
+  });
+
+  it('keeps the addresses of today and yesterday only', async () => {
+    const { key, value } = await keyWithAllowance(1_000n);
+    const spent = hold({ key, value }, [100n]);
+    await spent.admit();
+    await release(t.db, spent.ids);
+    await deletePastAllowances(t.db, new Date(now.getTime() + 86_400_000));
+    expect(await allowanceOf(key.id)).toBeDefined();
+    await deletePastAllowances(t.db, new Date(now.getTime() + 2 * 86_400_000));
+    expect(await allowanceOf(key.id)).toBeUndefined();
   });
 });
