@@ -60,6 +60,8 @@ ${codeBlock(`POST ${base}/chat/completions\nAuthorization: Bearer pk_live_…\nC
 <ul>
   <li><strong>Allowed origins.</strong> The browser's <code>Origin</code> header must equal one of the key's allowed origins exactly: scheme, host and port. The literal entry <code>localhost</code> allows <code>http</code> and <code>https</code> localhost on any port.</li>
   <li><strong>A monthly budget</strong> per key, in USD.</li>
+  <li><strong>Caps per visitor address</strong>: requests per minute and dollars per day (UTC) for each client address, so one script cannot drain the key or lock your other visitors out (see <a href="#copied-key">Limits for a copied key</a>).</li>
+  <li><strong>Allowed models and an output limit</strong> per key, which bound what one call can cost.</li>
   <li><strong>A per-key rate limit</strong> in requests per minute.</li>
   <li><strong>Your prepaid credit</strong>: nothing is spent beyond it.</li>
 </ul>
@@ -71,7 +73,19 @@ ${codeBlock(`POST ${base}/chat/completions\nAuthorization: Bearer pk_live_…\nC
   </tbody>
 </table></div>
 <p>Requests without an <code>Origin</code> header, such as server-side code or <code>curl</code>, are refused with <code>403 origin_not_allowed</code>. Browsers add the header on their own; you never set it yourself.</p>
-<div class="callout warn"><strong>Origin is not a secret.</strong><p>Outside a browser, anyone can send any <code>Origin</code> header, so the allowed origins stop other websites from using your key but cannot stop a determined script. The budget is what bounds the damage: keep each key's budget tight, and use one key per app.</p></div>
+<div class="callout warn"><strong>Origin is not a secret.</strong><p>Outside a browser, anyone can send any <code>Origin</code> header, so the allowed origins stop other websites from using your key but cannot stop a determined script. The caps below and the budget are what bound the damage: keep each key's budget tight, and use one key per app.</p></div>
+${h3('copied-key', 'Limits for a copied key')}
+<p>Set these on each key in the <a href="${dashboard}">console</a> (create or edit the key):</p>
+<div class="table-wrap"><table>
+  <thead><tr><th>Setting</th><th>New key</th><th>Beyond it</th></tr></thead>
+  <tbody>
+    <tr><td><strong>Models</strong>: the models the key may call</td><td>Every priced model</td><td><code>403 model_not_allowed</code>; <code>GET /v1/models</code> lists only the allowed ones</td></tr>
+    <tr><td><strong>Max output tokens per call</strong></td><td>The model's own limit</td><td>A larger <code>max_tokens</code> is reserved and forwarded at this limit</td></tr>
+    <tr><td><strong>Requests per minute per visitor address</strong></td><td>30</td><td><code>429 rate_limit_exceeded</code> with <code>Retry-After</code>, for that address only</td></tr>
+    <tr><td><strong>Spend per day per visitor address</strong>, USD</td><td>$1.00</td><td><code>429 client_allowance_exceeded</code> with <code>Retry-After</code> until midnight UTC, for that address only</td></tr>
+  </tbody>
+</table></div>
+<p>An IPv6 address counts by its /64 network, which one subscriber usually has whole. Visitors behind one shared address (an office, a mobile carrier's NAT) share its caps, so raise them if your app is used that way. An attacker with many addresses still meets the key's budget and rate limit: the budget is the most a copied key can cost you in a month.</p>
 ${h3('rotating-a-key', 'Rotating a key')}
 <p>To replace a key's value, open the key in the <a href="${dashboard}">console</a> and choose <strong>Roll key</strong>. The key gets a new value and keeps its name, budget, allowed origins and this month's spend. The old value keeps working for the overlap you choose (immediately, or up to 24 hours), so you can deploy the new one first; after that, calls with it get <code>401 invalid_api_key</code>. Rolling again during an overlap stops the older value at once: only the value just replaced keeps working. Deleting a key stops both values.</p>`;
 
@@ -191,8 +205,10 @@ ${h2('metering')}
     [401, 'invalid_request_error', 'invalid_api_key', 'The key is missing, unknown or deleted.'],
     [402, 'insufficient_quota', 'insufficient_quota', `Your prepaid credit is exhausted. <a href="${dashboard}">Top up in the console</a>.`],
     [403, 'permission_error', 'origin_not_allowed', "The <code>Origin</code> header is missing or is not one of the key's allowed origins."],
+    [403, 'permission_error', 'model_not_allowed', 'The key does not allow this model. <code>GET /v1/models</code> lists the ones it does.'],
     [429, 'insufficient_quota', 'budget_exceeded', "The key's monthly budget is spent. It resets on the 1st of the month, UTC; raise it in the console if needed."],
-    [429, 'requests', 'rate_limit_exceeded', "Too many requests for this key. Wait for the <code>Retry-After</code> header's seconds, then retry."],
+    [429, 'insufficient_quota', 'client_allowance_exceeded', "Your address has spent the key's daily allowance per visitor. It resets at midnight UTC (<code>Retry-After</code>)."],
+    [429, 'requests', 'rate_limit_exceeded', "Too many requests for this key, or from your address for this key. Wait for the <code>Retry-After</code> header's seconds, then retry."],
     [502, 'api_error', 'upstream_error', 'The model provider failed. Nothing is charged if it refused the call; if it failed after it had it, the reservation is charged (the message says which).'],
     [504, 'api_error', 'upstream_timeout', 'The model provider did not answer in time. It had your request and may bill it, so the reservation is charged.'],
   ];
@@ -211,10 +227,11 @@ ${h2('limits')}
   <thead><tr><th>Limit</th><th>Value</th></tr></thead>
   <tbody>
     <tr><td>Request body</td><td>At most 1 MB.</td></tr>
-    <tr><td><code>max_tokens</code>, <code>max_completion_tokens</code></td><td>Lowered to what the key's budget and your credit can pay, and to the model's own output limit (see <a href="#metering">Metering</a>).</td></tr>
+    <tr><td><code>max_tokens</code>, <code>max_completion_tokens</code></td><td>Lowered to what the key's budget, the visitor's daily allowance and your credit can pay, and to the key's and the model's output limit (see <a href="#metering">Metering</a>).</td></tr>
     <tr><td><code>n</code></td><td>1 to 128 choices; each is reserved and billed its own output.</td></tr>
     <tr><td>Requests per minute, per key</td><td>600 by default; the operator sets it with <code>GATEWAY_RATE_LIMIT_PER_MINUTE</code>. Beyond it: <code>429 rate_limit_exceeded</code> with <code>Retry-After</code>.</td></tr>
     <tr><td>Monthly budget, per key</td><td>Set in the console; resets on the 1st of the month, UTC.</td></tr>
+    <tr><td>Per visitor address, per key</td><td>Requests per minute and spend per day, set in the console (30 and $1.00 for a new key); see <a href="#copied-key">Limits for a copied key</a>.</td></tr>
   </tbody>
 </table></div>`;
 
