@@ -100,6 +100,8 @@ export const publishableKeySchema = z.object({
   maxOutputTokensPerCall: z.number().nullable(),
   /** What one client address may do with the key: requests per minute, dollars per UTC day; null: no cap. */
   perClientLimits: z.object({ requestsPerMinute: z.number().nullable(), spendPerDay: z.number().nullable() }),
+  /** Read-only: the most a copied key can spend today, in dollars (what its budget has left this month). */
+  worstCaseDailySpend: z.number(),
 });
 
 export type PublishableKey = z.infer<typeof publishableKeySchema>;

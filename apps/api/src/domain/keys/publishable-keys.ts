@@ -23,14 +23,27 @@ const controlsOf = (input: KeyInput) => ({
 
 type KeyRow = typeof publishableKeys.$inferSelect;
 
+/** What a key spent and holds reserved in the current month. */
+type Spend = { spent: bigint; reserved: bigint };
+const nothingSpent: Spend = { spent: 0n, reserved: 0n };
+
+/**
+ * The most a copied key can spend today: what its budget has left this month. (Per-address caps
+ * bound one address; an attacker with many addresses meets only the budget and the key's rate.)
+ */
+const worstCaseToday = (key: KeyRow, { spent, reserved }: Spend) => {
+  const left = key.spendLimitNanos - spent - reserved;
+  return nanosToDollars(left > 0n ? left : 0n);
+};
+
 /** The previous value itself never leaves the api: the console only learns until when it works. */
-const toContract = (key: KeyRow, spentNanos: bigint, now: Date): PublishableKey => ({
+const toContract = (key: KeyRow, spend: Spend, now: Date): PublishableKey => ({
   id: key.id,
   name: key.name,
   value: key.value,
   spendLimitAmount: nanosToDollars(key.spendLimitNanos),
   spendLimitPeriodType: key.spendLimitPeriod,
-  currentPeriodSpendAmount: nanosToDollars(spentNanos),
+  currentPeriodSpendAmount: nanosToDollars(spend.spent),
   allowedOrigins: key.allowedOrigins,
   allowedModels: key.allowedModels,
   maxOutputTokensPerCall: key.maxOutputTokensPerCall,
@@ -38,6 +51,7 @@ const toContract = (key: KeyRow, spentNanos: bigint, now: Date): PublishableKey 
     requestsPerMinute: key.clientRequestsPerMinute,
     spendPerDay: key.clientSpendPerDayNanos === null ? null : nanosToDollars(key.clientSpendPerDayNanos),
   },
+  worstCaseDailySpend: worstCaseToday(key, spend),
   ...(key.previousValue && key.previousValueExpiresAt && key.previousValueExpiresAt > now
     ? { previousValueExpiresAt: key.previousValueExpiresAt.toISOString() }
     : {}),
@@ -46,12 +60,12 @@ const toContract = (key: KeyRow, spentNanos: bigint, now: Date): PublishableKey 
 /** The organisation's live keys, oldest first, with what each spent this UTC month. */
 export async function listKeys(db: Database, viewer: Viewer, now: Date): Promise<PublishableKey[]> {
   const rows = await db
-    .select({ key: publishableKeys, spent: sql<string | null>`${keySpend.spentNanos}` })
+    .select({ key: publishableKeys, spent: keySpend.spentNanos, reserved: keySpend.reservedNanos })
     .from(publishableKeys)
     .leftJoin(keySpend, and(eq(keySpend.publishableKeyId, publishableKeys.id), eq(keySpend.periodStart, periodStart(now))))
     .where(and(eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt)))
     .orderBy(asc(publishableKeys.createdAt), asc(publishableKeys.id));
-  return rows.map((row) => toContract(row.key, BigInt(row.spent ?? 0), now));
+  return rows.map((row) => toContract(row.key, { spent: row.spent ?? 0n, reserved: row.reserved ?? 0n }, now));
 }
 
 export async function createKey(db: Database, viewer: Viewer, input: KeyInput, now: Date): Promise<PublishableKey> {
@@ -73,7 +87,7 @@ export async function createKey(db: Database, viewer: Viewer, input: KeyInput, n
     })
     .returning();
   if (!key) throw new Error('key insert returned nothing');
-  return toContract(key, 0n, now);
+  return toContract(key, nothingSpent, now);
 }
 
 /** The viewer's live key: another organisation's key, or a deleted one, matches nothing and so answers like a key that never existed. */
@@ -120,12 +134,12 @@ export async function rollKey(db: Database, viewer: Viewer, keyId: string, overl
   return toContract(key, await spentThisPeriod(db, keyId, now), now);
 }
 
-async function spentThisPeriod(db: Database, keyId: string, now: Date): Promise<bigint> {
+async function spentThisPeriod(db: Database, keyId: string, now: Date): Promise<Spend> {
   const [spend] = await db
-    .select({ spent: keySpend.spentNanos })
+    .select({ spent: keySpend.spentNanos, reserved: keySpend.reservedNanos })
     .from(keySpend)
     .where(and(eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, periodStart(now))));
-  return spend?.spent ?? 0n;
+  return spend ?? nothingSpent;
 }
 
 /** Soft delete: the usage history keeps its key; neither its value nor a previous one authenticates again. */

@@ -29,6 +29,7 @@ describe('publishable keys', () => {
       allowedModels: null,
       maxOutputTokensPerCall: null,
       perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
+      worstCaseDailySpend: 10,
     });
     const second = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, name: 'Second' })).json();
     expect(second.value).not.toBe(key.value);
@@ -51,7 +52,7 @@ describe('publishable keys', () => {
     const key = (await call(cookie, 'POST', '/bff/publishable-keys', valid)).json();
     const updated = await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { name: 'Renamed', budget: 25.5, budgetType: 'monthly', allowedOrigins: [] });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json()).toEqual({ ...key, name: 'Renamed', spendLimitAmount: 25.5, allowedOrigins: [] });
+    expect(updated.json()).toEqual({ ...key, name: 'Renamed', spendLimitAmount: 25.5, allowedOrigins: [], worstCaseDailySpend: 25.5 });
 
     const deleted = await call(cookie, 'DELETE', `/bff/publishable-keys/${key.id}`);
     expect(deleted.statusCode).toBe(204);
@@ -125,6 +126,25 @@ describe('publishable keys', () => {
     ).json();
     expect(lifted).toMatchObject({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null, spendPerDay: null } });
     expect((await call(cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys).toEqual([lifted]);
+  });
+
+  it("shows a key's worst case if copied today: what its budget has left this month", async () => {
+    const { cookie } = await t.users.signUp();
+    const { organizationId } = (await call(cookie, 'GET', '/bff/me')).json();
+    await t.testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(5), reference: 'cs_worst_case' }));
+    const key = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, budget: 0.5, allowedOrigins: ['https://shop.example.com'] })).json();
+    expect(key.worstCaseDailySpend).toBe(0.5);
+    const answered = await t.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${key.value}`, origin: 'https://shop.example.com' },
+      payload: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
+    });
+    expect(answered.statusCode).toBe(200);
+    await t.app.meter.atRest();
+    const [listed] = (await call(cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys;
+    expect(listed.currentPeriodSpendAmount).toBeGreaterThan(0);
+    expect(listed.worstCaseDailySpend).toBeCloseTo(0.5 - listed.currentPeriodSpendAmount, 9);
   });
 
   it('lists the priced models a key can be allowed, with their prices per 1M tokens', async () => {
