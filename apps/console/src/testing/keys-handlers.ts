@@ -1,12 +1,12 @@
-import type { PublishableKey } from '@meterway/contracts';
+import type { PricedModel, PublishableKey } from '@meterway/contracts';
 import { HttpResponse, http } from 'msw';
 import { testRuntimeConfig } from './runtime-config';
 
 /**
- * MSW handlers for the dashboard: publishable keys, the key-deletion feedback and the invoices
- * portal. A mutation handler given a `requests` array records there what it received (the key
- * id from the path and the JSON body), for tests that assert what was sent. `failure` answers
- * that status as problem details instead.
+ * MSW handlers for the dashboard: publishable keys, the priced models a key may be allowed, the
+ * key-deletion feedback and the invoices portal. A mutation handler given a `requests` array
+ * records there what it received (the key id from the path and the JSON body), for tests that
+ * assert what was sent. `failure` answers that status as problem details instead.
  */
 
 const api = testRuntimeConfig.apiUrls['http://localhost:3000'];
@@ -23,9 +23,17 @@ export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): Pu
   allowedOrigins: ['https://app.example.com'],
   allowedModels: null,
   maxOutputTokensPerCall: null,
-  perClientLimits: { requestsPerMinute: 30 },
+  perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
+  worstCaseDailySpend: 9.58,
   ...overrides,
 });
+
+/** The priced models of GET /bff/models, as the key form lists them. */
+export const pricedModels: PricedModel[] = [
+  { id: 'gpt-4o-mini', inputPerMillion: 0.165, outputPerMillion: 0.66, maxOutputTokens: 16_384 },
+  { id: 'claude-haiku', inputPerMillion: 0.88, outputPerMillion: 4.4, maxOutputTokens: 8192 },
+  { id: 'demo-echo', inputPerMillion: 0.11, outputPerMillion: 0.22, maxOutputTokens: 4096 },
+];
 
 /** The api's problem details (application/problem+json). */
 export const problem = (status: number) =>
@@ -57,6 +65,14 @@ export const keysHandlers = {
     });
   },
   listFailure: (status = 500) => http.get(`${api}/bff/publishable-keys`, () => problem(status)),
+
+  /** GET /bff/models; `until` holds the answer back until it resolves, for the loading state. */
+  models: (models: PricedModel[] = pricedModels, { until }: { until?: Promise<unknown> } = {}) =>
+    http.get(`${api}/bff/models`, async () => {
+      await until;
+      return HttpResponse.json({ models });
+    }),
+  modelsFailure: (status = 500) => http.get(`${api}/bff/models`, () => problem(status)),
 
   /** POST /bff/publishable-keys: 201 with `created`. */
   create: (created: PublishableKey, { requests, failure }: MutationOptions = {}) =>

@@ -24,9 +24,9 @@ const created = buildPublishableKey({
   allowedOrigins: ['localhost', 'http://localhost:3000', 'https://shop.example.com'],
 });
 
-/** The dashboard of a signed-in user with $25 of credit and these keys. */
+/** The dashboard of a signed-in user with $25 of credit and these keys (and the priced models the key form lists). */
 function renderDashboard(keys: Parameters<typeof keysHandlers.list>[0] = [webApp]) {
-  server.use(meHandlers.signedIn({ remainingSpendAmount: 25 }), keysHandlers.list(keys));
+  server.use(meHandlers.signedIn({ remainingSpendAmount: 25 }), keysHandlers.list(keys), keysHandlers.models());
   return renderRoute('/dashboard');
 }
 
@@ -225,6 +225,10 @@ describe('/dashboard: creating a key', { timeout: 20_000 }, () => {
           budgetType: 'monthly',
           // The blank third row is left out.
           allowedOrigins: ['localhost', 'http://localhost:3000', 'https://shop.example.com'],
+          // A new key's limits: every priced model, the model's own output maximum, 30 requests a minute per address.
+          allowedModels: null,
+          maxOutputTokensPerCall: null,
+          perClientLimits: { requestsPerMinute: 30 },
         },
       },
     ]);
@@ -358,7 +362,19 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
 
     expect(await toast('Success!')).toBeInTheDocument();
     expect(requests).toEqual([
-      { id: webApp.id, body: { name: 'Web app', budget: 25, budgetType: 'monthly', allowedOrigins: ['https://app.example.com'] } },
+      {
+        id: webApp.id,
+        body: {
+          name: 'Web app',
+          budget: 25,
+          budgetType: 'monthly',
+          allowedOrigins: ['https://app.example.com'],
+          // The limits are sent as they are, so a PUT never leaves one out.
+          allowedModels: null,
+          maxOutputTokensPerCall: null,
+          perClientLimits: { requestsPerMinute: 30 },
+        },
+      },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await within(await rowOf('Web app')).findByText('$25 / month')).toBeInTheDocument();

@@ -1,4 +1,11 @@
-import { maxKeyBudget, type PublishableKey, type PublishableKeyInput, validationMessages } from '@meterway/contracts';
+import {
+  defaultPerClientLimits,
+  maxKeyBudget,
+  type PublishableKey,
+  type PublishableKeyInput,
+  publishableKeyInputSchema,
+  validationMessages,
+} from '@meterway/contracts';
 import { randomId } from '@mantine/hooks';
 import { z } from 'zod/mini';
 import { requiredText } from '../../lib/validation';
@@ -20,6 +27,12 @@ export type KeyFormValues = {
   /** NumberInput gives '' while the field is empty. */
   budget: number | string;
   allowedDomains: AllowedDomain[];
+  /** Limits for a copied key (issue #18). None chosen: every priced model. */
+  allowedModels: string[];
+  /** '' (empty): the model's own maximum. */
+  maxOutputTokensPerCall: number | string;
+  /** Per visitor address; '' (empty): no cap. */
+  requestsPerMinute: number | string;
 };
 
 export const allowedDomain = (value = ''): AllowedDomain => ({ key: randomId(), value });
@@ -45,6 +58,23 @@ const budget = z.union([z.number(), z.string()]).check(
   }),
 );
 
+/** An empty NumberInput ('') is null, no limit; a string it could not make a number of becomes NaN, which the contract refuses. */
+export const limitOf = (value: number | string): number | null => (value === '' ? null : Number(value));
+
+/** No model chosen is null: every priced model. */
+const modelsOf = (models: string[]): string[] | null => (models.length > 0 ? models : null);
+
+const controls = publishableKeyInputSchema.shape;
+
+/** The api's own rule for a field decides, so the form shows the message the api would answer. */
+const byContract = <Value>(rule: z.core.$ZodType, inputOf: (value: Value) => unknown) =>
+  z.superRefine<Value>((value, context) => {
+    const result = z.safeParse(rule, inputOf(value));
+    if (!result.success) context.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? validationMessages.required });
+  });
+
+const numberInput = z.union([z.number(), z.string()]);
+
 // The messages are the contracts' (validationMessages), shared with the api's own checks.
 export const keyFormSchema = z.object({
   name: requiredText(keyNameLength),
@@ -53,24 +83,39 @@ export const keyFormSchema = z.object({
   allowedDomains: z
     .array(z.object({ key: z.string(), value: z.string() }))
     .check(z.refine((domains) => domains.every((domain) => isAcceptedDomain(domain.value)), { error: validationMessages.origins })),
+  allowedModels: z.array(z.string()).check(byContract(controls.allowedModels, modelsOf)),
+  maxOutputTokensPerCall: numberInput.check(byContract(controls.maxOutputTokensPerCall, limitOf)),
+  requestsPerMinute: numberInput.check(byContract(controls.perClientLimits, (value: number | string) => ({ requestsPerMinute: limitOf(value) }))),
 });
 
 export const newKeyFormValues = (): KeyFormValues => ({
   name: '',
   budget: defaultKeyBudget,
   allowedDomains: [allowedDomain(defaultAllowedOrigin)],
+  allowedModels: [],
+  maxOutputTokensPerCall: '',
+  requestsPerMinute: defaultPerClientLimits.requestsPerMinute,
 });
 
 export const keyFormValuesOf = (key: PublishableKey): KeyFormValues => ({
   name: key.name,
   budget: key.spendLimitAmount,
   allowedDomains: key.allowedOrigins.map((origin) => allowedDomain(origin)),
+  allowedModels: key.allowedModels ?? [],
+  maxOutputTokensPerCall: key.maxOutputTokensPerCall ?? '',
+  requestsPerMinute: key.perClientLimits.requestsPerMinute ?? '',
 });
 
-/** The POST and PUT body (spec §7); call with values the schema accepted. */
+/**
+ * The POST and PUT body (spec §7); call with values the schema accepted. The limits are always
+ * sent, null when empty: on PUT an absent one would stay as it was, so clearing a field must say so.
+ */
 export const keyInputOf = (values: KeyFormValues): PublishableKeyInput => ({
   name: values.name.trim(),
   budget: Number(values.budget),
   budgetType: 'monthly',
   allowedOrigins: values.allowedDomains.map((domain) => domain.value.trim()).filter(Boolean),
+  allowedModels: modelsOf(values.allowedModels),
+  maxOutputTokensPerCall: limitOf(values.maxOutputTokensPerCall),
+  perClientLimits: { requestsPerMinute: limitOf(values.requestsPerMinute) },
 });

@@ -3,6 +3,7 @@ import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { type KeyFormValues, keyFormSchema } from '../key-form-schema';
 import { AllowedDomainsField } from './allowed-domains-field';
+import { KeyLimitsFieldset } from './key-limits-fieldset';
 
 /** The key form's state; controlled, because the suggestions follow what is typed. */
 export const useKeyForm = (initialValues: KeyFormValues) =>
@@ -18,7 +19,7 @@ type KeyFormProps = {
   secondaryAction?: ReactNode;
 };
 
-/** Name, monthly budget and allowed domains of a publishable key (spec §3, §5), for create and edit. */
+/** Name, monthly budget, allowed domains and the limits of a publishable key (spec §3, §5; issue #18), for create and edit. */
 export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryAction }: KeyFormProps) {
   return (
     // noValidate: the messages come from the schema, not from the browser.
@@ -35,6 +36,7 @@ export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryActi
           {...form.getInputProps('budget')}
         />
         <AllowedDomainsField form={form} />
+        <KeyLimitsFieldset form={form} />
         <Group justify={secondaryAction ? 'space-between' : 'flex-end'}>
           {secondaryAction}
           <Button type="submit" loading={submitting}>

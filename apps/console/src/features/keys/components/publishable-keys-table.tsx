@@ -92,7 +92,13 @@ function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKe
           <Text size="xs" c="gray.7">{`Previous value works until ${formatDateTime(key.previousValueExpiresAt)}`}</Text>
         )}
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}
+        {/* Without a cap the row's warning says so instead. */}
+        {key.perClientLimits.requestsPerMinute !== null && (
+          <Text size="xs" c="gray.7">{`${key.perClientLimits.requestsPerMinute} req/min per address`}</Text>
+        )}
+      </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{`${formatMoney(key.currentPeriodSpendAmount)} spent this month`}</Table.Td>
       <Table.Td>
         {key.allowedOrigins.length > 0 && (
@@ -102,7 +108,7 @@ function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKe
             ))}
           </List>
         )}
-        <KeyWarnings allowedOrigins={key.allowedOrigins} />
+        <KeyWarnings allowedOrigins={key.allowedOrigins} perClientLimits={key.perClientLimits} />
       </Table.Td>
     </Table.Tr>
   );

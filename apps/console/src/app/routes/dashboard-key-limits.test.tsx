@@ -1,0 +1,210 @@
+import { maxClientRequestsPerMinute, maxOutputTokensPerCallLimit } from '@meterway/contracts';
+import { screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { keyWarningTexts } from '../../features/keys/components/key-warnings';
+import { buildPublishableKey, keysHandlers, pricedModels, type RecordedRequest } from '../../testing/keys-handlers';
+import { meHandlers } from '../../testing/me-handlers';
+import { server } from '../../testing/msw-server';
+import { renderRoute } from '../../testing/render';
+
+// The limits for a copied key (issue #18): models, output tokens per call, requests per minute per address.
+
+// The first render imports Mantine and the route modules; warm them so no test pays that in its timeouts.
+beforeAll(async () => {
+  await Promise.all([import('./app-layout'), import('./dashboard')]);
+});
+
+const webApp = buildPublishableKey();
+const limited = buildPublishableKey({
+  allowedModels: ['gpt-4o-mini'],
+  maxOutputTokensPerCall: 1024,
+  perClientLimits: { ...webApp.perClientLimits, requestsPerMinute: 60 },
+});
+
+function renderDashboard(keys: Parameters<typeof keysHandlers.list>[0] = [webApp], models = keysHandlers.models()) {
+  server.use(meHandlers.signedIn(), keysHandlers.list(keys), models);
+  return renderRoute('/dashboard');
+}
+
+type User = ReturnType<typeof renderRoute>['user'];
+
+const rowOf = async (name: string) => (await screen.findByRole('button', { name: `Edit key ${name}` })).closest('tr') as HTMLElement;
+const toast = (title: 'Wooops!' | 'Success!') => screen.findByText(title).then((element) => element.closest('.mantine-Notification-root') as HTMLElement);
+const pills = (dialog: HTMLElement) => [...dialog.querySelectorAll('.mantine-MultiSelect-pill')].map((pill) => pill.textContent);
+const limitsOf = (request: RecordedRequest | undefined) => {
+  const { allowedModels, maxOutputTokensPerCall, perClientLimits } = request?.body as Record<string, unknown>;
+  return { allowedModels, maxOutputTokensPerCall, perClientLimits };
+};
+
+async function openCreate(user: User) {
+  await user.click(await screen.findByRole('button', { name: 'New publishable key' }));
+  return screen.findByRole('dialog', { name: 'New publishable key' });
+}
+
+async function openEdit(user: User, name = 'Web app') {
+  await user.click(await screen.findByRole('button', { name: `Edit key ${name}` }));
+  return screen.findByRole('dialog', { name: 'Edit publishable key' });
+}
+
+async function chooseModels(user: User, dialog: HTMLElement, ...models: string[]) {
+  await user.click(within(dialog).getByRole('combobox', { name: 'Models' }));
+  for (const model of models) await user.click(await screen.findByRole('option', { name: model }));
+  await user.keyboard('{Escape}');
+}
+
+async function retype(user: User, input: HTMLElement, text: string) {
+  await user.clear(input);
+  if (text) await user.type(input, text);
+}
+
+// Typing into the controlled form re-renders it per key; these tests take longer than the default 5 s.
+describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
+  it('starts a new key at every priced model, the model maximum and 30 requests a minute; lists the priced models', async () => {
+    const { user } = renderDashboard();
+    const dialog = await openCreate(user);
+    const form = within(dialog);
+
+    expect(form.getByRole('group', { name: 'Limits for a copied key' })).toBeInTheDocument();
+    expect(pills(dialog)).toEqual([]);
+    expect(form.getByRole('combobox', { name: 'Models' })).toHaveAttribute('placeholder', 'Every priced model');
+    expect(form.getByLabelText('Max output tokens per call')).toHaveValue('');
+    expect(form.getByLabelText('Requests per minute per visitor address')).toHaveValue('30');
+
+    await user.click(form.getByRole('combobox', { name: 'Models' }));
+
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(pricedModels.map((model) => model.id));
+  });
+
+  it('creates a key with the models and limits chosen', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.create(buildPublishableKey({ name: 'Checkout' }), { requests }));
+    const { user } = renderDashboard();
+    const dialog = await openCreate(user);
+    const form = within(dialog);
+    await user.type(form.getByLabelText('Name'), 'Checkout');
+
+    await chooseModels(user, dialog, 'gpt-4o-mini', 'demo-echo');
+    await user.type(form.getByLabelText('Max output tokens per call'), '2048');
+    await retype(user, form.getByLabelText('Requests per minute per visitor address'), '10');
+    await user.click(form.getByRole('button', { name: 'Create key' }));
+
+    expect(await form.findByLabelText('Publishable key')).toBeInTheDocument();
+    expect(limitsOf(requests[0])).toEqual({
+      allowedModels: ['gpt-4o-mini', 'demo-echo'],
+      maxOutputTokensPerCall: 2048,
+      perClientLimits: { requestsPerMinute: 10 },
+    });
+  });
+
+  it("opens a key with its own limits and saves the changed ones", async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.update({ requests }));
+    const { user } = renderDashboard([limited]);
+    const dialog = await openEdit(user);
+    const form = within(dialog);
+
+    expect(pills(dialog)).toEqual(['gpt-4o-mini']);
+    expect(form.getByRole('combobox', { name: 'Models' })).not.toHaveAttribute('placeholder');
+    expect(form.getByLabelText('Max output tokens per call')).toHaveValue('1024');
+    expect(form.getByLabelText('Requests per minute per visitor address')).toHaveValue('60');
+
+    await chooseModels(user, dialog, 'claude-haiku');
+    await retype(user, form.getByLabelText('Max output tokens per call'), '4096');
+    await retype(user, form.getByLabelText('Requests per minute per visitor address'), '120');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+
+    expect(await toast('Success!')).toBeInTheDocument();
+    expect(requests.map((request) => request.id)).toEqual([limited.id]);
+    expect(limitsOf(requests[0])).toEqual({
+      allowedModels: ['gpt-4o-mini', 'claude-haiku'],
+      maxOutputTokensPerCall: 4096,
+      perClientLimits: { requestsPerMinute: 120 },
+    });
+  });
+
+  it('sends null for each limit cleared, so the PUT really clears it', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.update({ requests }));
+    const { user } = renderDashboard([limited]);
+    const dialog = await openEdit(user);
+    const form = within(dialog);
+
+    await user.click(form.getByRole('combobox', { name: 'Models' }));
+    await user.keyboard('{Backspace}{Escape}');
+    await retype(user, form.getByLabelText('Max output tokens per call'), '');
+    await retype(user, form.getByLabelText('Requests per minute per visitor address'), '');
+
+    expect(pills(dialog)).toEqual([]);
+    expect(form.getByRole('combobox', { name: 'Models' })).toHaveAttribute('placeholder', 'Every priced model');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+
+    expect(await toast('Success!')).toBeInTheDocument();
+    expect(limitsOf(requests[0])).toEqual({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null } });
+  });
+
+  it('keeps a chosen model the price list no longer has, so it can be seen and removed', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.update({ requests }));
+    const { user } = renderDashboard([buildPublishableKey({ allowedModels: ['retired-model', 'demo-echo'] })]);
+    const dialog = await openEdit(user);
+
+    expect(pills(dialog)).toEqual(['retired-model', 'demo-echo']);
+    await chooseModels(user, dialog, 'retired-model');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await toast('Success!')).toBeInTheDocument();
+    expect(limitsOf(requests[0]).allowedModels).toEqual(['demo-echo']);
+  });
+
+  it.each([
+    ['no requests a minute', 'Requests per minute per visitor address', '0', 'Minimum is 1'],
+    ['more requests a minute than the api allows', 'Requests per minute per visitor address', String(maxClientRequestsPerMinute + 1), `Maximum is ${maxClientRequestsPerMinute}`],
+    ['no output tokens', 'Max output tokens per call', '0', 'Minimum is 1'],
+    ['more output tokens than the api allows', 'Max output tokens per call', String(maxOutputTokensPerCallLimit + 1), `Maximum is ${maxOutputTokensPerCallLimit}`],
+  ])("refuses %s with the contract's message", async (_case, label, value, message) => {
+    const { user } = renderDashboard();
+    const form = within(await openCreate(user));
+    await user.type(form.getByLabelText('Name'), 'Checkout');
+
+    await retype(user, form.getByLabelText(label), value);
+    await user.click(form.getByRole('button', { name: 'Create key' }));
+
+    // No request is made: an unhandled POST would fail the test.
+    expect(form.getByLabelText(label)).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(form.getByRole('button', { name: 'Create key' })).toBeInTheDocument();
+  });
+
+  it("says so when the models cannot be loaded, and still saves the key's own", async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.update({ requests }));
+    const { user } = renderDashboard([limited], keysHandlers.modelsFailure(500));
+    const form = within(await openEdit(user));
+
+    expect(within(await toast('Wooops!')).getByText('Failed to load models')).toBeInTheDocument();
+    expect(form.getByRole('combobox', { name: 'Models' })).toHaveAccessibleDescription(expect.stringContaining('Failed to load models'));
+    await user.click(form.getByRole('button', { name: 'Save' }));
+
+    expect(await toast('Success!')).toBeInTheDocument();
+    expect(limitsOf(requests[0]).allowedModels).toEqual(['gpt-4o-mini']);
+  });
+});
+
+describe('/dashboard: the keys table and the per-address cap', () => {
+  it('warns about a key without a per-address cap, and shows the cap of one with it', async () => {
+    renderDashboard([
+      buildPublishableKey({ id: '11111111-1111-4111-8111-111111111111', name: 'Uncapped', perClientLimits: { ...webApp.perClientLimits, requestsPerMinute: null } }),
+      buildPublishableKey({ id: '22222222-2222-4222-8222-222222222222', name: 'Capped', perClientLimits: { ...webApp.perClientLimits, requestsPerMinute: 30 } }),
+    ]);
+
+    const uncapped = within(await rowOf('Uncapped'));
+    expect(uncapped.getByText(keyWarningTexts.noClientCap)).toBeInTheDocument();
+    expect(keyWarningTexts.noClientCap).toBe(
+      'No per-address cap: anyone who copies this key from your page can use its whole budget. Set requests per minute per visitor address.',
+    );
+    expect(uncapped.queryByText(/req\/min per address/)).not.toBeInTheDocument();
+
+    const capped = within(await rowOf('Capped'));
+    expect(capped.queryByText(keyWarningTexts.noClientCap)).not.toBeInTheDocument();
+    expect(capped.getByText('30 req/min per address')).toBeInTheDocument();
+  });
+});
