@@ -11,7 +11,15 @@ describe('api surface', () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/bff/me', '/bff/publishable-keys', '/bff/publishable-keys/{publishableKeyId}']));
     const createKey = document.paths['/bff/publishable-keys'].post;
-    expect(Object.keys(createKey.requestBody.content['application/json'].schema.properties)).toEqual(['name', 'budget', 'budgetType', 'allowedOrigins']);
+    expect(Object.keys(createKey.requestBody.content['application/json'].schema.properties)).toEqual([
+      'name',
+      'budget',
+      'budgetType',
+      'allowedOrigins',
+      'allowedModels',
+      'maxOutputTokensPerCall',
+      'perClientLimits',
+    ]);
   });
 
   it('answers console preflights with credentials, for the console origin only', async () => {

@@ -32,6 +32,7 @@ type Checkout = { checkoutSessionId: string; clientSecret: string };
 /** What the rows aim at: user A's keys, checkout sessions and invoices link, and B's for contrast. */
 const f = {} as {
   keyOfA: string;
+  blockOfA: string;
   gatewayKeyOfA: { id: string; value: string };
   deletedKeyOfA: string;
   keyOfB: { id: string; value: string };
@@ -58,10 +59,21 @@ const matrix: Record<string, Case> = {
   'POST /bff/stripe/checkout-session': { url: () => '/bff/stripe/checkout-session', body: { amount: 5 }, expect: signedIn(200) },
   'POST /bff/stripe/customer-portal-session': { url: () => '/bff/stripe/customer-portal-session', expect: signedIn(200) },
   'GET /bff/publishable-keys': { url: () => '/bff/publishable-keys', expect: signedIn(200) },
+  'GET /bff/models': { url: () => '/bff/models', expect: signedIn(200) },
   'POST /bff/publishable-keys': { url: () => '/bff/publishable-keys', body: keyBody, expect: signedIn(201) },
   'PUT /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, body: keyBody, expect: ownerOnly(200) },
   // Before DELETE, which leaves no key to roll.
   'POST /bff/publishable-keys/:publishableKeyId/roll': { url: () => `/bff/publishable-keys/${f.keyOfA}/roll`, body: { overlapHours: 1 }, expect: ownerOnly(200) },
+  'GET /bff/publishable-keys/:publishableKeyId/blocks': { url: () => `/bff/publishable-keys/${f.keyOfA}/blocks`, expect: ownerOnly(200) },
+  'POST /bff/publishable-keys/:publishableKeyId/blocks': {
+    url: () => `/bff/publishable-keys/${f.keyOfA}/blocks`,
+    body: { clientAddress: '198.51.100.7' },
+    expect: ownerOnly(201),
+  },
+  'DELETE /bff/publishable-keys/:publishableKeyId/blocks/:blockId': {
+    url: () => `/bff/publishable-keys/${f.keyOfA}/blocks/${f.blockOfA}`,
+    expect: ownerOnly(204),
+  },
   'DELETE /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, expect: ownerOnly(204) },
   'GET /bff/chat-completions': { url: () => '/bff/chat-completions', expect: signedIn(200) },
   'GET /bff/chat-completions/export': { url: () => '/bff/chat-completions/export', expect: signedIn(200) },
@@ -129,6 +141,7 @@ beforeAll(async () => {
   }
 
   f.keyOfA = (await as('userA', 'POST', '/bff/publishable-keys', keyBody)).json().id;
+  f.blockOfA = (await as('userA', 'POST', `/bff/publishable-keys/${f.keyOfA}/blocks`, { clientAddress: '203.0.113.50' })).json().id;
   f.gatewayKeyOfA = (await as('userA', 'POST', '/bff/publishable-keys', { ...keyBody, name: 'Gateway' })).json();
   f.deletedKeyOfA = (await as('userA', 'POST', '/bff/publishable-keys', { ...keyBody, name: 'Deleted' })).json().value;
   const deleted = (await as('userA', 'GET', '/bff/publishable-keys')).json().publishableKeys.find((key: { value: string }) => key.value === f.deletedKeyOfA);

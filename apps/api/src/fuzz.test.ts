@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
   alertSettingsSchema,
   chatRequestSchema,
   checkoutSessionRequestSchema,
   feedbackInputSchema,
   feedbackTypes,
+  keyBlockInputSchema,
   publishableKeyInputSchema,
   publishableKeyRollSchema,
   sandboxConfirmSchema,
@@ -373,6 +375,31 @@ const specs: Record<string, Spec> = {
     cases: () =>
       request('POST', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/roll`), bodies(fc.constant({ overlapHours: 1 }))).filter(
         malformedFor(publishableKeyRollSchema),
+      ),
+  },
+  'GET /bff/models': { family: 'problem', runs: 100, cases: () => request('GET', anyQuery.map((query) => `/bff/models${query}`)) },
+  'GET /bff/publishable-keys/:publishableKeyId/blocks': {
+    family: 'problem',
+    runs: 150,
+    cases: () => request('GET', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/blocks`)),
+  },
+  // Malformed bodies only: a valid one would block an address.
+  'POST /bff/publishable-keys/:publishableKeyId/blocks': {
+    family: 'problem',
+    runs: 300,
+    cases: () =>
+      request('POST', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/blocks`), bodies(fc.constant({ clientAddress: '198.51.100.9' }))).filter(
+        malformedFor(keyBlockInputSchema),
+      ),
+  },
+  'DELETE /bff/publishable-keys/:publishableKeyId/blocks/:blockId': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'DELETE',
+        fc.tuple(pathParam(f.key.id, f.otherKey.id), pathParam(randomUUID())).map(([id, block]) => `/bff/publishable-keys/${id}/blocks/${block}`),
+        bodies(fc.constant({})),
       ),
   },
   'POST /bff/stripe/checkout-session': {

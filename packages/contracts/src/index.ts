@@ -19,6 +19,12 @@ export {
   type PublishableKeyRoll,
   publishableKeyRollSchema,
   publishableKeySchema,
+  type KeyBlock,
+  keyBlockInputSchema,
+  keyBlockListSchema,
+  keyBlockParamsSchema,
+  keyBlockSchema,
+  maxBlocksPerKey,
   type PricedModel,
   pricedModelListSchema,
 } from './bff/publishable-keys.js';

@@ -1,6 +1,6 @@
 import type { PresentedKey } from '../domain/metering/admit-calls.js';
-import { type GatewayKey, modelAllowed, originAllowed } from '../domain/metering/find-key.js';
-import { clientOf } from './client-address.js';
+import { clientBlocked, type GatewayKey, modelAllowed, originAllowed } from '../domain/metering/find-key.js';
+import { clientOf } from '../domain/metering/client-address.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { gatewayErrors } from './openai-error.js';
 
@@ -23,9 +23,19 @@ export async function authenticate(gateway: Gateway, caller: Caller, read: 'cach
   return { key, value };
 }
 
+const blocks = (key: GatewayKey, clientAddress: string) => key.blocks.length > 0 && clientBlocked(key, clientOf(clientAddress));
+
+/** A client the key's owner blocked is refused before anything counts it: 403, from the key as it is now. */
+export async function notBlocked(gateway: Gateway, caller: Caller, presented: PresentedKey, read: 'cached' | 'fresh'): Promise<PresentedKey> {
+  if (!blocks(presented.key, caller.clientAddress)) return presented;
+  if (read === 'cached') return notBlocked(gateway, caller, await authenticate(gateway, caller, 'fresh'), 'fresh');
+  throw gatewayErrors.clientBlocked();
+}
+
 /**
  * Within the key's per-address rate, then within its overall rate. A client over its own cap is
- * refused before it counts against the key, so it cannot use up the rate the key's other visitors share.
+ * refused before it counts against the key, so it cannot use up the rate the key's other visitors
+ * share.
  */
 export async function withinRate(gateway: Gateway, key: GatewayKey, clientAddress: string): Promise<void> {
   const now = new Date();

@@ -3,8 +3,8 @@ import { chatRequestSchema } from '@meterway/contracts';
 import type { Admission } from '../domain/metering/admission.js';
 import { type PresentedKey, Refusal, StaleKey } from '../domain/metering/admit-calls.js';
 import { modelAllowed } from '../domain/metering/find-key.js';
-import { allowingModel, authenticate, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
-import { clientOf } from './client-address.js';
+import { allowingModel, authenticate, notBlocked, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
+import { clientOf } from '../domain/metering/client-address.js';
 import { type Call, complete, type EventClient, stream } from './forward-call.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
@@ -22,7 +22,7 @@ import { type WorstCase, worstCaseOf } from './worst-case.js';
  * written to `events`. Refusals are GatewayErrors, thrown before anything is held.
  */
 export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
-  const presented = await authenticate(gateway, request, 'cached');
+  const presented = await notBlocked(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
   const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
     await withinRate(gateway, presented.key, request.clientAddress);
     const body = parseBody(request.body);
@@ -39,7 +39,7 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
 
 /** The models a key may call. */
 export async function listModels(gateway: Gateway, request: CallRequest) {
-  const { key } = await authenticate(gateway, request, 'fresh');
+  const { key } = await notBlocked(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
   await withinRate(gateway, key, request.clientAddress);
   return {
     object: 'list',
@@ -66,6 +66,7 @@ function parseBody(raw: unknown): ChatBody {
  */
 async function admitCall(gateway: Gateway, request: CallRequest, presented: PresentedKey, model: string, price: ModelPrice, worst: WorstCase) {
   for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) presented = await notBlocked(gateway, request, presented, 'fresh');
     presented = await allowingModel(gateway, request, presented, model);
     const keyLimit = presented.key.maxOutputTokensPerCall;
     try {

@@ -28,6 +28,7 @@ export const gatewayErrors = {
     new GatewayError(403, 'permission_error', 'origin_not_allowed', origin ? `The origin ${origin} is not allowed for this key.` : 'Requests need an Origin header allowed for this key.'),
   modelNotAllowed: (model: string) =>
     new GatewayError(403, 'permission_error', 'model_not_allowed', `The model '${model}' is not allowed for this key.`, 'model'),
+  clientBlocked: () => new GatewayError(403, 'permission_error', 'client_blocked', "The key's owner has blocked calls from your address."),
   budgetExceeded: () => new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),
   rateLimited: (retryAfterSeconds: number) =>
     new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),

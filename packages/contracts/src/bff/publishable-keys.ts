@@ -129,3 +129,30 @@ export const pricedModelListSchema = z.object({
 });
 
 export type PricedModel = z.infer<typeof pricedModelListSchema>['models'][number];
+
+/** The most client addresses one key may block. */
+export const maxBlocksPerKey = 1000;
+
+/**
+ * POST /bff/publishable-keys/{publishableKeyId}/blocks: a client address whose calls with the key
+ * are refused at once, on every api instance. An IPv6 address blocks its /64, which the per-address
+ * caps count as one client.
+ */
+export const keyBlockInputSchema = z.object({
+  clientAddress: z
+    .string({ error: 'Enter an IPv4 or IPv6 address' })
+    .trim()
+    .pipe(z.union([z.ipv4(), z.ipv6()], { error: 'Enter an IPv4 or IPv6 address' })),
+});
+
+export const keyBlockSchema = z.object({
+  id: z.string(),
+  /** The client as the gateway counts it: an IPv4 address, or an IPv6 /64 (`2001:db8:1:2::/64`). */
+  clientAddress: z.string(),
+  createdAt: z.string(),
+});
+
+export type KeyBlock = z.infer<typeof keyBlockSchema>;
+
+export const keyBlockListSchema = z.object({ blocks: z.array(keyBlockSchema) });
+export const keyBlockParamsSchema = publishableKeyParamsSchema.extend({ blockId: z.uuid({ error: 'Unknown block' }) });

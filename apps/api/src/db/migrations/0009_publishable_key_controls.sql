@@ -21,6 +21,8 @@ ALTER TABLE "app"."client_spend" ADD CONSTRAINT "client_spend_publishable_key_id
 -- A hold of a call whose key caps its client's daily spend names that client and day.
 ALTER TABLE "app"."reservations" ADD COLUMN "client" text;--> statement-breakpoint
 ALTER TABLE "app"."reservations" ADD COLUMN "client_day" date;--> statement-breakpoint
+-- The client addresses the key's owner blocked: [{ id, client, createdAt }], refused at once by the gateway.
+ALTER TABLE "app"."publishable_keys" ADD COLUMN "blocks" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
 -- Counts the key's edits: admission checks the key was not edited since the caller read it.
 ALTER TABLE "app"."publishable_keys" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 -- One rate window table for every subject: a key (its id) or one client address of a key ("<key id> <address>").

@@ -27,6 +27,8 @@ export const publishableKeys = appSchema.table(
     clientRequestsPerMinute: integer('client_requests_per_minute'),
     /** Nano-dollars one client address may spend with the key per UTC day, held at admission like the budget; null: no cap. */
     clientSpendPerDayNanos: bigint('client_spend_per_day_nanos', { mode: 'bigint' }),
+    /** The client addresses (as the gateway counts them: clientOf) the owner blocked; refused at once. */
+    blocks: jsonb('blocks').$type<{ id: string; client: string; createdAt: string }[]>().notNull().default([]),
     /** Counts the key's edits (name, budget, origins, controls, rolls): admission checks the gateway's copy is the key as it is. */
     version: integer('version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

@@ -91,7 +91,7 @@ export async function createKey(db: Database, viewer: Viewer, input: KeyInput, n
 }
 
 /** The viewer's live key: another organisation's key, or a deleted one, matches nothing and so answers like a key that never existed. */
-const liveKeyOf = (viewer: Viewer, keyId: string) =>
+export const liveKeyOf = (viewer: Viewer, keyId: string) =>
   and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt));
 
 export async function updateKey(db: Database, viewer: Viewer, keyId: string, input: KeyInput, now: Date): Promise<PublishableKey> {

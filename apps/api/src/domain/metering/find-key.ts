@@ -35,6 +35,9 @@ export function keyFinder(db: Database): (value: string, now?: Date) => Promise<
 /** A key allows every priced model unless it names the ones it allows. */
 export const modelAllowed = (key: Pick<GatewayKey, 'allowedModels'>, model: string): boolean => key.allowedModels === null || key.allowedModels.includes(model);
 
+/** The key's owner blocked this client (clientOf's form). */
+export const clientBlocked = (key: Pick<GatewayKey, 'blocks'>, client: string): boolean => key.blocks.some((block) => block.client === client);
+
 const localhostOrigin = /^https?:\/\/localhost(:\d{1,5})?$/;
 
 /**

@@ -147,6 +147,34 @@ describe('publishable keys', () => {
     expect(listed.worstCaseDailySpend).toBeCloseTo(0.5 - listed.currentPeriodSpendAmount, 9);
   });
 
+  it('blocks client addresses on a key: an IPv6 address by its /64, each once, listed and lifted; other organisations see none', async () => {
+    const alice = await t.users.signUp();
+    const key = (await call(alice.cookie, 'POST', '/bff/publishable-keys', valid)).json();
+    const blocksUrl = `/bff/publishable-keys/${key.id}/blocks`;
+    const v4 = await call(alice.cookie, 'POST', blocksUrl, { clientAddress: ' 203.0.113.7 ' });
+    expect(v4.statusCode).toBe(201);
+    expect(v4.json()).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), clientAddress: '203.0.113.7', createdAt: expect.any(String) });
+    const v6 = (await call(alice.cookie, 'POST', blocksUrl, { clientAddress: '2001:db8:1:2:aaaa::1' })).json();
+    expect(v6.clientAddress).toBe('2001:db8:1:2::/64');
+
+    const again = await call(alice.cookie, 'POST', blocksUrl, { clientAddress: '2001:db8:1:2::99' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe('2001:db8:1:2::/64 is already blocked on this key.');
+    const malformed = await call(alice.cookie, 'POST', blocksUrl, { clientAddress: '203.0.113' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().errors).toContainEqual({ field: 'clientAddress', message: 'Enter an IPv4 or IPv6 address' });
+    expect((await call(alice.cookie, 'GET', blocksUrl)).json()).toEqual({ blocks: [v4.json(), v6] });
+
+    const bob = await t.users.signUp();
+    expect((await call(bob.cookie, 'GET', blocksUrl)).statusCode).toBe(404);
+    expect((await call(bob.cookie, 'POST', blocksUrl, { clientAddress: '198.51.100.1' })).statusCode).toBe(404);
+    expect((await call(bob.cookie, 'DELETE', `${blocksUrl}/${v6.id}`)).statusCode).toBe(404);
+
+    expect((await call(alice.cookie, 'DELETE', `${blocksUrl}/${v6.id}`)).statusCode).toBe(204);
+    expect((await call(alice.cookie, 'DELETE', `${blocksUrl}/${v6.id}`)).json()).toMatchObject({ status: 404, detail: 'Unknown block.' });
+    expect((await call(alice.cookie, 'GET', blocksUrl)).json()).toEqual({ blocks: [v4.json()] });
+  });
+
   it('lists the priced models a key can be allowed, with their prices per 1M tokens', async () => {
     const { cookie } = await t.users.signUp();
     const { models } = (await call(cookie, 'GET', '/bff/models')).json();

@@ -1,4 +1,8 @@
 import {
+  keyBlockInputSchema,
+  keyBlockListSchema,
+  keyBlockParamsSchema,
+  keyBlockSchema,
   pricedModelListSchema,
   type PublishableKeyFields,
   publishableKeyInputSchema,
@@ -9,7 +13,9 @@ import {
 } from '@meterway/contracts';
 import { z } from 'zod';
 import type { RouteDeps } from '../../deps.js';
+import { addBlock, listBlocks, removeBlock } from '../../domain/keys/key-blocks.js';
 import { createKey, deleteKey, listKeys, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
+import { clientOf } from '../../domain/metering/client-address.js';
 import { AppError } from '../../errors/app-error.js';
 import { pricedModelsOf } from '../../gateway/pricing.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';
@@ -63,6 +69,33 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
     { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       changed(request.params.publishableKeyId, await deleteKey(db.db, viewerOf(request), request.params.publishableKeyId, new Date()));
+      return reply.code(204).send(null);
+    },
+  );
+
+  // Blocked client addresses: refused by the gateway at once (this instance) or at its next admission (others).
+  app.get(
+    '/bff/publishable-keys/:publishableKeyId/blocks',
+    { schema: { params: publishableKeyParamsSchema, response: { 200: keyBlockListSchema } } },
+    async (request) => ({ blocks: await listBlocks(db.db, viewerOf(request), request.params.publishableKeyId) }),
+  );
+
+  app.post(
+    '/bff/publishable-keys/:publishableKeyId/blocks',
+    { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: keyBlockInputSchema, response: { 201: keyBlockSchema } } },
+    async (request, reply) => {
+      const { publishableKeyId } = request.params;
+      const block = await addBlock(db.db, viewerOf(request), publishableKeyId, clientOf(request.body.clientAddress), new Date());
+      return reply.code(201).send(changed(publishableKeyId, block));
+    },
+  );
+
+  app.delete(
+    '/bff/publishable-keys/:publishableKeyId/blocks/:blockId',
+    { config: mutationRateLimit, schema: { params: keyBlockParamsSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const { publishableKeyId, blockId } = request.params;
+      changed(publishableKeyId, await removeBlock(db.db, viewerOf(request), publishableKeyId, blockId, new Date()));
       return reply.code(204).send(null);
     },
   );

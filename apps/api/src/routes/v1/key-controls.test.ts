@@ -3,6 +3,9 @@ import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletions, clientSpend, publishableKeys } from '../../db/schema/index.js';
+import { addBlock, removeBlock } from '../../domain/keys/key-blocks.js';
+import { stockTrustMs } from '../../domain/metering/hold-stock.js';
+import type { Viewer } from '../../domain/people/ensure-person.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
@@ -136,4 +139,28 @@ describe('per-key controls on the gateway', () => {
     expect(spentBy('127.0.0.2')!.spentNanos).toBeLessThanOrEqual(allowance);
     expect(spentBy('127.0.0.2')!.spentNanos + spentBy('127.0.0.3')!.spentNanos).toBe(rows.reduce((sum, row) => sum + row.totalCostNanos!, 0n));
   });
+
+  it('refuses a blocked address with 403 once the block is made on another instance, and lets it in again once lifted', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const viewer = { organizationId: account.organizationId } as Viewer;
+    const attacker = clientFrom('127.0.0.2', account.value);
+    const visitor = clientFrom('127.0.0.3', account.value);
+    const call = (client: OpenAI) => statusOf(client.chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 4 }));
+    for (let i = 0; i < 3; i++) expect(await call(attacker)).toBe(200);
+
+    // As another instance's console request would: straight to the database, this instance's copy of the key untouched.
+    const block = await addBlock(t.testDb.db, viewer, account.keyId, '127.0.0.2', new Date());
+    await new Promise((resolve) => setTimeout(resolve, stockTrustMs + 20));
+    const before = upstream.requests.length;
+    const refused = await call(attacker);
+    expect(refused).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect(refused).toMatchObject({ status: 403, code: 'client_blocked', message: "403 The key's owner has blocked calls from your address." });
+    expect(upstream.requests.length).toBe(before);
+    expect(await call(visitor)).toBe(200);
+    expect(await statusOf(attacker.models.list())).toMatchObject({ status: 403 });
+
+    await removeBlock(t.testDb.db, viewer, account.keyId, block.id, new Date());
+    expect(await call(attacker)).toBe(200);
+  });
 });
+
