@@ -85,7 +85,7 @@ ${h3('copied-key', 'Limits for a copied key')}
     <tr><td><strong>Spend per day per visitor address</strong>, USD</td><td>$1.00</td><td><code>429 client_allowance_exceeded</code> with <code>Retry-After</code> until midnight UTC, for that address only</td></tr>
   </tbody>
 </table></div>
-<p>An IPv6 address counts by its /64 network, which one subscriber usually has whole. Visitors behind one shared address (an office, a mobile carrier's NAT) share its caps, so raise them if your app is used that way. An attacker with many addresses still meets the key's budget and rate limit: the budget is the most a copied key can cost you in a month.</p>
+<p>In the console you can also <strong>block</strong> an address on a key: its calls get <code>403 client_blocked</code> at once. An IPv6 address counts by its /64 network, which one subscriber usually has whole. Visitors behind one shared address (an office, a mobile carrier's NAT) share its caps, so raise them if your app is used that way. An attacker with many addresses still meets the key's budget and rate limit: the budget is the most a copied key can cost you in a month.</p>
 ${h3('rotating-a-key', 'Rotating a key')}
 <p>To replace a key's value, open the key in the <a href="${dashboard}">console</a> and choose <strong>Roll key</strong>. The key gets a new value and keeps its name, budget, allowed origins and this month's spend. The old value keeps working for the overlap you choose (immediately, or up to 24 hours), so you can deploy the new one first; after that, calls with it get <code>401 invalid_api_key</code>. Rolling again during an overlap stops the older value at once: only the value just replaced keeps working. Deleting a key stops both values.</p>`;
 
@@ -206,6 +206,7 @@ ${h2('metering')}
     [402, 'insufficient_quota', 'insufficient_quota', `Your prepaid credit is exhausted. <a href="${dashboard}">Top up in the console</a>.`],
     [403, 'permission_error', 'origin_not_allowed', "The <code>Origin</code> header is missing or is not one of the key's allowed origins."],
     [403, 'permission_error', 'model_not_allowed', 'The key does not allow this model. <code>GET /v1/models</code> lists the ones it does.'],
+    [403, 'permission_error', 'client_blocked', "The key's owner has blocked calls from your address."],
     [429, 'insufficient_quota', 'budget_exceeded', "The key's monthly budget is spent. It resets on the 1st of the month, UTC; raise it in the console if needed."],
     [429, 'insufficient_quota', 'client_allowance_exceeded', "Your address has spent the key's daily allowance per visitor. It resets at midnight UTC (<code>Retry-After</code>)."],
     [429, 'requests', 'rate_limit_exceeded', "Too many requests for this key, or from your address for this key. Wait for the <code>Retry-After</code> header's seconds, then retry."],

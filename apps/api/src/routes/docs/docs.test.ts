@@ -66,6 +66,7 @@ describe('GET /docs', () => {
       [402, 'insufficient_quota', 'insufficient_quota'],
       [403, 'permission_error', 'origin_not_allowed'],
       [403, 'permission_error', 'model_not_allowed'],
+      [403, 'permission_error', 'client_blocked'],
       [429, 'insufficient_quota', 'budget_exceeded'],
       [429, 'insufficient_quota', 'client_allowance_exceeded'],
       [429, 'requests', 'rate_limit_exceeded'],
