@@ -1,10 +1,9 @@
 import type { PresentedKey } from '../domain/metering/admit-calls.js';
 import { clientBlocked, type GatewayKey, modelAllowed, originAllowed } from '../domain/metering/find-key.js';
-import { clientOf } from '../domain/metering/client-address.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { gatewayErrors } from './openai-error.js';
 
-type Caller = Pick<CallRequest, 'authorization' | 'origin' | 'clientAddress'>;
+type Caller = Pick<CallRequest, 'authorization' | 'origin' | 'client'>;
 
 /**
  * Who calls: a live key, from one of its origins. `cached` answers from the key as this instance
@@ -23,11 +22,11 @@ export async function authenticate(gateway: Gateway, caller: Caller, read: 'cach
   return { key, value };
 }
 
-const blocks = (key: GatewayKey, clientAddress: string) => key.blocks.length > 0 && clientBlocked(key, clientOf(clientAddress));
+const blocks = (key: GatewayKey, client: string) => key.blocks.length > 0 && clientBlocked(key, client);
 
 /** A client the key's owner blocked is refused before anything counts it: 403, from the key as it is now. */
 export async function notBlocked(gateway: Gateway, caller: Caller, presented: PresentedKey, read: 'cached' | 'fresh'): Promise<PresentedKey> {
-  if (!blocks(presented.key, caller.clientAddress)) return presented;
+  if (!blocks(presented.key, caller.client)) return presented;
   if (read === 'cached') return notBlocked(gateway, caller, await authenticate(gateway, caller, 'fresh'), 'fresh');
   throw gatewayErrors.clientBlocked();
 }
@@ -37,10 +36,10 @@ export async function notBlocked(gateway: Gateway, caller: Caller, presented: Pr
  * refused before it counts against the key, so it cannot use up the rate the key's other visitors
  * share.
  */
-export async function withinRate(gateway: Gateway, key: GatewayKey, clientAddress: string): Promise<void> {
+export async function withinRate(gateway: Gateway, key: GatewayKey, client: string): Promise<void> {
   const now = new Date();
   if (key.clientRequestsPerMinute !== null) {
-    const retryAfter = await gateway.meter.rate.consume(`${key.id} ${clientOf(clientAddress)}`, key.clientRequestsPerMinute, now);
+    const retryAfter = await gateway.meter.rate.consume(`${key.id} ${client}`, key.clientRequestsPerMinute, now);
     if (retryAfter) throw gatewayErrors.clientRateLimited(retryAfter);
   }
   const retryAfter = await gateway.meter.rate.consume(key.id, gateway.rateLimitPerMinute, now);

@@ -4,7 +4,6 @@ import type { Admission } from '../domain/metering/admission.js';
 import { type PresentedKey, Refusal, StaleKey } from '../domain/metering/admit-calls.js';
 import { modelAllowed } from '../domain/metering/find-key.js';
 import { allowingModel, authenticate, notBlocked, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
-import { clientOf } from '../domain/metering/client-address.js';
 import { type Call, complete, type EventClient, stream } from './forward-call.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
@@ -24,7 +23,7 @@ import { type WorstCase, worstCaseOf } from './worst-case.js';
 export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
   const presented = await notBlocked(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
   const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
-    await withinRate(gateway, presented.key, request.clientAddress);
+    await withinRate(gateway, presented.key, request.client);
     const body = parseBody(request.body);
     const price = gateway.pricing.models.get(body.model);
     if (!price) throw gatewayErrors.unknownModel(body.model);
@@ -40,7 +39,7 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
 /** The models a key may call. */
 export async function listModels(gateway: Gateway, request: CallRequest) {
   const { key } = await notBlocked(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
-  await withinRate(gateway, key, request.clientAddress);
+  await withinRate(gateway, key, request.client);
   return {
     object: 'list',
     data: [...gateway.pricing.models.values()]
@@ -77,7 +76,7 @@ async function admitCall(gateway: Gateway, request: CallRequest, presented: Pres
         choices: worst.choices,
         requestedMaxTokens: worst.maxTokens,
         maxOutputTokens: keyLimit === null ? price.maxOutputTokens : Math.min(keyLimit, price.maxOutputTokens),
-        client: clientOf(request.clientAddress),
+        client: request.client,
         now: new Date(),
       });
       return { key: presented.key, admission };

@@ -15,8 +15,8 @@ export type Gateway = {
 export type CallRequest = {
   authorization: string | undefined;
   origin: string | undefined;
-  /** The client's address as the transport resolved it (behind TRUST_PROXY, the forwarded one). */
-  clientAddress: string;
+  /** The client as per-address limits count it (clientOf the address the transport resolved: behind TRUST_PROXY, the forwarded one). */
+  client: string;
   body: unknown;
   log: CallLog;
 };

@@ -1,11 +1,15 @@
 import ipaddr from 'ipaddr.js';
 
+// Most addresses: IPv4 as the socket reports it, taken as it is without parsing.
+const dottedQuad = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
 /**
  * The client a per-address limit counts: an IPv4 address as it is (IPv4-mapped IPv6 included), an
  * IPv6 address by its /64, since one subscriber is given a whole /64 and could otherwise take a
  * fresh address for every call.
  */
 export function clientOf(address: string): string {
+  if (dottedQuad.test(address)) return address;
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { clientOf } from '../../domain/metering/client-address.js';
 import { completeChat, listModels } from '../../gateway/complete-chat.js';
 import type { CallRequest, Gateway } from '../../gateway/gateway.js';
 import { eventStream } from './event-stream.js';
@@ -6,7 +7,7 @@ import { eventStream } from './event-stream.js';
 const callOf = (request: FastifyRequest): CallRequest => ({
   authorization: request.headers.authorization,
   origin: request.headers.origin,
-  clientAddress: request.ip,
+  client: clientOf(request.ip),
   body: request.body,
   log: request.log,
 });
