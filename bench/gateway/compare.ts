@@ -7,7 +7,8 @@
 // and then BENCH_BASELINE=/tmp/meterway-base/apps/api. Workspace packages (db, service, contracts)
 // are the current ones for both. Each version gets its own fresh database on DATABASE_URL.
 // BENCH_ROUNDS (6 windows per version), BENCH_SECONDS (3). BENCH_BASELINE=../apps/api compares the
-// current version with itself: the noise floor.
+// current version with itself: the noise floor. BENCH_CAPS=1 gives each version's key the per-key
+// controls of issue #18 that its schema has (as overhead.ts does), wide enough to refuse nothing.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -24,6 +25,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const origin = 'https://app.example.com';
 const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 });
 const load1 = () => loadavg()[0]!.toFixed(1);
+const withCaps = process.env.BENCH_CAPS === '1';
 
 function start(file: string, reportsPort: boolean): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(new URL(file, import.meta.url), [], { stdio: 'inherit' });
@@ -56,7 +58,16 @@ async function boot(name: string, src: string) {
   await testDb.db.insert(organizations).values({ id: organizationId, name: `Compare ${name}` });
   await testDb.db.transaction((tx: unknown) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(1_000_000), reference: `cs_${randomUUID()}` }));
   const value = newKeyValue();
-  await testDb.db.insert(publishableKeys).values({ id: randomUUID(), organizationId, name: 'Compare key', value, spendLimitNanos: dollarsToNanos(1_000_000), allowedOrigins: [origin] });
+  const caps = {
+    allowedModels: ['gpt-4o-mini'],
+    maxOutputTokensPerCall: 1024,
+    clientRequestsPerMinute: 100_000,
+    clientSpendPerDayNanos: dollarsToNanos(1_000_000),
+  };
+  const controls = withCaps ? Object.fromEntries(Object.entries(caps).filter(([column]) => column in publishableKeys)) : {};
+  await testDb.db
+    .insert(publishableKeys)
+    .values({ id: randomUUID(), organizationId, name: 'Compare key', value, spendLimitNanos: dollarsToNanos(1_000_000), allowedOrigins: [origin], ...controls });
   const target: Target = { name, url: `${url}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${value}`, origin }, body };
   return { target, close: async () => (await app.close(), await appDb.close(), await testDb.close()) };
 }

@@ -143,6 +143,12 @@ try {
     value: keyValue,
     spendLimitNanos: dollarsToNanos(1_000_000),
     allowedOrigins: [origin],
+    // Every per-key control on (issue #18), set wide enough that none refuses the bench's calls,
+    // all from one address: the allowed model, an output limit, and the per-address caps.
+    allowedModels: [chatBody.model],
+    maxOutputTokensPerCall: 1024,
+    clientRequestsPerMinute: 100_000,
+    clientSpendPerDayNanos: dollarsToNanos(1_000_000),
   });
 
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${keyValue}`, origin };
