@@ -1,3 +1,4 @@
+import { clientOf } from '@meterway/service';
 import { eq, sql } from 'drizzle-orm';
 import type { IdentityContext } from '../context.js';
 import { rateLimits } from '../db/schema/rate-limits.js';
@@ -6,16 +7,17 @@ import { errors } from '../flows/errors.js';
 /** A fixed window of `limit` attempts per `windowSeconds`, counted in the database so every instance shares it. */
 export type RateRule = { key: string; limit: number; windowSeconds: number };
 
+// Per-address rules count the client as the gateway does: an IPv6 address by its /64, which one subscriber has whole.
 export const rateRules = {
-  loginIp: (ip: string): RateRule => ({ key: `login:ip:${ip}`, limit: 30, windowSeconds: 600 }),
+  loginIp: (ip: string): RateRule => ({ key: `login:ip:${clientOf(ip)}`, limit: 30, windowSeconds: 600 }),
   loginFailures: (identifier: string): RateRule => ({ key: `login:failed:${identifier}`, limit: 10, windowSeconds: 900 }),
   /** Wrong TOTP codes per identity, from any address: a password alone must not buy a botnet a million guesses. */
   secondFactorFailures: (identityId: string): RateRule => ({ key: `login:totp-failed:${identityId}`, limit: 10, windowSeconds: 900 }),
-  registrationIp: (ip: string): RateRule => ({ key: `registration:ip:${ip}`, limit: 20, windowSeconds: 600 }),
-  verificationIp: (ip: string): RateRule => ({ key: `verification:ip:${ip}`, limit: 60, windowSeconds: 600 }),
+  registrationIp: (ip: string): RateRule => ({ key: `registration:ip:${clientOf(ip)}`, limit: 20, windowSeconds: 600 }),
+  verificationIp: (ip: string): RateRule => ({ key: `verification:ip:${clientOf(ip)}`, limit: 60, windowSeconds: 600 }),
   /** Each new code resets a flow's 5 tries: without this, resending from many addresses buys unlimited guesses. */
   verificationAddress: (email: string): RateRule => ({ key: `verification:address:${email}`, limit: 5, windowSeconds: 3600 }),
-  recoveryIp: (ip: string): RateRule => ({ key: `recovery:ip:${ip}`, limit: 20, windowSeconds: 600 }),
+  recoveryIp: (ip: string): RateRule => ({ key: `recovery:ip:${clientOf(ip)}`, limit: 20, windowSeconds: 600 }),
   recoveryAddress: (email: string): RateRule => ({ key: `recovery:address:${email}`, limit: 5, windowSeconds: 3600 }),
 };
 

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { RouteDeps } from '../../deps.js';
 import { addBlock, listBlocks, removeBlock } from '../../domain/keys/key-blocks.js';
 import { createKey, deleteKey, listKeys, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
-import { clientOf } from '../../domain/metering/client-address.js';
+import { clientOf } from '@meterway/service';
 import { AppError } from '../../errors/app-error.js';
 import { pricedModelsOf } from '../../gateway/pricing.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';

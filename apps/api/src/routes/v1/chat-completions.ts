@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { clientOf } from '../../domain/metering/client-address.js';
+import { clientOf } from '@meterway/service';
 import { completeChat, listModels } from '../../gateway/complete-chat.js';
 import type { CallRequest, Gateway } from '../../gateway/gateway.js';
 import { eventStream } from './event-stream.js';
