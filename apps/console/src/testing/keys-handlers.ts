@@ -1,10 +1,10 @@
-import type { PricedModel, PublishableKey } from '@meterway/contracts';
+import type { KeyBlock, PricedModel, Problem, PublishableKey } from '@meterway/contracts';
 import { HttpResponse, http } from 'msw';
 import { testRuntimeConfig } from './runtime-config';
 
 /**
- * MSW handlers for the dashboard: publishable keys, the priced models a key may be allowed, the
- * key-deletion feedback and the invoices portal. A mutation handler given a `requests` array
+ * MSW handlers for the dashboard: publishable keys, the priced models a key may be allowed, a key's
+ * blocked addresses, the key-deletion feedback and the invoices portal. A mutation handler given a `requests` array
  * records there what it received (the key id from the path and the JSON body), for tests that
  * assert what was sent. `failure` answers that status as problem details instead.
  */
@@ -35,10 +35,17 @@ export const pricedModels: PricedModel[] = [
   { id: 'demo-echo', inputPerMillion: 0.11, outputPerMillion: 0.22, maxOutputTokens: 4096 },
 ];
 
-/** The api's problem details (application/problem+json). */
-export const problem = (status: number) =>
+export const buildKeyBlock = (overrides: Partial<KeyBlock> = {}): KeyBlock => ({
+  id: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a',
+  clientAddress: '203.0.113.7',
+  createdAt: '2026-11-24T09:30:00.000Z',
+  ...overrides,
+});
+
+/** The api's problem details (application/problem+json); `details` adds a detail, field errors or a code. */
+export const problem = (status: number, details: Partial<Problem> = {}) =>
   HttpResponse.json(
-    { type: 'about:blank', title: `Status ${status}`, status, detail: `Status ${status}` },
+    { type: 'about:blank', title: `Status ${status}`, status, detail: `Status ${status}`, ...details },
     { status, headers: { 'Content-Type': 'application/problem+json' } },
   );
 
@@ -99,6 +106,32 @@ export const keysHandlers = {
   remove: ({ requests, failure }: MutationOptions = {}) =>
     http.delete(`${api}/bff/publishable-keys/:publishableKeyId`, async ({ request, params }) => {
       await record(requests, request, String(params.publishableKeyId));
+      return failure ? problem(failure) : new HttpResponse(null, { status: 204 });
+    }),
+
+  /**
+   * GET /bff/publishable-keys/:id/blocks. Like `list`, each call answers the next list of
+   * `answers` (the last one again once they run out), so a test sees a block or unblock land.
+   */
+  blocks: (answers: KeyBlock[] | KeyBlock[][] = [], { failure }: { failure?: number } = {}) => {
+    const lists = (answers.length > 0 && Array.isArray(answers[0]) ? answers : [answers]) as KeyBlock[][];
+    let call = 0;
+    return http.get(`${api}/bff/publishable-keys/:publishableKeyId/blocks`, () =>
+      failure ? problem(failure) : HttpResponse.json({ blocks: lists[Math.min(call++, lists.length - 1)] }),
+    );
+  },
+
+  /** POST /bff/publishable-keys/:id/blocks: 201 with `created`; `refusal` adds to the failure's problem details. */
+  block: (created: KeyBlock, { requests, failure, refusal }: MutationOptions & { refusal?: Partial<Problem> } = {}) =>
+    http.post(`${api}/bff/publishable-keys/:publishableKeyId/blocks`, async ({ request, params }) => {
+      await record(requests, request, String(params.publishableKeyId));
+      return failure ? problem(failure, refusal) : HttpResponse.json(created, { status: 201 });
+    }),
+
+  /** DELETE /bff/publishable-keys/:id/blocks/:blockId: 204; records the block's id. */
+  unblock: ({ requests, failure }: MutationOptions = {}) =>
+    http.delete(`${api}/bff/publishable-keys/:publishableKeyId/blocks/:blockId`, async ({ request, params }) => {
+      await record(requests, request, String(params.blockId));
       return failure ? problem(failure) : new HttpResponse(null, { status: 204 });
     }),
 

@@ -1,4 +1,4 @@
-import { maxClientRequestsPerMinute, maxOutputTokensPerCallLimit } from '@meterway/contracts';
+import { defaultPerClientLimits, maxClientRequestsPerMinute, maxKeyBudget, maxOutputTokensPerCallLimit } from '@meterway/contracts';
 import { screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyWarningTexts } from '../../features/keys/components/key-warnings';
@@ -7,7 +7,7 @@ import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
 
-// The limits for a copied key (issue #18): models, output tokens per call, requests per minute per address.
+// The limits for a copied key (issue #18): models, output tokens per call, requests per minute and spend per day per address.
 
 // The first render imports Mantine and the route modules; warm them so no test pays that in its timeouts.
 beforeAll(async () => {
@@ -18,11 +18,11 @@ const webApp = buildPublishableKey();
 const limited = buildPublishableKey({
   allowedModels: ['gpt-4o-mini'],
   maxOutputTokensPerCall: 1024,
-  perClientLimits: { ...webApp.perClientLimits, requestsPerMinute: 60 },
+  perClientLimits: { requestsPerMinute: 60, spendPerDay: 5 },
 });
 
 function renderDashboard(keys: Parameters<typeof keysHandlers.list>[0] = [webApp], models = keysHandlers.models()) {
-  server.use(meHandlers.signedIn(), keysHandlers.list(keys), models);
+  server.use(meHandlers.signedIn(), keysHandlers.list(keys), models, keysHandlers.blocks());
   return renderRoute('/dashboard');
 }
 
@@ -59,7 +59,7 @@ async function retype(user: User, input: HTMLElement, text: string) {
 
 // Typing into the controlled form re-renders it per key; these tests take longer than the default 5 s.
 describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
-  it('starts a new key at every priced model, the model maximum and 30 requests a minute; lists the priced models', async () => {
+  it('starts a new key at every priced model, the model maximum, 30 requests a minute and $1 a day; lists the priced models', async () => {
     const { user } = renderDashboard();
     const dialog = await openCreate(user);
     const form = within(dialog);
@@ -69,6 +69,10 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
     expect(form.getByRole('combobox', { name: 'Models' })).toHaveAttribute('placeholder', 'Every priced model');
     expect(form.getByLabelText('Max output tokens per call')).toHaveValue('');
     expect(form.getByLabelText('Requests per minute per visitor address')).toHaveValue('30');
+    expect(defaultPerClientLimits.spendPerDay).toBe(1);
+    expect(form.getByLabelText('Spend per day per visitor address')).toHaveValue('$1');
+    // A new key has no worst case yet.
+    expect(form.queryByText(/Worst case if copied today/)).not.toBeInTheDocument();
 
     await user.click(form.getByRole('combobox', { name: 'Models' }));
 
@@ -86,13 +90,14 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
     await chooseModels(user, dialog, 'gpt-4o-mini', 'demo-echo');
     await user.type(form.getByLabelText('Max output tokens per call'), '2048');
     await retype(user, form.getByLabelText('Requests per minute per visitor address'), '10');
+    await retype(user, form.getByLabelText('Spend per day per visitor address'), '2.5');
     await user.click(form.getByRole('button', { name: 'Create key' }));
 
     expect(await form.findByLabelText('Publishable key')).toBeInTheDocument();
     expect(limitsOf(requests[0])).toEqual({
       allowedModels: ['gpt-4o-mini', 'demo-echo'],
       maxOutputTokensPerCall: 2048,
-      perClientLimits: { requestsPerMinute: 10 },
+      perClientLimits: { requestsPerMinute: 10, spendPerDay: 2.5 },
     });
   });
 
@@ -107,10 +112,13 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
     expect(form.getByRole('combobox', { name: 'Models' })).not.toHaveAttribute('placeholder');
     expect(form.getByLabelText('Max output tokens per call')).toHaveValue('1024');
     expect(form.getByLabelText('Requests per minute per visitor address')).toHaveValue('60');
+    expect(form.getByLabelText('Spend per day per visitor address')).toHaveValue('$5');
+    expect(form.getByText('Worst case if copied today: $9.58, what the budget has left this month.')).toBeInTheDocument();
 
     await chooseModels(user, dialog, 'claude-haiku');
     await retype(user, form.getByLabelText('Max output tokens per call'), '4096');
     await retype(user, form.getByLabelText('Requests per minute per visitor address'), '120');
+    await retype(user, form.getByLabelText('Spend per day per visitor address'), '0.75');
     await user.click(form.getByRole('button', { name: 'Save' }));
 
     expect(await toast('Success!')).toBeInTheDocument();
@@ -118,7 +126,7 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
     expect(limitsOf(requests[0])).toEqual({
       allowedModels: ['gpt-4o-mini', 'claude-haiku'],
       maxOutputTokensPerCall: 4096,
-      perClientLimits: { requestsPerMinute: 120 },
+      perClientLimits: { requestsPerMinute: 120, spendPerDay: 0.75 },
     });
   });
 
@@ -133,13 +141,14 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
     await user.keyboard('{Backspace}{Escape}');
     await retype(user, form.getByLabelText('Max output tokens per call'), '');
     await retype(user, form.getByLabelText('Requests per minute per visitor address'), '');
+    await retype(user, form.getByLabelText('Spend per day per visitor address'), '');
 
     expect(pills(dialog)).toEqual([]);
     expect(form.getByRole('combobox', { name: 'Models' })).toHaveAttribute('placeholder', 'Every priced model');
     await user.click(form.getByRole('button', { name: 'Save' }));
 
     expect(await toast('Success!')).toBeInTheDocument();
-    expect(limitsOf(requests[0])).toEqual({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null } });
+    expect(limitsOf(requests[0])).toEqual({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null, spendPerDay: null } });
   });
 
   it('keeps a chosen model the price list no longer has, so it can be seen and removed', async () => {
@@ -159,6 +168,8 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
   it.each([
     ['no requests a minute', 'Requests per minute per visitor address', '0', 'Minimum is 1'],
     ['more requests a minute than the api allows', 'Requests per minute per visitor address', String(maxClientRequestsPerMinute + 1), `Maximum is ${maxClientRequestsPerMinute}`],
+    ['no dollars a day', 'Spend per day per visitor address', '0', 'Minimum is 0.01'],
+    ['more dollars a day than the api allows', 'Spend per day per visitor address', String(maxKeyBudget + 1), `Maximum is ${maxKeyBudget}`],
     ['no output tokens', 'Max output tokens per call', '0', 'Minimum is 1'],
     ['more output tokens than the api allows', 'Max output tokens per call', String(maxOutputTokensPerCallLimit + 1), `Maximum is ${maxOutputTokensPerCallLimit}`],
   ])("refuses %s with the contract's message", async (_case, label, value, message) => {
@@ -189,22 +200,42 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/dashboard: the keys table and the per-address cap', () => {
-  it('warns about a key without a per-address cap, and shows the cap of one with it', async () => {
+describe('/dashboard: the keys table and the per-address caps', () => {
+  const keyWith = (id: string, name: string, perClientLimits: (typeof webApp)['perClientLimits']) =>
+    buildPublishableKey({ id: `${id}-1111-4111-8111-111111111111`, name, perClientLimits });
+
+  it('warns about a key with neither per-address cap, and shows the caps of the others', async () => {
     renderDashboard([
-      buildPublishableKey({ id: '11111111-1111-4111-8111-111111111111', name: 'Uncapped', perClientLimits: { ...webApp.perClientLimits, requestsPerMinute: null } }),
-      buildPublishableKey({ id: '22222222-2222-4222-8222-222222222222', name: 'Capped', perClientLimits: { ...webApp.perClientLimits, requestsPerMinute: 30 } }),
+      keyWith('11111111', 'Uncapped', { requestsPerMinute: null, spendPerDay: null }),
+      keyWith('22222222', 'Requests only', { requestsPerMinute: 30, spendPerDay: null }),
+      keyWith('33333333', 'Spend only', { requestsPerMinute: null, spendPerDay: 2.5 }),
+      keyWith('44444444', 'Both', { requestsPerMinute: 30, spendPerDay: 1 }),
     ]);
 
+    expect(keyWarningTexts.noClientCap).toBe(
+      "No per-address cap: anyone who copies this key from your page can use its whole budget. Set a per-visitor limit in the key's limits.",
+    );
     const uncapped = within(await rowOf('Uncapped'));
     expect(uncapped.getByText(keyWarningTexts.noClientCap)).toBeInTheDocument();
-    expect(keyWarningTexts.noClientCap).toBe(
-      'No per-address cap: anyone who copies this key from your page can use its whole budget. Set requests per minute per visitor address.',
-    );
-    expect(uncapped.queryByText(/req\/min per address/)).not.toBeInTheDocument();
+    expect(uncapped.queryByText(/per address$/)).not.toBeInTheDocument();
 
-    const capped = within(await rowOf('Capped'));
-    expect(capped.queryByText(keyWarningTexts.noClientCap)).not.toBeInTheDocument();
-    expect(capped.getByText('30 req/min per address')).toBeInTheDocument();
+    for (const [name, caps] of [
+      ['Requests only', '30 req/min per address'],
+      ['Spend only', '$2.50/day per address'],
+      ['Both', '30 req/min · $1.00/day per address'],
+    ] as const) {
+      const row = within(await rowOf(name));
+      expect(row.queryByText(keyWarningTexts.noClientCap)).not.toBeInTheDocument();
+      expect(row.getByText(caps)).toBeInTheDocument();
+    }
+  });
+
+  it('shows under the budget what a copy of the key could spend today', async () => {
+    renderDashboard([buildPublishableKey({ worstCaseDailySpend: 9.58 }), buildPublishableKey({ id: '55555555-1111-4111-8111-111111111111', name: 'Spent', worstCaseDailySpend: 0 })]);
+
+    const row = within(await rowOf('Web app'));
+    expect(row.getByText('$10 / month')).toBeInTheDocument();
+    expect(row.getByText('Worst case if copied today: $9.58')).toBeInTheDocument();
+    expect(within(await rowOf('Spent')).getByText('Worst case if copied today: $0.00')).toBeInTheDocument();
   });
 });

@@ -17,7 +17,7 @@ const until = '2031-03-10T15:15:00.000Z';
 const rolled = buildPublishableKey({ value: newValue, previousValueExpiresAt: until });
 
 function renderDashboard(keys: Parameters<typeof keysHandlers.list>[0] = [webApp]) {
-  server.use(meHandlers.signedIn(), keysHandlers.list(keys), keysHandlers.models());
+  server.use(meHandlers.signedIn(), keysHandlers.list(keys), keysHandlers.models(), keysHandlers.blocks());
   return renderRoute('/dashboard');
 }
 

@@ -26,7 +26,7 @@ const created = buildPublishableKey({
 
 /** The dashboard of a signed-in user with $25 of credit and these keys (and the priced models the key form lists). */
 function renderDashboard(keys: Parameters<typeof keysHandlers.list>[0] = [webApp]) {
-  server.use(meHandlers.signedIn({ remainingSpendAmount: 25 }), keysHandlers.list(keys), keysHandlers.models());
+  server.use(meHandlers.signedIn({ remainingSpendAmount: 25 }), keysHandlers.list(keys), keysHandlers.models(), keysHandlers.blocks());
   return renderRoute('/dashboard');
 }
 
@@ -106,7 +106,8 @@ describe('/dashboard: publishable keys table', () => {
 
     const row = await rowOf('Web app');
 
-    expect(within(row).getByText('$10 / month')).toHaveStyle({ whiteSpace: 'nowrap' });
+    // The budget cell, with the worst case and caps lines under the budget.
+    expect(within(row).getByText('$10 / month').closest('td')).toHaveStyle({ whiteSpace: 'nowrap' });
     expect(within(row).getByText(/spent this month$/)).toHaveStyle({ whiteSpace: 'nowrap' });
   });
 
@@ -225,10 +226,10 @@ describe('/dashboard: creating a key', { timeout: 20_000 }, () => {
           budgetType: 'monthly',
           // The blank third row is left out.
           allowedOrigins: ['localhost', 'http://localhost:3000', 'https://shop.example.com'],
-          // A new key's limits: every priced model, the model's own output maximum, 30 requests a minute per address.
+          // A new key's limits: every priced model, the model's own output maximum, 30 requests a minute and $1 a day per address.
           allowedModels: null,
           maxOutputTokensPerCall: null,
-          perClientLimits: { requestsPerMinute: 30 },
+          perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
         },
       },
     ]);
@@ -372,7 +373,7 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
           // The limits are sent as they are, so a PUT never leaves one out.
           allowedModels: null,
           maxOutputTokensPerCall: null,
-          perClientLimits: { requestsPerMinute: 30 },
+          perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
         },
       },
     ]);

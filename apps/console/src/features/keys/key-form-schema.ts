@@ -33,6 +33,8 @@ export type KeyFormValues = {
   maxOutputTokensPerCall: number | string;
   /** Per visitor address; '' (empty): no cap. */
   requestsPerMinute: number | string;
+  /** Dollars per visitor address per UTC day; '' (empty): no cap. */
+  spendPerDay: number | string;
 };
 
 export const allowedDomain = (value = ''): AllowedDomain => ({ key: randomId(), value });
@@ -86,6 +88,7 @@ export const keyFormSchema = z.object({
   allowedModels: z.array(z.string()).check(byContract(controls.allowedModels, modelsOf)),
   maxOutputTokensPerCall: numberInput.check(byContract(controls.maxOutputTokensPerCall, limitOf)),
   requestsPerMinute: numberInput.check(byContract(controls.perClientLimits, (value: number | string) => ({ requestsPerMinute: limitOf(value) }))),
+  spendPerDay: numberInput.check(byContract(controls.perClientLimits, (value: number | string) => ({ spendPerDay: limitOf(value) }))),
 });
 
 export const newKeyFormValues = (): KeyFormValues => ({
@@ -95,6 +98,7 @@ export const newKeyFormValues = (): KeyFormValues => ({
   allowedModels: [],
   maxOutputTokensPerCall: '',
   requestsPerMinute: defaultPerClientLimits.requestsPerMinute,
+  spendPerDay: defaultPerClientLimits.spendPerDay,
 });
 
 export const keyFormValuesOf = (key: PublishableKey): KeyFormValues => ({
@@ -104,6 +108,7 @@ export const keyFormValuesOf = (key: PublishableKey): KeyFormValues => ({
   allowedModels: key.allowedModels ?? [],
   maxOutputTokensPerCall: key.maxOutputTokensPerCall ?? '',
   requestsPerMinute: key.perClientLimits.requestsPerMinute ?? '',
+  spendPerDay: key.perClientLimits.spendPerDay ?? '',
 });
 
 /**
@@ -117,5 +122,5 @@ export const keyInputOf = (values: KeyFormValues): PublishableKeyInput => ({
   allowedOrigins: values.allowedDomains.map((domain) => domain.value.trim()).filter(Boolean),
   allowedModels: modelsOf(values.allowedModels),
   maxOutputTokensPerCall: limitOf(values.maxOutputTokensPerCall),
-  perClientLimits: { requestsPerMinute: limitOf(values.requestsPerMinute) },
+  perClientLimits: { requestsPerMinute: limitOf(values.requestsPerMinute), spendPerDay: limitOf(values.spendPerDay) },
 });

@@ -7,6 +7,7 @@ import { useDeletePublishableKey } from '../api/delete-publishable-key';
 import { useSendKeyDeletionFeedback } from '../api/send-key-deletion-feedback';
 import { useUpdatePublishableKey } from '../api/update-publishable-key';
 import { keyFormValuesOf, keyInputOf } from '../key-form-schema';
+import { KeyBlocksSection } from './key-blocks-section';
 import { KeyForm, useKeyForm } from './key-form';
 import { RollKeyModal } from './roll-key-modal';
 
@@ -37,6 +38,7 @@ export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps
           form={form}
           submitLabel="Save"
           submitting={updateKey.isPending}
+          worstCaseDailySpend={key.worstCaseDailySpend}
           onSubmit={(values) =>
             updateKey.mutate(
               { id: key.id, input: keyInputOf(values) },
@@ -59,7 +61,9 @@ export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps
               </Button>
             </Group>
           }
-        />
+        >
+          <KeyBlocksSection publishableKeyId={key.id} />
+        </KeyForm>
       </Modal>
       <RollKeyModal publishableKey={key} opened={rolling} onCancel={() => setRolling(false)} onDone={onClose} />
       <ConfirmModal

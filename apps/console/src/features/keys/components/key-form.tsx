@@ -17,10 +17,14 @@ type KeyFormProps = {
   submitting: boolean;
   /** Shown at the start of the button row (the edit form's Delete). */
   secondaryAction?: ReactNode;
+  /** An existing key's worst case if copied today, shown with its limits. */
+  worstCaseDailySpend?: number;
+  /** Shown after the limits, above the buttons (the edit form's blocked addresses). */
+  children?: ReactNode;
 };
 
 /** Name, monthly budget, allowed domains and the limits of a publishable key (spec §3, §5; issue #18), for create and edit. */
-export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryAction }: KeyFormProps) {
+export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryAction, worstCaseDailySpend, children }: KeyFormProps) {
   return (
     // noValidate: the messages come from the schema, not from the browser.
     <form noValidate onSubmit={form.onSubmit(onSubmit)}>
@@ -36,7 +40,8 @@ export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryActi
           {...form.getInputProps('budget')}
         />
         <AllowedDomainsField form={form} />
-        <KeyLimitsFieldset form={form} />
+        <KeyLimitsFieldset form={form} worstCaseDailySpend={worstCaseDailySpend} />
+        {children}
         <Group justify={secondaryAction ? 'space-between' : 'flex-end'}>
           {secondaryAction}
           <Button type="submit" loading={submitting}>

@@ -1,15 +1,20 @@
 import { Fieldset, MultiSelect, NumberInput, Stack, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { formatMoney } from '../../../lib/format';
 import { loadPricedModelsFailed, usePricedModels } from '../api/get-priced-models';
 import type { KeyFormValues } from '../key-form-schema';
 
-type KeyLimitsFieldsetProps = { form: UseFormReturnType<KeyFormValues> };
+type KeyLimitsFieldsetProps = {
+  form: UseFormReturnType<KeyFormValues>;
+  /** An existing key's worst case if copied today (dollars); a new key has none yet. */
+  worstCaseDailySpend?: number;
+};
 
 // Mantine's dimmed grey misses WCAG AA contrast on white.
 const descriptionProps = { c: 'gray.7' } as const;
 
-/** What anyone who copies the key from a page can do with it (issue #18): models, output per call, requests per address. */
-export function KeyLimitsFieldset({ form }: KeyLimitsFieldsetProps) {
+/** What anyone who copies the key from a page can do with it (issue #18): models, output per call, requests and spend per address. */
+export function KeyLimitsFieldset({ form, worstCaseDailySpend }: KeyLimitsFieldsetProps) {
   const models = usePricedModels();
   const chosen = form.getValues().allowedModels;
   // A chosen model since taken off the price list stays listed, so it can be seen and removed.
@@ -21,6 +26,9 @@ export function KeyLimitsFieldset({ form }: KeyLimitsFieldsetProps) {
         <Text size="xs" c="gray.7">
           A publishable key is in your page for anyone to copy; these bound what a copy can do.
         </Text>
+        {worstCaseDailySpend !== undefined && (
+          <Text size="sm">{`Worst case if copied today: ${formatMoney(worstCaseDailySpend)}, what the budget has left this month.`}</Text>
+        )}
         <MultiSelect
           label="Models"
           description={models.isError ? `${loadPricedModelsFailed}: the models chosen stay as they are` : 'None chosen: every priced model'}
@@ -44,12 +52,22 @@ export function KeyLimitsFieldset({ form }: KeyLimitsFieldsetProps) {
         />
         <NumberInput
           label="Requests per minute per visitor address"
-          description="Empty: no cap, so one visitor can use the key's whole budget"
+          description="Empty: no cap"
           descriptionProps={descriptionProps}
           placeholder="No cap"
           allowDecimal={false}
           allowNegative={false}
           {...form.getInputProps('requestsPerMinute')}
+        />
+        <NumberInput
+          label="Spend per day per visitor address"
+          description="Dollars per UTC day. Empty: no cap"
+          descriptionProps={descriptionProps}
+          placeholder="No cap"
+          prefix="$"
+          decimalScale={2}
+          allowNegative={false}
+          {...form.getInputProps('spendPerDay')}
         />
       </Stack>
     </Fieldset>

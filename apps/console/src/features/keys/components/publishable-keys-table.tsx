@@ -60,7 +60,17 @@ function MessageRow({ children }: { children: string }) {
   );
 }
 
+/** "30 req/min · $1.00/day per address", with the caps the key has; undefined without either. */
+const clientCapsText = ({ requestsPerMinute, spendPerDay }: PublishableKey['perClientLimits']): string | undefined => {
+  const caps = [
+    ...(requestsPerMinute === null ? [] : [`${requestsPerMinute} req/min`]),
+    ...(spendPerDay === null ? [] : [`${formatMoney(spendPerDay)}/day`]),
+  ];
+  return caps.length > 0 ? `${caps.join(' · ')} per address` : undefined;
+};
+
 function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKey; onOpen: (key: PublishableKey) => void }) {
+  const caps = clientCapsText(key.perClientLimits);
   return (
     // The whole row opens the key for a mouse; the name is its button for the keyboard.
     <Table.Tr style={{ cursor: 'pointer' }} onClick={() => onOpen(key)}>
@@ -93,10 +103,15 @@ function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKe
         )}
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        {`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}
+        {/* Its own element, so "$10 / month" is found and measured apart from the lines below it. */}
+        <div>{`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}</div>
+        {/* Mantine's dimmed grey misses WCAG AA contrast on white. */}
+        <Text size="xs" c="gray.7">{`Worst case if copied today: ${formatMoney(key.worstCaseDailySpend)}`}</Text>
         {/* Without a cap the row's warning says so instead. */}
-        {key.perClientLimits.requestsPerMinute !== null && (
-          <Text size="xs" c="gray.7">{`${key.perClientLimits.requestsPerMinute} req/min per address`}</Text>
+        {caps && (
+          <Text size="xs" c="gray.7">
+            {caps}
+          </Text>
         )}
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{`${formatMoney(key.currentPeriodSpendAmount)} spent this month`}</Table.Td>
