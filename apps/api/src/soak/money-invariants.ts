@@ -65,6 +65,27 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
         if (options.settled) checks.push([reserved === 0n, () => `key ${spend.key}: ${reserved} still held after every call settled`]);
       }
 
+      // A client address's allowance for a day: held like the budget, never passed but for over-hold charges.
+      const allowances = await rows<{ key: string; client: string; day: string; limit: string | null; spent: string; reserved: string; held: string; over: string }>(
+        tx,
+        sql`select a.publishable_key_id as key, a.client, a.day::text as day, k.client_spend_per_day_nanos::text as limit,
+          a.spent_nanos::text as spent, a.reserved_nanos::text as reserved,
+          (select coalesce(sum(r.amount_nanos), 0) from app.reservations r
+            where r.publishable_key_id = a.publishable_key_id and r.client = a.client and r.client_day = a.day)::text as held,
+          (select coalesce(sum(c.over_hold_nanos), 0) from app.chat_completions c where c.publishable_key_id = a.publishable_key_id)::text as over
+        from app.client_spend a join app.publishable_keys k on k.id = a.publishable_key_id`,
+      );
+      for (const allowance of allowances) {
+        const [spent, reserved, held, over] = [allowance.spent, allowance.reserved, allowance.held, allowance.over].map(BigInt) as [bigint, bigint, bigint, bigint];
+        const name = `key ${allowance.key}, client ${allowance.client} (${allowance.day})`;
+        checks.push([reserved === held, () => `${name}: reserved ${reserved} ≠ open reservations ${held}`]);
+        if (allowance.limit !== null) {
+          const limit = BigInt(allowance.limit);
+          checks.push([spent + reserved <= limit + over, () => `${name}: spent ${spent} + held ${reserved} > allowance ${limit} + over-hold charges ${over}`]);
+        }
+        if (options.settled) checks.push([reserved === 0n, () => `${name}: ${reserved} still held after every call settled`]);
+      }
+
       const keys = await rows<{ key: string; spent: string; cost: string }>(
         tx,
         sql`select k.id as key,

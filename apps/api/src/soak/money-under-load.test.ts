@@ -32,12 +32,21 @@ function seeded(start: number) {
  * budget and how much each key edit raises it (in cents). Budgets only rise, so "spent + held ≤
  * budget" must hold at every instant; lowering a budget below what was spent is allowed by design.
  */
-type Profile = { name: string; creditDollars: number; topUpDollars: [number, number]; topUpEveryMs: [number, number]; budgetCents: number; raiseCents: [number, number] };
+/** allowanceShare: each key's daily allowance per client address, as a share of its first budget (null: none). */
+type Profile = {
+  name: string;
+  creditDollars: number;
+  topUpDollars: [number, number];
+  topUpEveryMs: [number, number];
+  budgetCents: number;
+  raiseCents: [number, number];
+  allowanceShare: number | null;
+};
 const profiles: Profile[] = [
-  { name: 'credit-bound', creditDollars: 1, topUpDollars: [1, 1], topUpEveryMs: [4000, 8000], budgetCents: 100_000, raiseCents: [0, 0] },
-  { name: 'budget-bound', creditDollars: 100, topUpDollars: [1, 5], topUpEveryMs: [4000, 8000], budgetCents: 50, raiseCents: [5, 15] },
-  { name: 'mixed', creditDollars: 2, topUpDollars: [1, 3], topUpEveryMs: [1000, 3000], budgetCents: 100, raiseCents: [10, 30] },
-  { name: 'mixed', creditDollars: 2, topUpDollars: [1, 3], topUpEveryMs: [1000, 3000], budgetCents: 100, raiseCents: [10, 30] },
+  { name: 'credit-bound', creditDollars: 1, topUpDollars: [1, 1], topUpEveryMs: [4000, 8000], budgetCents: 100_000, raiseCents: [0, 0], allowanceShare: null },
+  { name: 'budget-bound', creditDollars: 100, topUpDollars: [1, 5], topUpEveryMs: [4000, 8000], budgetCents: 50, raiseCents: [5, 15], allowanceShare: 1.5 },
+  { name: 'mixed', creditDollars: 2, topUpDollars: [1, 3], topUpEveryMs: [1000, 3000], budgetCents: 100, raiseCents: [10, 30], allowanceShare: null },
+  { name: 'mixed', creditDollars: 2, topUpDollars: [1, 3], topUpEveryMs: [1000, 3000], budgetCents: 100, raiseCents: [10, 30], allowanceShare: null },
 ];
 
 type Key = { id: string; value: string; budgetCents: number };
@@ -82,8 +91,17 @@ describe.skipIf(!serverUrl)(`money invariants under ${loadSeconds} s of load on 
     }
 
     async function createKey(organisation: Organisation): Promise<Key | undefined> {
-      const { budgetCents } = organisation.profile;
-      const created = await bff(organisation, 'POST', '/bff/publishable-keys', { name: 'Soak key', budget: budgetCents / 100, budgetType: 'monthly', allowedOrigins: [soakOrigin] });
+      const { budgetCents, allowanceShare } = organisation.profile;
+      // Every call comes from this one address: no request cap per address. The budget-bound keys
+      // meet their budget first and, once raised past it, their address's daily allowance.
+      const spendPerDay = allowanceShare === null ? null : Math.max(0.01, Math.round(budgetCents * allowanceShare) / 100);
+      const created = await bff(organisation, 'POST', '/bff/publishable-keys', {
+        name: 'Soak key',
+        budget: budgetCents / 100,
+        budgetType: 'monthly',
+        allowedOrigins: [soakOrigin],
+        perClientLimits: { requestsPerMinute: null, spendPerDay },
+      });
       return created.status === 201 ? { id: created.json!.id, value: created.json!.value, budgetCents } : undefined;
     }
 
@@ -141,9 +159,10 @@ describe.skipIf(!serverUrl)(`money invariants under ${loadSeconds} s of load on 
         const label = outcome.status === 200 ? (outcome.complete && !outcome.code && outcome.upstreamId && outcome.completionId ? '200' : '200 broken') : `${outcome.status} ${outcome.code ?? outcome.failure}`;
         counts.gateway[label] = (counts.gateway[label] ?? 0) + 1;
         if (label === '200') answers.set(outcome.upstreamId!, [...(answers.get(outcome.upstreamId!) ?? []), outcome.completionId!]);
-        // Refusals a browser app is expected to meet here: credit or budget used up, a key just
-        // deleted (rotation), an origin just removed from the key (an edit).
-        else if (!['402 insufficient_quota', '429 budget_exceeded', '401 invalid_api_key', '403 origin_not_allowed'].includes(label)) noteUnexpected({ request, outcome });
+        // Refusals a browser app is expected to meet here: credit, budget or the address's allowance
+        // used up, a key just deleted (rotation), an origin just removed from the key (an edit).
+        else if (!['402 insufficient_quota', '429 budget_exceeded', '429 client_allowance_exceeded', '401 invalid_api_key', '403 origin_not_allowed'].includes(label))
+          noteUnexpected({ request, outcome });
       }
     }
 
