@@ -22,11 +22,9 @@ export async function authenticate(gateway: Gateway, caller: Caller, read: 'cach
   return { key, value };
 }
 
-const blocks = (key: GatewayKey, client: string) => key.blocks.length > 0 && clientBlocked(key, client);
-
 /** A client the key's owner blocked is refused before anything counts it: 403, from the key as it is now. */
 export async function notBlocked(gateway: Gateway, caller: Caller, presented: PresentedKey, read: 'cached' | 'fresh'): Promise<PresentedKey> {
-  if (!blocks(presented.key, caller.client)) return presented;
+  if (!clientBlocked(presented.key, caller.client)) return presented;
   if (read === 'cached') return notBlocked(gateway, caller, await authenticate(gateway, caller, 'fresh'), 'fresh');
   throw gatewayErrors.clientBlocked();
 }

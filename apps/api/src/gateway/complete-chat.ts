@@ -13,12 +13,13 @@ import type { ChatBody } from './providers/model-provider.js';
 import { type WorstCase, worstCaseOf } from './worst-case.js';
 
 /**
- * One metered chat completion, in the order it happens: who calls (key and origin), within the
- * rates of the key and of the client's address, a request the price list can price and its worst
- * case, a model the key allows, admission (that worst case, within the key's output limit, held
- * against the credit and the key's budget), then forwarded to the provider, answered or
- * streamed, and charged what it used (forward-call.ts). A JSON answer is returned; a stream is
- * written to `events`. Refusals are GatewayErrors, thrown before anything is held.
+ * One metered chat completion, in the order it happens: who calls (key and origin, an address the
+ * key's owner did not block), within the rates of the key and of the client's address, a request
+ * the price list can price and its worst case, a model the key allows, admission (that worst case,
+ * within the key's output limit, held against the credit, the key's budget and the address's daily
+ * allowance), then forwarded to the provider, answered or streamed, and charged what it used
+ * (forward-call.ts). A JSON answer is returned; a stream is written to `events`. Refusals are
+ * GatewayErrors, thrown before anything is held.
  */
 export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
   const presented = await notBlocked(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
