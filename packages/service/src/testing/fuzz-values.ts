@@ -113,6 +113,8 @@ export function withField(value: unknown, path: string[], next: unknown, remove 
   const [key, ...rest] = path;
   if (key === undefined || !value || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...(value as Record<string, unknown>) };
+  // An array's length is not a field of the JSON sent: redefining it throws, and setting it would only resize the array.
+  if (Array.isArray(value) && key === 'length') return copy;
   if (remove && !rest.length) delete copy[key];
   // defineProperty, so a key named __proto__ stays an own property and reaches the wire.
   else Object.defineProperty(copy, key, { value: rest.length ? withField(copy[key], rest, next, remove) : next, enumerable: true, writable: true, configurable: true });
