@@ -14,19 +14,18 @@ export async function release(db: Database, reservationIds: string[]): Promise<v
   if (reservationIds.length === 0) return;
   await db.transaction(async (tx) => {
     const released = await tx.delete(reservations).where(inArray(reservations.id, reservationIds)).returning();
+    // What the holds gave back, summed per row they held against: a balance, a key's month, a client's day.
+    const sum = <T extends object>(byName: Map<string, T & { amount: bigint }>, name: string, row: T, amount: bigint) =>
+      byName.set(name, { ...row, amount: (byName.get(name)?.amount ?? 0n) + amount });
     const byOrganization = new Map<string, { organizationId: string; amount: bigint }>();
     const byKeyPeriod = new Map<string, { keyId: string; period: string; amount: bigint }>();
     const byClientDay = new Map<string, { keyId: string; client: string; day: string; amount: bigint }>();
     for (const hold of released) {
-      const credit = byOrganization.get(hold.organizationId) ?? { organizationId: hold.organizationId, amount: 0n };
-      byOrganization.set(hold.organizationId, { ...credit, amount: credit.amount + hold.amountNanos });
-      const name = `${hold.publishableKeyId} ${hold.periodStart}`;
-      const spend = byKeyPeriod.get(name) ?? { keyId: hold.publishableKeyId, period: hold.periodStart, amount: 0n };
-      byKeyPeriod.set(name, { ...spend, amount: spend.amount + hold.amountNanos });
+      sum(byOrganization, hold.organizationId, { organizationId: hold.organizationId }, hold.amountNanos);
+      sum(byKeyPeriod, `${hold.publishableKeyId} ${hold.periodStart}`, { keyId: hold.publishableKeyId, period: hold.periodStart }, hold.amountNanos);
       if (hold.client !== null && hold.clientDay !== null) {
-        const clientName = `${hold.publishableKeyId} ${hold.clientDay} ${hold.client}`;
-        const allowance = byClientDay.get(clientName) ?? { keyId: hold.publishableKeyId, client: hold.client, day: hold.clientDay, amount: 0n };
-        byClientDay.set(clientName, { ...allowance, amount: allowance.amount + hold.amountNanos });
+        const row = { keyId: hold.publishableKeyId, client: hold.client, day: hold.clientDay };
+        sum(byClientDay, `${hold.publishableKeyId} ${hold.clientDay} ${hold.client}`, row, hold.amountNanos);
       }
     }
     // Always in the same order, so two releases of several rows never deadlock.
