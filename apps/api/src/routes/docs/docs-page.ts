@@ -11,6 +11,7 @@ const sections = [
   ['authentication', 'Authentication'],
   ['quickstart-fetch', 'Quickstart: fetch'],
   ['quickstart-sdk', 'Quickstart: openai SDK'],
+  ['end-user-tokens', 'End-user tokens'],
   ['metering', 'Metering and billing'],
   ['errors', 'Errors'],
   ['limits', 'Limits'],
@@ -60,6 +61,8 @@ ${codeBlock(`POST ${base}/chat/completions\nAuthorization: Bearer pk_live_…\nC
 <ul>
   <li><strong>Allowed origins.</strong> The browser's <code>Origin</code> header must equal one of the key's allowed origins exactly: scheme, host and port. The literal entry <code>localhost</code> allows <code>http</code> and <code>https</code> localhost on any port.</li>
   <li><strong>A monthly budget</strong> per key, in USD.</li>
+  <li><strong>End-user tokens</strong>, if your app has sign-in: the key can require, on every call, a token your sign-in provider issued to a signed-in user of your app. A copied key is then useless without one (see <a href="#end-user-tokens">End-user tokens</a>).</li>
+  <li><strong>Caps per end user</strong>: requests per minute and dollars per day and per month for each signed-in user, or, on a key without end-user tokens, for each client address.</li>
   <li><strong>Caps per visitor address</strong>: requests per minute and dollars per day (UTC) for each client address, so one script cannot drain the key or lock your other visitors out (see <a href="#copied-key">Limits for a copied key</a>).</li>
   <li><strong>Allowed models and an output limit</strong> per key, which bound what one call can cost.</li>
   <li><strong>A per-key rate limit</strong> in requests per minute.</li>
@@ -73,7 +76,7 @@ ${codeBlock(`POST ${base}/chat/completions\nAuthorization: Bearer pk_live_…\nC
   </tbody>
 </table></div>
 <p>Requests without an <code>Origin</code> header, such as server-side code or <code>curl</code>, are refused with <code>403 origin_not_allowed</code>. Browsers add the header on their own; you never set it yourself.</p>
-<div class="callout warn"><strong>Origin is not a secret.</strong><p>Outside a browser, anyone can send any <code>Origin</code> header, so the allowed origins stop other websites from using your key but cannot stop a determined script. The caps below and the budget are what bound the damage: keep each key's budget tight, and use one key per app.</p></div>
+<div class="callout warn"><strong>Origin is not a secret.</strong><p>Outside a browser, anyone can send any <code>Origin</code> header, so the allowed origins stop other websites from using your key but cannot stop a determined script. If your app signs its users in, require <a href="#end-user-tokens">end-user tokens</a>: a copied key then does nothing without a signed-in user of your app, and each user meets their own caps. Without them, the caps per visitor address below are the protection. Either way the budget bounds the damage: keep each key's budget tight, and use one key per app.</p></div>
 ${h3('copied-key', 'Limits for a copied key')}
 <p>Set these on each key in the <a href="${dashboard}">console</a> (create or edit the key):</p>
 <div class="table-wrap"><table>
@@ -83,9 +86,14 @@ ${h3('copied-key', 'Limits for a copied key')}
     <tr><td><strong>Max output tokens per call</strong></td><td>The model's own limit</td><td>A larger <code>max_tokens</code> is reserved and forwarded at this limit</td></tr>
     <tr><td><strong>Requests per minute per visitor address</strong></td><td>30</td><td><code>429 rate_limit_exceeded</code> with <code>Retry-After</code>, for that address only</td></tr>
     <tr><td><strong>Spend per day per visitor address</strong>, USD</td><td>$1.00</td><td><code>429 client_allowance_exceeded</code> with <code>Retry-After</code> until midnight UTC, for that address only</td></tr>
+    <tr><td><strong>End-user tokens</strong>: issuer, audience, JWKS URL</td><td>Off</td><td><code>401 end_user_token_required</code> or <code>401 invalid_end_user_token</code> (see <a href="#end-user-tokens">End-user tokens</a>)</td></tr>
+    <tr><td><strong>Requests per minute per end user</strong></td><td>No cap</td><td><code>429 rate_limit_exceeded</code> with <code>Retry-After</code>, for that end user only</td></tr>
+    <tr><td><strong>Spend per day per end user</strong>, USD</td><td>No cap</td><td><code>429 end_user_allowance_exceeded</code> with <code>Retry-After</code> until midnight UTC, for that end user only</td></tr>
+    <tr><td><strong>Spend per month per end user</strong>, USD</td><td>No cap</td><td><code>429 end_user_allowance_exceeded</code> with <code>Retry-After</code> until the 1st of the next month, UTC, for that end user only</td></tr>
   </tbody>
 </table></div>
-<p>In the console you can also <strong>block</strong> an address on a key: its calls get <code>403 client_blocked</code> at once. An IPv6 address counts by its /64 network, which one subscriber usually has whole. Visitors behind one shared address (an office, a mobile carrier's NAT) share its caps, so raise them if your app is used that way. An attacker with many addresses still meets the key's budget and rate limit: the budget is the most a copied key can cost you in a month.</p>
+<p>An <strong>end user</strong> is the signed-in user named by the <code>sub</code> of the key's end-user tokens. A key without end-user tokens treats each client address as an anonymous end user, so the caps per end user then apply per address too. Spend caps are held when a call is admitted, like the budget, so parallel calls cannot pass them.</p>
+<p>The <a href="${dashboard}">dashboard</a> shows, for each key, the last 24 hours' top client addresses and end users by calls and by spend, each with a <strong>Block</strong> button. A blocked address gets <code>403 client_blocked</code> and a blocked end user <code>403 end_user_blocked</code>, at once, on every instance. An IPv6 address counts by its /64 network, which one subscriber usually has whole. Visitors behind one shared address (an office, a mobile carrier's NAT) share its caps, so raise them if your app is used that way, and let end-user tokens tell its users apart. An attacker with many addresses still meets the key's budget and rate limit: the budget is the most a copied key can cost you in a month.</p>
 ${h3('rotating-a-key', 'Rotating a key')}
 <p>To replace a key's value, open the key in the <a href="${dashboard}">console</a> and choose <strong>Roll key</strong>. The key gets a new value and keeps its name, budget, allowed origins and this month's spend. The old value keeps working for the overlap you choose (immediately, or up to 24 hours), so you can deploy the new one first; after that, calls with it get <code>401 invalid_api_key</code>. Rolling again during an overlap stops the older value at once: only the value just replaced keeps working. Deleting a key stops both values.</p>`;
 
@@ -185,6 +193,101 @@ for await (const chunk of stream) {
 )}
 <p>Errors surface as <code>OpenAI.APIError</code> with <code>status</code>, <code>code</code> and <code>message</code>; see <a href="#errors">Errors</a>.</p>`;
 
+  const endUserTokens = `
+${h2('end-user-tokens')}
+<p>If your app signs its users in, a key can require an <strong>end-user token</strong> on every call: a token your existing sign-in provider (Firebase Auth, Auth0, Supabase, Clerk, …) already issues to the signed-in user. Meterway checks it with the provider's public keys, so you need no backend of your own. A copied key is then useless without a signed-in user of your app, and the <a href="#copied-key">caps per end user</a> and blocks apply to each user.</p>
+${h3('end-user-setup', 'Set up a key')}
+<p>Open the key in the <a href="${dashboard}">console</a> (create or edit it) and fill in <strong>End-user tokens</strong>:</p>
+<ul>
+  <li><strong>Issuer</strong>: the tokens' <code>iss</code>, exactly.</li>
+  <li><strong>Audience</strong>: a value the tokens' <code>aud</code> must contain.</li>
+  <li><strong>JWKS URL</strong>: where the provider publishes its public signing keys (a JSON Web Key Set), over <code>https</code>; <code>http</code> only for <code>localhost</code>.</li>
+</ul>
+<p>In the key's JSON these are <code>endUserTokens: { issuer, audience, jwksUrl }</code>; <code>null</code> turns tokens off.</p>
+${h3('end-user-send', 'Send the token')}
+<p>Each call carries the publishable key as before and the user's current token in the <code>Meterway-User-Token</code> header:</p>
+${codeBlock(`POST ${base}/chat/completions\nAuthorization: Bearer pk_live_…\nMeterway-User-Token: eyJhbGciOiJSUzI1NiIsImtpZCI6…\nContent-Type: application/json`, 'http', 'Request headers')}
+${codeBlock(
+  `const API = '${base}';
+const KEY = 'pk_live_…'; // your publishable key
+
+async function complete(messages) {
+  const token = await getUserToken(); // from your sign-in provider, see below
+  const response = await fetch(\`\${API}/chat/completions\`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: \`Bearer \${KEY}\`,
+      'Meterway-User-Token': token,
+    },
+    body: JSON.stringify({ model: '${demoModelId}', messages, max_tokens: 200 }),
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(\`\${body.error.code}: \${body.error.message}\`);
+  return body.choices[0].message.content;
+}`,
+  'js',
+  'fetch',
+)}
+<p>With the <code>openai</code> SDK, set the header with <code>defaultHeaders</code>. Tokens expire, so do not keep one client for the life of the page: create the client for each call with a fresh token, as here, or pass the current token with each request (<code>client.chat.completions.create(body, { headers: { 'Meterway-User-Token': token } })</code>).</p>
+${codeBlock(
+  `import OpenAI from 'openai';
+
+async function meterway() {
+  return new OpenAI({
+    apiKey: 'pk_live_…',
+    baseURL: '${base}',
+    dangerouslyAllowBrowser: true,
+    defaultHeaders: { 'Meterway-User-Token': await getUserToken() },
+  });
+}
+
+const client = await meterway();
+const completion = await client.chat.completions.create({
+  model: '${demoModelId}',
+  messages: [{ role: 'user', content: 'Write a haiku about metering.' }],
+  max_tokens: 200,
+});`,
+  'js',
+  'openai SDK',
+)}
+${h3('end-user-providers', 'Sign-in providers')}
+<p>Where <code>getUserToken()</code> comes from, and what to enter on the key. Replace the parts in angle brackets with your own.</p>
+<div class="table-wrap"><table>
+  <thead><tr><th>Provider</th><th>Issuer</th><th>Audience</th><th>JWKS URL</th></tr></thead>
+  <tbody>
+    <tr><td><strong>Firebase Auth</strong></td><td><code>https://securetoken.google.com/&lt;project-id&gt;</code></td><td><code>&lt;project-id&gt;</code></td><td><code>https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com</code></td></tr>
+    <tr><td><strong>Auth0</strong></td><td><code>https://&lt;tenant&gt;.auth0.com/</code> (with the final slash)</td><td>Your API's audience (its identifier)</td><td><code>https://&lt;tenant&gt;.auth0.com/.well-known/jwks.json</code></td></tr>
+    <tr><td><strong>Supabase</strong></td><td><code>https://&lt;project&gt;.supabase.co/auth/v1</code></td><td><code>authenticated</code></td><td><code>https://&lt;project&gt;.supabase.co/auth/v1/.well-known/jwks.json</code></td></tr>
+    <tr><td><strong>Clerk</strong></td><td>Your Frontend API URL</td><td>The <code>aud</code> your JWT template sets</td><td><code>&lt;issuer&gt;/.well-known/jwks.json</code></td></tr>
+  </tbody>
+</table></div>
+${codeBlock(
+  `// Firebase Auth: the signed-in user's ID token
+const getUserToken = () => auth.currentUser.getIdToken();
+
+// Auth0: an access token for your API (request it with your API's audience)
+const getUserToken = () => getAccessTokenSilently();
+
+// Supabase: the session's access token
+const getUserToken = async () => (await supabase.auth.getSession()).data.session.access_token;
+
+// Clerk: a token from a JWT template that adds an aud claim
+const getUserToken = () => getToken({ template: '<template-name>' });`,
+  'js',
+  'getUserToken(), one per provider',
+)}
+<p><strong>Supabase</strong> works only with asymmetric signing keys: tokens signed with a legacy JWT secret (HS256) are refused. <strong>Clerk</strong>'s tokens need an <code>aud</code> claim for the audience check, so use a JWT template that sets one. Any other provider works if its tokens are JWTs signed with RS256 or ES256 and it publishes its keys at a JWKS URL.</p>
+${h3('end-user-checks', 'What is checked')}
+<ul>
+  <li>The signature, with the provider's public keys from the JWKS URL. They are fetched with a 5 second timeout and cached for 10 minutes; a token naming a key id not in the cache fetches them again (at most once every 30 seconds), so the provider's key rotations need nothing from you.</li>
+  <li>The algorithm: RS256 or ES256 only. <code>none</code> and HS256 are refused.</li>
+  <li><code>iss</code> equals the key's issuer and <code>aud</code> contains its audience.</li>
+  <li><code>exp</code> is required and must be in the future; <code>nbf</code> and <code>iat</code> are honoured; clocks may differ by 30 seconds.</li>
+  <li><code>sub</code>, at most 255 characters, is the end user: the one the caps per end user count, blocks name and the console lists.</li>
+</ul>
+<p>A call without the header on a key that requires it gets <code>401 end_user_token_required</code>; a token that fails a check gets <code>401 invalid_end_user_token</code>, whose message says why (expired, wrong issuer, wrong audience, bad signature, unknown signing key, unsupported algorithm). The token proves only that someone signed in to your app: if anyone can sign up, keep the caps per end user and per address.</p>`;
+
   const metering = `
 ${h2('metering')}
 <p>Each call is paid from your prepaid credit and counted against the key's monthly budget, in three steps:</p>
@@ -203,13 +306,17 @@ ${h2('metering')}
     [400, 'invalid_request_error', 'invalid_request', 'The request body is invalid: check <code>param</code> and <code>message</code>.'],
     [400, 'invalid_request_error', 'model_not_found', 'Unknown model. <code>GET /v1/models</code> lists the models you can call.'],
     [401, 'invalid_request_error', 'invalid_api_key', 'The key is missing, unknown or deleted.'],
+    [401, 'invalid_request_error', 'end_user_token_required', 'The key requires an end-user token and the request has no <code>Meterway-User-Token</code> header. See <a href="#end-user-tokens">End-user tokens</a>.'],
+    [401, 'invalid_request_error', 'invalid_end_user_token', "The end-user token was refused; the message says why (expired, wrong issuer, wrong audience, bad signature, unknown signing key, unsupported algorithm). Send the signed-in user's current token."],
     [402, 'insufficient_quota', 'insufficient_quota', `Your prepaid credit is exhausted. <a href="${dashboard}">Top up in the console</a>.`],
     [403, 'permission_error', 'origin_not_allowed', "The <code>Origin</code> header is missing or is not one of the key's allowed origins."],
     [403, 'permission_error', 'model_not_allowed', 'The key does not allow this model. <code>GET /v1/models</code> lists the ones it does.'],
     [403, 'permission_error', 'client_blocked', "The key's owner has blocked calls from your address."],
+    [403, 'permission_error', 'end_user_blocked', "The key's owner has blocked this end user."],
     [429, 'insufficient_quota', 'budget_exceeded', "The key's monthly budget is spent. It resets on the 1st of the month, UTC; raise it in the console if needed."],
     [429, 'insufficient_quota', 'client_allowance_exceeded', "Your address has spent the key's daily allowance per visitor. It resets at midnight UTC (<code>Retry-After</code>)."],
-    [429, 'requests', 'rate_limit_exceeded', "Too many requests for this key, or from your address for this key. Wait for the <code>Retry-After</code> header's seconds, then retry."],
+    [429, 'insufficient_quota', 'end_user_allowance_exceeded', "The end user has spent the key's daily or monthly allowance per end user. A daily one resets at midnight UTC, a monthly one on the 1st, UTC (<code>Retry-After</code>)."],
+    [429, 'requests', 'rate_limit_exceeded', "Too many requests for this key, or from your address or end user for this key. Wait for the <code>Retry-After</code> header's seconds, then retry."],
     [502, 'api_error', 'upstream_error', 'The model provider failed. Nothing is charged if it refused the call; if it failed after it had it, the reservation is charged (the message says which).'],
     [504, 'api_error', 'upstream_timeout', 'The model provider did not answer in time. It had your request and may bill it, so the reservation is charged.'],
   ];
@@ -233,6 +340,7 @@ ${h2('limits')}
     <tr><td>Requests per minute, per key</td><td>600 by default; the operator sets it with <code>GATEWAY_RATE_LIMIT_PER_MINUTE</code>. Beyond it: <code>429 rate_limit_exceeded</code> with <code>Retry-After</code>.</td></tr>
     <tr><td>Monthly budget, per key</td><td>Set in the console; resets on the 1st of the month, UTC.</td></tr>
     <tr><td>Per visitor address, per key</td><td>Requests per minute and spend per day, set in the console (30 and $1.00 for a new key); see <a href="#copied-key">Limits for a copied key</a>.</td></tr>
+    <tr><td>Per end user, per key</td><td>Requests per minute and spend per day and per month, set in the console (no cap unless you set one); an end user is a token's <code>sub</code>, or the client address on a key without end-user tokens.</td></tr>
   </tbody>
 </table></div>`;
 
@@ -271,7 +379,7 @@ ${h2('reference')}
 <div class="layout" id="top">
 ${toc}
 <main>
-${overview}${authentication}${quickstartFetch}${quickstartSdk}${metering}${errors}${limits}${modelsSection}${reference}
+${overview}${authentication}${quickstartFetch}${quickstartSdk}${endUserTokens}${metering}${errors}${limits}${modelsSection}${reference}
 <footer>Meterway API · <a href="${dashboard}">Console</a> · <a href="${openapi}">OpenAPI</a></footer>
 </main>
 </div>

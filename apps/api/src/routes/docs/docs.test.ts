@@ -51,6 +51,48 @@ describe('GET /docs', () => {
     expect(text).toContain('GATEWAY_RATE_LIMIT_PER_MINUTE');
   });
 
+  it('explains end-user tokens: the header, the key settings, the checks and the fetch and SDK examples', () => {
+    expect(html).toContain('<h2 id="end-user-tokens">End-user tokens');
+    expect(html).toContain('<li><a href="#end-user-tokens">End-user tokens</a></li>');
+    expect(text).toContain('Meterway-User-Token: eyJ');
+    expect(text).toContain('endUserTokens: { issuer, audience, jwksUrl }');
+    expect(text).toContain("'Meterway-User-Token': token,");
+    expect(text).toContain("defaultHeaders: { 'Meterway-User-Token': await getUserToken() }");
+    expect(text).toMatch(/Tokens expire, so do not keep one client/);
+    expect(text).toContain('RS256 or ES256 only. none and HS256 are refused.');
+    expect(text).toContain('cached for 10 minutes');
+    expect(text).toContain('at most once every 30 seconds');
+    expect(text).toContain('clocks may differ by 30 seconds');
+    expect(text).toContain('sub, at most 255 characters, is the end user');
+    expect(text).toMatch(/http only for localhost/);
+  });
+
+  it('gives the issuer, audience and JWKS URL and the token call for each sign-in provider', () => {
+    const providerRow = (provider: string) => html.match(new RegExp(`<tr><td><strong>${provider}</strong>.*?</tr>`))?.[0] ?? '';
+    expect(providerRow('Firebase Auth')).toContain('https://securetoken.google.com/&lt;project-id&gt;');
+    expect(providerRow('Firebase Auth')).toContain('https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com');
+    expect(providerRow('Auth0')).toContain('https://&lt;tenant&gt;.auth0.com/</code>');
+    expect(providerRow('Auth0')).toContain('https://&lt;tenant&gt;.auth0.com/.well-known/jwks.json');
+    expect(providerRow('Supabase')).toContain('https://&lt;project&gt;.supabase.co/auth/v1</code></td><td><code>authenticated</code>');
+    expect(providerRow('Supabase')).toContain('https://&lt;project&gt;.supabase.co/auth/v1/.well-known/jwks.json');
+    expect(providerRow('Clerk')).toContain('Frontend API URL');
+    expect(providerRow('Clerk')).toContain('&lt;issuer&gt;/.well-known/jwks.json');
+    expect(text).toContain('const getUserToken = () => auth.currentUser.getIdToken();');
+    expect(text).toContain('const getUserToken = () => getAccessTokenSilently();');
+    expect(text).toContain('(await supabase.auth.getSession()).data.session.access_token');
+    expect(text).toContain("getToken({ template: '<template-name>' })");
+    expect(text).toContain('legacy JWT secret (HS256) are refused');
+  });
+
+  it('says what a copied key can do with and without end-user tokens, and the caps per end user', () => {
+    expect(text).toContain('A copied key is then useless without one');
+    expect(text).toContain('Without them, the caps per visitor address below are the protection.');
+    for (const setting of ['Requests per minute per end user', 'Spend per day per end user', 'Spend per month per end user'])
+      expect(text).toContain(setting);
+    expect(text).toContain('treats each client address as an anonymous end user');
+    expect(text).toContain("the last 24 hours' top client addresses and end users by calls and by spend");
+  });
+
   it('lists each model with its prices per million tokens', () => {
     const row = (id: string) => html.match(new RegExp(`<tr><td><code>${id}</code>.*?</tr>`))?.[0] ?? '';
     expect(row('meterway-demo')).toMatch(/\$0\.10<\/td>.*\$0\.40<\/td>/);
@@ -63,12 +105,16 @@ describe('GET /docs', () => {
       [400, 'invalid_request_error', 'invalid_request'],
       [400, 'invalid_request_error', 'model_not_found'],
       [401, 'invalid_request_error', 'invalid_api_key'],
+      [401, 'invalid_request_error', 'end_user_token_required'],
+      [401, 'invalid_request_error', 'invalid_end_user_token'],
       [402, 'insufficient_quota', 'insufficient_quota'],
       [403, 'permission_error', 'origin_not_allowed'],
       [403, 'permission_error', 'model_not_allowed'],
       [403, 'permission_error', 'client_blocked'],
+      [403, 'permission_error', 'end_user_blocked'],
       [429, 'insufficient_quota', 'budget_exceeded'],
       [429, 'insufficient_quota', 'client_allowance_exceeded'],
+      [429, 'insufficient_quota', 'end_user_allowance_exceeded'],
       [429, 'requests', 'rate_limit_exceeded'],
       [502, 'api_error', 'upstream_error'],
       [504, 'api_error', 'upstream_timeout'],
