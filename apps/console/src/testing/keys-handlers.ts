@@ -1,10 +1,10 @@
-import type { KeyBlock, PricedModel, Problem, PublishableKey } from '@meterway/contracts';
+import type { KeyBlock, KeyCallers, PricedModel, Problem, PublishableKey } from '@meterway/contracts';
 import { HttpResponse, http } from 'msw';
 import { testRuntimeConfig } from './runtime-config';
 
 /**
  * MSW handlers for the dashboard: publishable keys, the priced models a key may be allowed, a key's
- * blocked addresses, the key-deletion feedback and the invoices portal. A mutation handler given a `requests` array
+ * blocked addresses and end users, its callers of the last 24 hours, the key-deletion feedback and the invoices portal. A mutation handler given a `requests` array
  * records there what it received (the key id from the path and the JSON body), for tests that
  * assert what was sent. `failure` answers that status as problem details instead.
  */
@@ -24,6 +24,8 @@ export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): Pu
   allowedModels: null,
   maxOutputTokensPerCall: null,
   perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
+  perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
+  endUserTokens: null,
   worstCaseDailySpend: 9.58,
   ...overrides,
 });
@@ -39,6 +41,14 @@ export const buildKeyBlock = (overrides: Partial<KeyBlock> = {}): KeyBlock => ({
   id: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a',
   clientAddress: '203.0.113.7',
   createdAt: '2026-11-24T09:30:00.000Z',
+  ...overrides,
+});
+
+/** GET …/callers: by default none in the last 24 hours. */
+export const buildKeyCallers = (overrides: Partial<KeyCallers> = {}): KeyCallers => ({
+  since: '2026-11-23T10:00:00.000Z',
+  clientAddresses: [],
+  endUsers: [],
   ...overrides,
 });
 
@@ -118,6 +128,15 @@ export const keysHandlers = {
     let call = 0;
     return http.get(`${api}/bff/publishable-keys/:publishableKeyId/blocks`, () =>
       failure ? problem(failure) : HttpResponse.json({ blocks: lists[Math.min(call++, lists.length - 1)] }),
+    );
+  },
+
+  /** GET /bff/publishable-keys/:id/callers; like `blocks`, each call answers the next of `answers`. */
+  callers: (answers: KeyCallers | KeyCallers[] = buildKeyCallers(), { failure }: { failure?: number } = {}) => {
+    const lists = Array.isArray(answers) ? answers : [answers];
+    let call = 0;
+    return http.get(`${api}/bff/publishable-keys/:publishableKeyId/callers`, () =>
+      failure ? problem(failure) : HttpResponse.json(lists[Math.min(call++, lists.length - 1)]),
     );
   },
 

@@ -29,6 +29,8 @@ export const buildChatCompletion = (overrides: Partial<ChatCompletion> = {}): Ch
   outputTokens: 82,
   outputCost: 0.000123,
   totalCost: 0.00074,
+  endUser: null,
+  clientNetwork: null,
   ...overrides,
 });
 

@@ -35,6 +35,10 @@ export type KeyFormValues = {
   requestsPerMinute: number | string;
   /** Dollars per visitor address per UTC day; '' (empty): no cap. */
   spendPerDay: number | string;
+  /** Per end user: requests per minute, dollars per UTC day and calendar month; '' (empty): no cap. */
+  perEndUserLimits: { requestsPerMinute: number | string; spendPerDay: number | string; spendPerMonth: number | string };
+  /** The sign-in provider whose tokens name the end users; its fields are kept, but not sent, while `required` is off. */
+  endUserTokens: { required: boolean; issuer: string; audience: string; jwksUrl: string };
 };
 
 export const allowedDomain = (value = ''): AllowedDomain => ({ key: randomId(), value });
@@ -77,6 +81,23 @@ const byContract = <Value>(rule: z.core.$ZodType, inputOf: (value: Value) => unk
 
 const numberInput = z.union([z.number(), z.string()]);
 
+type EndUserTokenValues = KeyFormValues['endUserTokens'];
+
+const tokenSettingsOf = ({ issuer, audience, jwksUrl }: EndUserTokenValues) => ({ issuer: issuer.trim(), audience: audience.trim(), jwksUrl: jwksUrl.trim() });
+
+/** The end-user limits, each by the contract's rule for it. */
+const endUserLimit = (field: 'requestsPerMinute' | 'spendPerDay' | 'spendPerMonth') =>
+  numberInput.check(byContract(controls.perEndUserLimits, (value: number | string) => ({ [field]: limitOf(value) })));
+
+/** Only while required: the contract's message for each setting, under its own field. */
+const endUserTokens = z.object({ required: z.boolean(), issuer: z.string(), audience: z.string(), jwksUrl: z.string() }).check(
+  z.superRefine((tokens: EndUserTokenValues, context) => {
+    if (!tokens.required) return;
+    const result = z.safeParse(controls.endUserTokens, tokenSettingsOf(tokens));
+    for (const issue of result.error?.issues ?? []) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  }),
+);
+
 // The messages are the contracts' (validationMessages), shared with the api's own checks.
 export const keyFormSchema = z.object({
   name: requiredText(keyNameLength),
@@ -89,6 +110,12 @@ export const keyFormSchema = z.object({
   maxOutputTokensPerCall: numberInput.check(byContract(controls.maxOutputTokensPerCall, limitOf)),
   requestsPerMinute: numberInput.check(byContract(controls.perClientLimits, (value: number | string) => ({ requestsPerMinute: limitOf(value) }))),
   spendPerDay: numberInput.check(byContract(controls.perClientLimits, (value: number | string) => ({ spendPerDay: limitOf(value) }))),
+  perEndUserLimits: z.object({
+    requestsPerMinute: endUserLimit('requestsPerMinute'),
+    spendPerDay: endUserLimit('spendPerDay'),
+    spendPerMonth: endUserLimit('spendPerMonth'),
+  }),
+  endUserTokens,
 });
 
 export const newKeyFormValues = (): KeyFormValues => ({
@@ -99,6 +126,8 @@ export const newKeyFormValues = (): KeyFormValues => ({
   maxOutputTokensPerCall: '',
   requestsPerMinute: defaultPerClientLimits.requestsPerMinute,
   spendPerDay: defaultPerClientLimits.spendPerDay,
+  perEndUserLimits: { requestsPerMinute: '', spendPerDay: '', spendPerMonth: '' },
+  endUserTokens: { required: false, issuer: '', audience: '', jwksUrl: '' },
 });
 
 export const keyFormValuesOf = (key: PublishableKey): KeyFormValues => ({
@@ -109,11 +138,18 @@ export const keyFormValuesOf = (key: PublishableKey): KeyFormValues => ({
   maxOutputTokensPerCall: key.maxOutputTokensPerCall ?? '',
   requestsPerMinute: key.perClientLimits.requestsPerMinute ?? '',
   spendPerDay: key.perClientLimits.spendPerDay ?? '',
+  perEndUserLimits: {
+    requestsPerMinute: key.perEndUserLimits.requestsPerMinute ?? '',
+    spendPerDay: key.perEndUserLimits.spendPerDay ?? '',
+    spendPerMonth: key.perEndUserLimits.spendPerMonth ?? '',
+  },
+  endUserTokens: { required: key.endUserTokens !== null, issuer: '', audience: '', jwksUrl: '', ...key.endUserTokens },
 });
 
 /**
- * The POST and PUT body (spec §7); call with values the schema accepted. The limits are always
- * sent, null when empty: on PUT an absent one would stay as it was, so clearing a field must say so.
+ * The POST and PUT body (spec §7); call with values the schema accepted. The limits and the
+ * end-user tokens are always sent, null when empty or off: on PUT an absent one would stay as it
+ * was, so clearing a field must say so.
  */
 export const keyInputOf = (values: KeyFormValues): PublishableKeyInput => ({
   name: values.name.trim(),
@@ -123,4 +159,10 @@ export const keyInputOf = (values: KeyFormValues): PublishableKeyInput => ({
   allowedModels: modelsOf(values.allowedModels),
   maxOutputTokensPerCall: limitOf(values.maxOutputTokensPerCall),
   perClientLimits: { requestsPerMinute: limitOf(values.requestsPerMinute), spendPerDay: limitOf(values.spendPerDay) },
+  perEndUserLimits: {
+    requestsPerMinute: limitOf(values.perEndUserLimits.requestsPerMinute),
+    spendPerDay: limitOf(values.perEndUserLimits.spendPerDay),
+    spendPerMonth: limitOf(values.perEndUserLimits.spendPerMonth),
+  },
+  endUserTokens: values.endUserTokens.required ? tokenSettingsOf(values.endUserTokens) : null,
 });

@@ -1,21 +1,31 @@
-import { type KeyBlock, type keyBlockInputSchema, keyBlockSchema } from '@meterway/contracts';
+import { type KeyBlock, type KeyBlockInput, keyBlockSchema } from '@meterway/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod/mini';
 import { apiRequest } from '../../../lib/api-client';
 import { keyBlocksQueryOptions } from './get-key-blocks';
+import { keyCallersQueryOptions } from './get-key-callers';
 
-// POST /bff/publishable-keys/{publishableKeyId}/blocks: 201 with the block (an IPv6 address as its /64).
+// POST /bff/publishable-keys/{publishableKeyId}/blocks: 201 with the block (an IPv6 address as its /64, or the end user).
 
-export type CreateKeyBlockVariables = { publishableKeyId: string; input: z.input<typeof keyBlockInputSchema> };
+export type CreateKeyBlockVariables = { publishableKeyId: string; input: KeyBlockInput };
+
+/** What a block names: a client address or an end user (the `sub` of their token). */
+export type BlockKind = 'clientAddress' | 'endUser';
+
+export const blockFailed: Record<BlockKind, string> = { clientAddress: 'Failed to block address', endUser: 'Failed to block end user' };
 
 export const createKeyBlock = ({ publishableKeyId, input }: CreateKeyBlockVariables): Promise<KeyBlock> =>
   apiRequest(`/bff/publishable-keys/${encodeURIComponent(publishableKeyId)}/blocks`, { method: 'POST', body: input, schema: keyBlockSchema });
 
-export const useCreateKeyBlock = () => {
+/** `kind` only picks the failure's toast; the blocks and the callers (their `blocked`) are refetched. */
+export const useCreateKeyBlock = (kind: BlockKind = 'clientAddress') => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createKeyBlock,
-    meta: { errorMessage: 'Failed to block address' },
-    onSuccess: (_block, { publishableKeyId }) => queryClient.invalidateQueries({ queryKey: keyBlocksQueryOptions(publishableKeyId).queryKey }),
+    meta: { errorMessage: blockFailed[kind] },
+    onSuccess: (_block, { publishableKeyId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keyBlocksQueryOptions(publishableKeyId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: keyCallersQueryOptions(publishableKeyId).queryKey }),
+      ]),
   });
 };

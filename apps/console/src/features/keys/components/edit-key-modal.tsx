@@ -62,7 +62,8 @@ export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps
             </Group>
           }
         >
-          <KeyBlocksSection publishableKeyId={key.id} />
+          <KeyBlocksSection publishableKeyId={key.id} kind="clientAddress" />
+          <KeyBlocksSection publishableKeyId={key.id} kind="endUser" />
         </KeyForm>
       </Modal>
       <RollKeyModal publishableKey={key} opened={rolling} onCancel={() => setRolling(false)} onDone={onClose} />

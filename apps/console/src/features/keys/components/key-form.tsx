@@ -3,6 +3,8 @@ import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { type KeyFormValues, keyFormSchema } from '../key-form-schema';
 import { AllowedDomainsField } from './allowed-domains-field';
+import { EndUserLimitsFieldset } from './end-user-limits-fieldset';
+import { EndUserTokensFieldset } from './end-user-tokens-fieldset';
 import { KeyLimitsFieldset } from './key-limits-fieldset';
 
 /** The key form's state; controlled, because the suggestions follow what is typed. */
@@ -19,11 +21,11 @@ type KeyFormProps = {
   secondaryAction?: ReactNode;
   /** An existing key's worst case if copied today, shown with its limits. */
   worstCaseDailySpend?: number;
-  /** Shown after the limits, above the buttons (the edit form's blocked addresses). */
+  /** Shown after the limits, above the buttons (the edit form's blocked addresses and end users). */
   children?: ReactNode;
 };
 
-/** Name, monthly budget, allowed domains and the limits of a publishable key (spec §3, §5; issue #18), for create and edit. */
+/** Name, monthly budget, allowed domains, the limits and the end-user tokens of a publishable key (spec §3, §5; issue #18), for create and edit. */
 export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryAction, worstCaseDailySpend, children }: KeyFormProps) {
   return (
     // noValidate: the messages come from the schema, not from the browser.
@@ -41,6 +43,8 @@ export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryActi
         />
         <AllowedDomainsField form={form} />
         <KeyLimitsFieldset form={form} worstCaseDailySpend={worstCaseDailySpend} />
+        <EndUserLimitsFieldset form={form} />
+        <EndUserTokensFieldset form={form} />
         {children}
         <Group justify={secondaryAction ? 'space-between' : 'flex-end'}>
           {secondaryAction}

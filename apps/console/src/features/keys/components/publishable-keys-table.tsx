@@ -1,4 +1,4 @@
-import { Anchor, Group, List, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, List, Table, Text } from '@mantine/core';
 import type { PublishableKey } from '@meterway/contracts';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { CopyValueButton } from './copy-value-button';
@@ -15,11 +15,13 @@ type PublishableKeysTableProps = {
   /** Shown instead of "Loading..." when the list could not be loaded. */
   failure?: string;
   onOpen: (key: PublishableKey) => void;
+  /** Shows the key's callers of the last 24 hours. */
+  onCallers: (key: PublishableKey) => void;
 };
 
 const columns = ['Name', 'Key', 'Budget', 'Current period spend', 'Allowed domains'] as const;
 
-export function PublishableKeysTable({ publishableKeys, failure, onOpen }: PublishableKeysTableProps) {
+export function PublishableKeysTable({ publishableKeys, failure, onOpen, onCallers }: PublishableKeysTableProps) {
   return (
     // Only rows of keys need the full width; a lone message wraps within a narrow screen instead.
     <Table.ScrollContainer minWidth={publishableKeys?.length ? 800 : 0}>
@@ -40,7 +42,7 @@ export function PublishableKeysTable({ publishableKeys, failure, onOpen }: Publi
           ) : publishableKeys.length === 0 ? (
             <MessageRow>No publishable keys added yet.</MessageRow>
           ) : (
-            publishableKeys.map((key) => <KeyRow key={key.id} publishableKey={key} onOpen={onOpen} />)
+            publishableKeys.map((key) => <KeyRow key={key.id} publishableKey={key} onOpen={onOpen} onCallers={onCallers} />)
           )}
         </Table.Tbody>
       </Table>
@@ -69,7 +71,9 @@ const clientCapsText = ({ requestsPerMinute, spendPerDay }: PublishableKey['perC
   return caps.length > 0 ? `${caps.join(' · ')} per address` : undefined;
 };
 
-function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKey; onOpen: (key: PublishableKey) => void }) {
+type KeyRowProps = Pick<PublishableKeysTableProps, 'onOpen' | 'onCallers'> & { publishableKey: PublishableKey };
+
+function KeyRow({ publishableKey: key, onOpen, onCallers }: KeyRowProps) {
   const caps = clientCapsText(key.perClientLimits);
   return (
     // The whole row opens the key for a mouse; the name is its button for the keyboard.
@@ -89,6 +93,21 @@ function KeyRow({ publishableKey: key, onOpen }: { publishableKey: PublishableKe
         >
           {key.name}
         </Anchor>
+        {/* In the name's cell: the spec's columns stay as they are. */}
+        <div>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            px={0}
+            aria-label={`Callers of ${key.name}`}
+            onClick={(event) => {
+              event.stopPropagation();
+              onCallers(key);
+            }}
+          >
+            Callers
+          </Button>
+        </div>
       </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap">

@@ -17,6 +17,9 @@ const columns: readonly PagedTableColumn<ChatCompletion>[] = [
   },
   { header: 'Created at', cell: (row) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.createdAt)}</Text> },
   { header: 'Model', cell: (row) => row.model },
+  // Who called (issue #18): the end user of the key's token, and the caller's /24 or /48, never its full address.
+  { header: 'End user', cell: (row) => <OrDash value={row.endUser} /> },
+  { header: 'Network', cell: (row) => <OrDash value={row.clientNetwork} /> },
   { header: 'Estimated input tokens', numeric: true, cell: (row) => formatTokens(row.estimatedInputTokens) },
   { header: 'Actual input tokens', numeric: true, cell: (row) => formatTokens(row.inputTokens) },
   { header: 'Estimated input cost', numeric: true, cell: (row) => formatCost(row.estimatedInputCost) },
@@ -40,6 +43,16 @@ const columns: readonly PagedTableColumn<ChatCompletion>[] = [
   },
 ];
 
+/** A value, or a dash for none (a key without end-user tokens, a row from before networks were recorded). */
+function OrDash({ value }: { value: string | null }) {
+  if (value === null) return '—';
+  return (
+    <Text span ff="monospace" size="xs" style={{ overflowWrap: 'anywhere' }}>
+      {value}
+    </Text>
+  );
+}
+
 /** The organisation's metered calls, newest first, optionally one publishable key's. */
 export function ChatCompletionsTable({ publishableKeyId }: { publishableKeyId?: string }) {
   const paging = useTokenPaging();
@@ -52,7 +65,7 @@ export function ChatCompletionsTable({ publishableKeyId }: { publishableKeyId?: 
       columns={columns}
       rowKey={(row) => row.id}
       emptyText="No chat completions found"
-      minWidth={1100}
+      minWidth={1300}
     />
   );
 }
