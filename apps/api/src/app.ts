@@ -19,6 +19,7 @@ import { configRoutes } from './routes/bff/config.js';
 import { registerSandbox } from './routes/sandbox/index.js';
 import { registerGateway } from './routes/v1/index.js';
 import { createMeter, type Meter } from './domain/metering/meter.js';
+import { createEndUserVerifier } from './gateway/end-user-tokens.js';
 import { createModelProvider } from './gateway/create-model-provider.js';
 import { loadPricing, pricedModelsOf } from './gateway/pricing.js';
 import { docsRoutes } from './routes/docs/docs.js';
@@ -49,7 +50,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const routeDeps: RouteDeps = { ...deps, secret, meter, pricing, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
 
   const provider = deps.models ?? createModelProvider(config);
-  const gateway = { meter, pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute, reservationTtlMs: config.gateway.reservationTtlMs };
+  const gateway = { meter, endUsers: createEndUserVerifier(), pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute, reservationTtlMs: config.gateway.reservationTtlMs };
   await registerGateway(fastify, gateway, config);
   registerAlerts(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.

@@ -1,7 +1,7 @@
 export { booleanFlag, commaList, EnvError, httpUrl, parseEnv, port, publicUrls, stackEnvShape } from './env.js';
 export { fastifyOptions, redactUrl } from './fastify-options.js';
 export { type TrustProxy, trustProxySetting } from './trust-proxy.js';
-export { clientOf } from './client-address.js';
+export { clientOf, networkOf } from './client-address.js';
 export { registerHealth } from './health.js';
 export { echoRequestId } from './request-id.js';
 export { serve } from './serve.js';

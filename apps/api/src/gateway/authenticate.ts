@@ -1,9 +1,13 @@
 import type { PresentedKey } from '../domain/metering/admit-calls.js';
-import { clientBlocked, type GatewayKey, modelAllowed, originAllowed } from '../domain/metering/find-key.js';
+import { type Caller, endUserOf } from '../domain/metering/allowances.js';
+import { clientBlocked, endUserBlocked, type GatewayKey, modelAllowed, originAllowed } from '../domain/metering/find-key.js';
 import type { CallRequest, Gateway } from './gateway.js';
-import { gatewayErrors } from './openai-error.js';
+import { GatewayError, gatewayErrors } from './openai-error.js';
 
-type Caller = Pick<CallRequest, 'authorization' | 'origin' | 'client'>;
+type Request = Pick<CallRequest, 'authorization' | 'origin' | 'client' | 'endUserToken'>;
+
+/** The key a call presented, and who calls with it. */
+export type Called = { presented: PresentedKey; caller: Caller };
 
 /**
  * Who calls: a live key, from one of its origins. `cached` answers from the key as this instance
@@ -11,7 +15,7 @@ type Caller = Pick<CallRequest, 'authorization' | 'origin' | 'client'>;
  * reserved ahead, checked under stockTrustMs ago); an origin the cached key refuses is checked
  * against the key as it is now before the call is refused.
  */
-export async function authenticate(gateway: Gateway, caller: Caller, read: 'cached' | 'fresh'): Promise<PresentedKey> {
+export async function authenticate(gateway: Gateway, caller: Request, read: 'cached' | 'fresh'): Promise<PresentedKey> {
   const value = caller.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   const key = value ? await gateway.meter.keys[read](value) : undefined;
   if (!key || !value) throw gatewayErrors.invalidKey();
@@ -22,30 +26,46 @@ export async function authenticate(gateway: Gateway, caller: Caller, read: 'cach
   return { key, value };
 }
 
-/** A client the key's owner blocked is refused before anything counts it: 403, from the key as it is now. */
-export async function notBlocked(gateway: Gateway, caller: Caller, presented: PresentedKey, read: 'cached' | 'fresh'): Promise<PresentedKey> {
-  if (!clientBlocked(presented.key, caller.client)) return presented;
-  if (read === 'cached') return notBlocked(gateway, caller, await authenticate(gateway, caller, 'fresh'), 'fresh');
-  throw gatewayErrors.clientBlocked();
+/**
+ * Who calls with the key: its client address, not blocked, and for a key that requires end-user
+ * tokens the end user a valid token names (401 without one), not blocked either (403). A call the
+ * key as this instance last read it refuses is checked against the key as it is now before it is
+ * refused.
+ */
+export async function callerOf(gateway: Gateway, request: Request, presented: PresentedKey, read: 'cached' | 'fresh'): Promise<Called> {
+  try {
+    const { key } = presented;
+    if (clientBlocked(key, request.client)) throw gatewayErrors.clientBlocked();
+    const endUser = key.endUserTokens ? await gateway.endUsers.endUserOf(key.endUserTokens, request.endUserToken) : null;
+    if (endUser !== null && endUserBlocked(key, endUser)) throw gatewayErrors.endUserBlocked();
+    return { presented, caller: { client: request.client, endUser } };
+  } catch (error) {
+    if (read === 'fresh' || !(error instanceof GatewayError)) throw error;
+    return callerOf(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
+  }
 }
 
 /**
- * Within the key's per-address rate, then within its overall rate. A client over its own cap is
- * refused before it counts against the key, so it cannot use up the rate the key's other visitors
- * share.
+ * Within the key's per-address and per-end-user rates, then within its overall rate. A caller over
+ * its own cap is refused before it counts against the key, so it cannot use up the rate the key's
+ * other visitors share.
  */
-export async function withinRate(gateway: Gateway, key: GatewayKey, client: string): Promise<void> {
+export async function withinRate(gateway: Gateway, key: GatewayKey, caller: Caller): Promise<void> {
   const now = new Date();
   if (key.clientRequestsPerMinute !== null) {
-    const retryAfter = await gateway.meter.rate.consume(`${key.id} ${client}`, key.clientRequestsPerMinute, now);
+    const retryAfter = await gateway.meter.rate.consume(`${key.id} ${caller.client}`, key.clientRequestsPerMinute, now);
     if (retryAfter) throw gatewayErrors.clientRateLimited(retryAfter);
+  }
+  if (key.endUserRequestsPerMinute !== null) {
+    const retryAfter = await gateway.meter.rate.consume(`${key.id} end-user ${endUserOf(caller)}`, key.endUserRequestsPerMinute, now);
+    if (retryAfter) throw gatewayErrors.endUserRateLimited(retryAfter);
   }
   const retryAfter = await gateway.meter.rate.consume(key.id, gateway.rateLimitPerMinute, now);
   if (retryAfter) throw gatewayErrors.rateLimited(retryAfter);
 }
 
 /** The key allows the model; a key from this instance's copy that does not is read again before the call is refused. */
-export async function allowingModel(gateway: Gateway, caller: Caller, presented: PresentedKey, model: string): Promise<PresentedKey> {
+export async function allowingModel(gateway: Gateway, caller: Request, presented: PresentedKey, model: string): Promise<PresentedKey> {
   if (modelAllowed(presented.key, model)) return presented;
   const fresh = await authenticate(gateway, caller, 'fresh');
   if (modelAllowed(fresh.key, model)) return fresh;
@@ -57,7 +77,7 @@ export async function allowingModel(gateway: Gateway, caller: Caller, presented:
  * they refuse is answered as it would be from the key as it is now (401 for a key deleted since,
  * 403 for an origin removed since) before their own error.
  */
-export async function refusedOnlyIfKeyStands<T>(gateway: Gateway, caller: Caller, checks: () => Promise<T>): Promise<T> {
+export async function refusedOnlyIfKeyStands<T>(gateway: Gateway, caller: Request, checks: () => Promise<T>): Promise<T> {
   try {
     return await checks();
   } catch (error) {

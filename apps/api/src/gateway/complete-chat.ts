@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { chatRequestSchema } from '@meterway/contracts';
 import type { Admission } from '../domain/metering/admission.js';
-import { type PresentedKey, Refusal, StaleKey } from '../domain/metering/admit-calls.js';
+import { Refusal, StaleKey } from '../domain/metering/admit-calls.js';
+import { allowanceResetsAt } from '../domain/metering/allowances.js';
 import { modelAllowed } from '../domain/metering/find-key.js';
-import { allowingModel, authenticate, notBlocked, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
+import { allowingModel, authenticate, type Called, callerOf, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
 import { type Call, complete, type EventClient, stream } from './forward-call.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
@@ -13,34 +14,46 @@ import type { ChatBody } from './providers/model-provider.js';
 import { type WorstCase, worstCaseOf } from './worst-case.js';
 
 /**
- * One metered chat completion, in the order it happens: who calls (key and origin, an address the
- * key's owner did not block), within the rates of the key and of the client's address, a request
- * the price list can price and its worst case, a model the key allows, admission (that worst case,
- * within the key's output limit, held against the credit, the key's budget and the address's daily
- * allowance), then forwarded to the provider, answered or streamed, and charged what it used
- * (forward-call.ts). A JSON answer is returned; a stream is written to `events`. Refusals are
- * GatewayErrors, thrown before anything is held.
+ * One metered chat completion, in the order it happens: who calls (key and origin; an address and,
+ * for a key that requires end-user tokens, an end user the key's owner did not block), within the
+ * rates of the key, the address and the end user, a request the price list can price and its worst
+ * case, a model the key allows, admission (that worst case, within the key's output limit, held
+ * against the credit, the key's budget and the caller's allowances), then forwarded to the
+ * provider, answered or streamed, and charged what it used (forward-call.ts). A JSON answer is
+ * returned; a stream is written to `events`. Refusals are GatewayErrors, thrown before anything is held.
  */
 export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
-  const presented = await notBlocked(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
+  const called = await callerOf(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
   const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
-    await withinRate(gateway, presented.key, request.client);
+    await withinRate(gateway, called.presented.key, called.caller);
     const body = parseBody(request.body);
     const price = gateway.pricing.models.get(body.model);
     if (!price) throw gatewayErrors.unknownModel(body.model);
     return { body, price, worst: worstCaseOf(body, price) };
   });
   const admittedAt = Date.now();
-  const { key, admission } = await admitCall(gateway, request, presented, body.model, price, worst);
-  const call: Call = { key, admittedAt, completionId: `chatcmpl-${randomUUID()}`, admission, price, estimatedInputTokens: worst.inputTokens, choices: worst.choices, model: body.model, log: request.log };
+  const { key, caller, admission } = await admitCall(gateway, request, called, body.model, price, worst);
+  const call: Call = {
+    key,
+    caller,
+    admittedAt,
+    completionId: `chatcmpl-${randomUUID()}`,
+    admission,
+    price,
+    estimatedInputTokens: worst.inputTokens,
+    choices: worst.choices,
+    model: body.model,
+    log: request.log,
+  };
   const forwarded = capped(body, admission);
   return body.stream ? stream(gateway, forwarded, call, events) : complete(gateway, forwarded, call);
 }
 
 /** The models a key may call. */
 export async function listModels(gateway: Gateway, request: CallRequest) {
-  const { key } = await notBlocked(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
-  await withinRate(gateway, key, request.client);
+  const { presented, caller } = await callerOf(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
+  const { key } = presented;
+  await withinRate(gateway, key, caller);
   return {
     object: 'list',
     data: [...gateway.pricing.models.values()]
@@ -62,11 +75,12 @@ function parseBody(raw: unknown): ChatBody {
 
 /**
  * Admission for the presented key, for a model it allows and within its output limit per call; a
- * key that changed since it was read is read again and checked afresh.
+ * key that changed since it was read is read again and its caller checked afresh.
  */
-async function admitCall(gateway: Gateway, request: CallRequest, presented: PresentedKey, model: string, price: ModelPrice, worst: WorstCase) {
+async function admitCall(gateway: Gateway, request: CallRequest, called: Called, model: string, price: ModelPrice, worst: WorstCase) {
+  let { presented, caller } = called;
   for (let attempt = 0; ; attempt++) {
-    if (attempt > 0) presented = await notBlocked(gateway, request, presented, 'fresh');
+    if (attempt > 0) ({ presented, caller } = await callerOf(gateway, request, presented, 'fresh'));
     presented = await allowingModel(gateway, request, presented, model);
     const keyLimit = presented.key.maxOutputTokensPerCall;
     try {
@@ -77,12 +91,12 @@ async function admitCall(gateway: Gateway, request: CallRequest, presented: Pres
         choices: worst.choices,
         requestedMaxTokens: worst.maxTokens,
         maxOutputTokens: keyLimit === null ? price.maxOutputTokens : Math.min(keyLimit, price.maxOutputTokens),
-        client: request.client,
+        caller,
         now: new Date(),
       });
-      return { key: presented.key, admission };
+      return { key: presented.key, caller, admission };
     } catch (error) {
-      if (error instanceof Refusal) throw refusalError(error.reason, new Date());
+      if (error instanceof Refusal) throw refusalError(error, new Date());
       if (!(error instanceof StaleKey)) throw error;
       // Changing again between our reads and admission, repeatedly: treat as gone.
       if (attempt === 2) throw gatewayErrors.invalidKey();
@@ -91,12 +105,12 @@ async function admitCall(gateway: Gateway, request: CallRequest, presented: Pres
   }
 }
 
-function refusalError(reason: Refusal['reason'], now: Date) {
+function refusalError({ reason, allowance }: Refusal, now: Date) {
   if (reason === 'credit') return gatewayErrors.insufficientCredit();
-  if (reason === 'budget') return gatewayErrors.budgetExceeded();
-  // A client's allowance is per UTC day: it comes back at midnight.
-  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return gatewayErrors.clientAllowanceSpent(Math.max(1, Math.ceil((midnight - now.getTime()) / 1000)));
+  if (reason === 'budget' || !allowance) return gatewayErrors.budgetExceeded();
+  const retryAfter = Math.max(1, Math.ceil((allowanceResetsAt(allowance).getTime() - now.getTime()) / 1000));
+  if (allowance.kind === 'address-day') return gatewayErrors.clientAllowanceSpent(retryAfter);
+  return gatewayErrors.endUserAllowanceSpent(allowance.kind === 'end-user-day' ? 'day' : 'month', retryAfter);
 }
 
 /**

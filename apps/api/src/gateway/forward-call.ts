@@ -1,4 +1,5 @@
 import type { Admission } from '../domain/metering/admission.js';
+import type { Caller } from '../domain/metering/allowances.js';
 import type { GatewayKey } from '../domain/metering/find-key.js';
 import type { Metered } from '../domain/metering/settlement.js';
 import type { CallLog, Gateway } from './gateway.js';
@@ -13,6 +14,7 @@ import { countTextTokens } from './tokenize.js';
 
 export type Call = {
   key: GatewayKey;
+  caller: Caller;
   completionId: string;
   admission: Admission;
   /** Epoch ms when the call was admitted, which its hold's lifetime counts from. */
@@ -70,6 +72,7 @@ function metered(gateway: Gateway, call: Call, charge: Charge): Metered {
     usageEstimated: charge === 'reserved' || !('reported' in charge),
     prices: call.price,
     priceVersion: gateway.pricing.version,
+    caller: call.caller,
     now: new Date(),
   };
 }

@@ -1,10 +1,12 @@
 import type { Meter } from '../domain/metering/meter.js';
+import type { EndUserVerifier } from './end-user-tokens.js';
 import type { Pricing } from './pricing.js';
 import type { ModelProvider } from './providers/model-provider.js';
 
-/** What the gateway's calls are made with: this instance's meter, the price list, the provider and the limits. */
+/** What the gateway's calls are made with: this instance's meter, its verifier of end-user tokens, the price list, the provider and the limits. */
 export type Gateway = {
   meter: Meter;
+  endUsers: EndUserVerifier;
   pricing: Pricing;
   provider: ModelProvider;
   rateLimitPerMinute: number;
@@ -17,6 +19,8 @@ export type CallRequest = {
   origin: string | undefined;
   /** The client as per-address limits count it (clientOf the address the transport resolved: behind TRUST_PROXY, the forwarded one). */
   client: string;
+  /** The Meterway-User-Token header: the signed-in end user's token, for a key that requires one. */
+  endUserToken: string | undefined;
   body: unknown;
   log: CallLog;
 };

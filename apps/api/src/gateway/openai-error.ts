@@ -29,6 +29,15 @@ export const gatewayErrors = {
   modelNotAllowed: (model: string) =>
     new GatewayError(403, 'permission_error', 'model_not_allowed', `The model '${model}' is not allowed for this key.`, 'model'),
   clientBlocked: () => new GatewayError(403, 'permission_error', 'client_blocked', "The key's owner has blocked calls from your address."),
+  endUserTokenRequired: () =>
+    new GatewayError(
+      401,
+      'invalid_request_error',
+      'end_user_token_required',
+      "This key requires an end-user token: send your sign-in provider's token for the signed-in user in the Meterway-User-Token header.",
+    ),
+  invalidEndUserToken: (why: string) => new GatewayError(401, 'invalid_request_error', 'invalid_end_user_token', `The end-user token is not valid: ${why}.`),
+  endUserBlocked: () => new GatewayError(403, 'permission_error', 'end_user_blocked', "The key's owner has blocked this end user."),
   budgetExceeded: () => new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),
   rateLimited: (retryAfterSeconds: number) =>
     new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
@@ -47,6 +56,19 @@ export const gatewayErrors = {
       'insufficient_quota',
       'client_allowance_exceeded',
       "Your address has used this key's daily allowance. It resets at midnight UTC.",
+      null,
+      retryAfterSeconds,
+    ),
+  endUserRateLimited: (retryAfterSeconds: number) =>
+    new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests from this end user for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
+  endUserAllowanceSpent: (period: 'day' | 'month', retryAfterSeconds: number) =>
+    new GatewayError(
+      429,
+      'insufficient_quota',
+      'end_user_allowance_exceeded',
+      period === 'day'
+        ? "This end user has used this key's daily allowance. It resets at midnight UTC."
+        : "This end user has used this key's monthly allowance. It resets on the 1st of the month (UTC).",
       null,
       retryAfterSeconds,
     ),

@@ -65,25 +65,42 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
         if (options.settled) checks.push([reserved === 0n, () => `key ${spend.key}: ${reserved} still held after every call settled`]);
       }
 
-      // A client address's allowance for a day: held like the budget, never passed but for over-hold charges.
-      const allowances = await rows<{ key: string; client: string; day: string; limit: string | null; spent: string; reserved: string; held: string; over: string }>(
+      // A caller's allowance (an address's day, an end user's day or month): held like the budget, never passed but for over-hold charges.
+      const allowances = await rows<{ key: string; allowance: string; limit: string | null; spent: string; reserved: string; held: string; over: string }>(
         tx,
-        sql`select a.publishable_key_id as key, a.client, a.day::text as day, k.client_spend_per_day_nanos::text as limit,
+        sql`select a.publishable_key_id as key, a.allowance,
+          (case when split_part(a.allowance, ' ', 2) = 'address' then k.client_spend_per_day_nanos
+            when length(split_part(a.allowance, ' ', 1)) = 10 then k.end_user_spend_per_day_nanos
+            else k.end_user_spend_per_month_nanos end)::text as limit,
           a.spent_nanos::text as spent, a.reserved_nanos::text as reserved,
           (select coalesce(sum(r.amount_nanos), 0) from app.reservations r
-            where r.publishable_key_id = a.publishable_key_id and r.client = a.client and r.client_day = a.day)::text as held,
+            where r.publishable_key_id = a.publishable_key_id and a.allowance = any(r.allowances))::text as held,
           (select coalesce(sum(c.over_hold_nanos), 0) from app.chat_completions c where c.publishable_key_id = a.publishable_key_id)::text as over
-        from app.client_spend a join app.publishable_keys k on k.id = a.publishable_key_id`,
+        from app.caller_spend a join app.publishable_keys k on k.id = a.publishable_key_id`,
       );
       for (const allowance of allowances) {
         const [spent, reserved, held, over] = [allowance.spent, allowance.reserved, allowance.held, allowance.over].map(BigInt) as [bigint, bigint, bigint, bigint];
-        const name = `key ${allowance.key}, client ${allowance.client} (${allowance.day})`;
+        const name = `key ${allowance.key}, allowance ${allowance.allowance}`;
         checks.push([reserved === held, () => `${name}: reserved ${reserved} ≠ open reservations ${held}`]);
         if (allowance.limit !== null) {
           const limit = BigInt(allowance.limit);
           checks.push([spent + reserved <= limit + over, () => `${name}: spent ${spent} + held ${reserved} > allowance ${limit} + over-hold charges ${over}`]);
         }
         if (options.settled) checks.push([reserved === 0n, () => `${name}: ${reserved} still held after every call settled`]);
+      }
+
+      // The callers view counts every settled call once, by its address.
+      const callers = await rows<{ key: string; calls: string; counted: string; spent: string; cost: string }>(
+        tx,
+        sql`select k.id as key,
+          (select count(*) from app.chat_completions c where c.publishable_key_id = k.id and c.client_network is not null)::text as calls,
+          (select coalesce(sum(h.calls), 0) from app.caller_hours h where h.publishable_key_id = k.id and h.kind = 'address')::text as counted,
+          (select coalesce(sum(h.spent_nanos), 0) from app.caller_hours h where h.publishable_key_id = k.id and h.kind = 'address')::text as spent,
+          (select coalesce(sum(c.total_cost_nanos), 0) from app.chat_completions c where c.publishable_key_id = k.id and c.client_network is not null)::text as cost
+        from app.publishable_keys k`,
+      );
+      for (const key of callers) {
+        checks.push([key.calls === key.counted && key.spent === key.cost, () => `key ${key.key}: callers count ${key.counted} calls, ${key.spent} spent; its rows ${key.calls}, ${key.cost}`]);
       }
 
       const keys = await rows<{ key: string; spent: string; cost: string }>(

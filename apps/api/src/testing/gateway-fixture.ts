@@ -34,7 +34,17 @@ export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv
     await app?.close();
   });
 
-  type Controls = Pick<typeof publishableKeys.$inferInsert, 'allowedModels' | 'maxOutputTokensPerCall' | 'clientRequestsPerMinute' | 'clientSpendPerDayNanos'>;
+  type Controls = Pick<
+    typeof publishableKeys.$inferInsert,
+    | 'allowedModels'
+    | 'maxOutputTokensPerCall'
+    | 'clientRequestsPerMinute'
+    | 'clientSpendPerDayNanos'
+    | 'endUserRequestsPerMinute'
+    | 'endUserSpendPerDayNanos'
+    | 'endUserSpendPerMonthNanos'
+    | 'endUserTokens'
+  >;
   async function account(options: { creditDollars: number; budgetDollars: number; origins?: string[]; controls?: Controls }) {
     const organizationId = randomUUID();
     await testDb.db.insert(organizations).values({ id: organizationId, name: 'Gateway test' });

@@ -14,6 +14,10 @@ export const chatCompletionSchema = z.object({
   outputTokens: z.number().int(),
   outputCost: z.number(),
   totalCost: z.number().optional(),
+  /** The end user (the `sub` of the key's end-user token), when the key requires one. */
+  endUser: z.string().nullable(),
+  /** The caller's network, never the full address: an IPv4 /24 (`203.0.113.0/24`) or IPv6 /48. Null on rows from before it was recorded. */
+  clientNetwork: z.string().nullable(),
 });
 
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;

@@ -21,6 +21,33 @@ export const maxClientRequestsPerMinute = 100_000;
 /** What a new key allows one client address when the form leaves it (issue #18: a copied key's worst case is small by default). */
 export const defaultPerClientLimits = { requestsPerMinute: 30, spendPerDay: 1 } as const;
 
+const dollarsOrNull = z
+  .number({ error: 'Enter an amount in dollars, or leave it empty for no limit' })
+  .finite('Enter an amount in dollars, or leave it empty for no limit')
+  .min(0.01, m.min(0.01))
+  .max(maxKeyBudget, m.max(maxKeyBudget))
+  .nullable();
+
+/** The longest issuer, audience or JWKS URL an end-user token setting may have. */
+const maxTokenSettingLength = 2048;
+
+/**
+ * Where the gateway fetches the signing keys of end-user tokens: an https URL (http only for
+ * localhost, for development).
+ */
+export const isJwksUrl = (value: string) => {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+};
+
+const tokenSetting = (label: string) =>
+  z
+    .string({ error: `Enter the ${label}` })
+    .trim()
+    .min(1, `Enter the ${label}`)
+    .max(maxTokenSettingLength, m.maxLength(maxTokenSettingLength));
+
 const wholeNumberOrNull = (max: number) =>
   z
     .number({ error: 'Enter a whole number, or leave it empty for no limit' })
@@ -31,9 +58,11 @@ const wholeNumberOrNull = (max: number) =>
 
 /**
  * Per-key controls (issue #18), optional on create and update: on create an absent one takes its
- * default, on update it stays as it is (each field of perClientLimits alike). allowedModels null:
- * every priced model; the api refuses a model not on its price list. spendPerDay: dollars one
- * client address may spend per UTC day.
+ * default, on update it stays as it is (each field of perClientLimits and perEndUserLimits alike).
+ * allowedModels null: every priced model; the api refuses a model not on its price list.
+ * spendPerDay and spendPerMonth: dollars per UTC day and calendar month. endUserTokens: the key
+ * requires a token of the customer's sign-in provider (a JWT, RS256 or ES256) whose `sub` is the
+ * end user; null: none, each client address is an anonymous end user.
  */
 const keyControls = {
   allowedModels: z
@@ -48,16 +77,31 @@ const keyControls = {
     .object(
       {
         requestsPerMinute: wholeNumberOrNull(maxClientRequestsPerMinute).optional(),
-        spendPerDay: z
-          .number({ error: 'Enter an amount in dollars, or leave it empty for no limit' })
-          .finite('Enter an amount in dollars, or leave it empty for no limit')
-          .min(0.01, m.min(0.01))
-          .max(maxKeyBudget, m.max(maxKeyBudget))
-          .nullable()
-          .optional(),
+        spendPerDay: dollarsOrNull.optional(),
       },
       { error: 'perClientLimits must be an object with requestsPerMinute and spendPerDay' },
     )
+    .optional(),
+  perEndUserLimits: z
+    .object(
+      {
+        requestsPerMinute: wholeNumberOrNull(maxClientRequestsPerMinute).optional(),
+        spendPerDay: dollarsOrNull.optional(),
+        spendPerMonth: dollarsOrNull.optional(),
+      },
+      { error: 'perEndUserLimits must be an object with requestsPerMinute, spendPerDay and spendPerMonth' },
+    )
+    .optional(),
+  endUserTokens: z
+    .object(
+      {
+        issuer: tokenSetting('issuer (the iss of your sign-in provider\'s tokens)'),
+        audience: tokenSetting('audience (the aud of your sign-in provider\'s tokens)'),
+        jwksUrl: tokenSetting('JWKS URL').refine(isJwksUrl, 'Enter an https URL of the provider\'s signing keys (JWKS)'),
+      },
+      { error: 'endUserTokens must be an object with issuer, audience and jwksUrl, or null' },
+    )
+    .nullable()
     .optional(),
 };
 
@@ -100,6 +144,10 @@ export const publishableKeySchema = z.object({
   maxOutputTokensPerCall: z.number().nullable(),
   /** What one client address may do with the key: requests per minute, dollars per UTC day; null: no cap. */
   perClientLimits: z.object({ requestsPerMinute: z.number().nullable(), spendPerDay: z.number().nullable() }),
+  /** What one end user (a token's `sub`, or an address when the key takes no tokens) may do: requests per minute, dollars per UTC day and month; null: no cap. */
+  perEndUserLimits: z.object({ requestsPerMinute: z.number().nullable(), spendPerDay: z.number().nullable(), spendPerMonth: z.number().nullable() }),
+  /** The sign-in provider whose tokens the key requires (Meterway-User-Token), or null. */
+  endUserTokens: z.object({ issuer: z.string(), audience: z.string(), jwksUrl: z.string() }).nullable(),
   /** Read-only: the most a copied key can spend today, in dollars (what its budget has left this month). */
   worstCaseDailySpend: z.number(),
 });
@@ -130,25 +178,41 @@ export const pricedModelListSchema = z.object({
 
 export type PricedModel = z.infer<typeof pricedModelListSchema>['models'][number];
 
-/** The most client addresses one key may block. */
+/** The most client addresses and end users one key may block. */
 export const maxBlocksPerKey = 1000;
 
+/** The longest end-user id (a token's `sub`) a block may name. */
+export const maxEndUserLength = 255;
+
 /**
- * POST /bff/publishable-keys/{publishableKeyId}/blocks: a client address whose calls with the key
- * are refused at once, on every api instance. An IPv6 address blocks its /64, which the per-address
- * caps count as one client.
+ * POST /bff/publishable-keys/{publishableKeyId}/blocks: a client address or an end user whose
+ * calls with the key are refused at once, on every api instance. An IPv6 address blocks its /64,
+ * which the per-address caps count as one client.
  */
-export const keyBlockInputSchema = z.object({
-  clientAddress: z
-    .string({ error: 'Enter an IPv4 or IPv6 address' })
-    .trim()
-    .pipe(z.union([z.ipv4(), z.ipv6()], { error: 'Enter an IPv4 or IPv6 address' })),
-});
+export const keyBlockInputSchema = z
+  .object({
+    clientAddress: z
+      .string({ error: 'Enter an IPv4 or IPv6 address' })
+      .trim()
+      .pipe(z.union([z.ipv4(), z.ipv6()], { error: 'Enter an IPv4 or IPv6 address' }))
+      .optional(),
+    endUser: z
+      .string({ error: 'Enter the end user (the sub of their token)' })
+      .trim()
+      .min(1, 'Enter the end user (the sub of their token)')
+      .max(maxEndUserLength, m.maxLength(maxEndUserLength))
+      .optional(),
+  })
+  .refine((input) => (input.clientAddress === undefined) !== (input.endUser === undefined), 'Send either a clientAddress or an endUser to block');
+
+export type KeyBlockInput = z.input<typeof keyBlockInputSchema>;
 
 export const keyBlockSchema = z.object({
   id: z.string(),
   /** The client as the gateway counts it: an IPv4 address, or an IPv6 /64 (`2001:db8:1:2::/64`). */
-  clientAddress: z.string(),
+  clientAddress: z.string().optional(),
+  /** An end user: the `sub` of the key's end-user tokens. */
+  endUser: z.string().optional(),
   createdAt: z.string(),
 });
 
@@ -156,3 +220,21 @@ export type KeyBlock = z.infer<typeof keyBlockSchema>;
 
 export const keyBlockListSchema = z.object({ blocks: z.array(keyBlockSchema) });
 export const keyBlockParamsSchema = publishableKeyParamsSchema.extend({ blockId: z.uuid({ error: 'Unknown block' }) });
+
+/** How many callers of each kind GET …/callers lists: the top by calls and the top by spend, together. */
+export const topCallersPerList = 20;
+
+const callerTotals = { calls: z.number().int(), spend: z.number() };
+
+/**
+ * GET /bff/publishable-keys/{publishableKeyId}/callers: the last 24 hours' callers of the key, the
+ * top client addresses and end users by calls and by spend (spend in dollars), highest spend first,
+ * each with whether it is blocked now.
+ */
+export const keyCallersSchema = z.object({
+  since: z.string(),
+  clientAddresses: z.array(z.object({ clientAddress: z.string(), ...callerTotals, blocked: z.boolean() })),
+  endUsers: z.array(z.object({ endUser: z.string(), ...callerTotals, blocked: z.boolean() })),
+});
+
+export type KeyCallers = z.infer<typeof keyCallersSchema>;

@@ -3,7 +3,7 @@
 -- runs, never across a network round trip. Lock order everywhere: credit_balances, then key_spend
 -- (app.settle_calls takes them in the same order), so admission and settlement never deadlock.
 --
--- Lock order: credit_balances, key_spend, then client_spend.
+-- Lock order: credit_balances, key_spend, then caller_spend.
 --
 -- Admission checks the key itself, so a gateway instance may keep the keys it has seen: every
 -- call is admitted only if, when its reservation is taken, its key is live, the value it
@@ -11,9 +11,11 @@
 -- (its version: origins, models, limits).
 -- Otherwise SQLSTATE MW401 (nothing reserved): the gateway reads the key again and decides afresh.
 -- The budget is read from the key row here, never from what the caller last saw. SQLSTATE MW402
--- when the credit cannot hold the batch, MW429 when the key's budget cannot, MW430 when the daily
--- allowance of the client address the batch comes from cannot (p_client: null for a key without
--- one; the allowance too is read from the key row).
+-- when the credit cannot hold the batch, MW429 when the key's budget cannot, MW430 (its message
+-- the allowance's name) when one of the caller's allowances cannot: p_allowances names the
+-- caller_spend rows the batch counts against (a client address's day, an end user's day or
+-- month), with their limits and the last day of their periods. The limits are the key row's at
+-- p_key_version, which the caller read and which is checked above.
 --
 -- An instance may reserve holds ahead of its calls (a stock, domain/metering/hold-stock.ts) and
 -- admit calls from them without a round trip. Those holds are taken here like any other, with
@@ -38,18 +40,18 @@ CREATE OR REPLACE FUNCTION "app"."admit_calls"(
 	p_amounts bigint[],
 	p_expires_at timestamptz,
 	p_keep_free bigint DEFAULT 0,
-	p_client text DEFAULT NULL,
-	p_client_day date DEFAULT NULL
+	p_allowances text[] DEFAULT '{}',
+	p_allowance_limits bigint[] DEFAULT '{}',
+	p_allowance_ends date[] DEFAULT '{}'
 ) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	total bigint := (SELECT coalesce(sum(amount), 0) FROM unnest(p_amounts) AS amount);
 	organization uuid;
 	spend_limit bigint;
-	client_limit bigint;
 BEGIN
 	-- A reservation moves no money, so its commit need not wait for the disk (see above).
 	PERFORM set_config('synchronous_commit', 'off', true);
-	SELECT "organization_id", "spend_limit_nanos", "client_spend_per_day_nanos" INTO organization, spend_limit, client_limit
+	SELECT "organization_id", "spend_limit_nanos" INTO organization, spend_limit
 		FROM "app"."publishable_keys"
 		WHERE "id" = p_key_id AND "deleted_at" IS NULL AND "version" = p_key_version
 			AND ("value" = p_key_value OR ("previous_value" = p_key_value AND "previous_value_expires_at" > p_now));
@@ -71,20 +73,18 @@ BEGIN
 		-- Raising undoes the credit reservation above with the rest of the statement.
 		RAISE EXCEPTION 'key budget exhausted' USING ERRCODE = 'MW429';
 	END IF;
-	IF p_client IS NOT NULL AND client_limit IS NOT NULL THEN
-		INSERT INTO "app"."client_spend" AS c ("publishable_key_id", "client", "day", "reserved_nanos")
-			SELECT p_key_id, p_client, p_client_day, total WHERE total + p_keep_free <= client_limit
-			ON CONFLICT ("publishable_key_id", "client", "day") DO UPDATE
+	FOR i IN 1 .. coalesce(array_length(p_allowances, 1), 0) LOOP
+		INSERT INTO "app"."caller_spend" AS c ("publishable_key_id", "allowance", "ends_on", "reserved_nanos")
+			SELECT p_key_id, p_allowances[i], p_allowance_ends[i], total WHERE total + p_keep_free <= p_allowance_limits[i]
+			ON CONFLICT ("publishable_key_id", "allowance") DO UPDATE
 				SET "reserved_nanos" = c."reserved_nanos" + excluded."reserved_nanos"
-				WHERE c."spent_nanos" + c."reserved_nanos" + excluded."reserved_nanos" + p_keep_free <= client_limit;
+				WHERE c."spent_nanos" + c."reserved_nanos" + excluded."reserved_nanos" + p_keep_free <= p_allowance_limits[i];
 		IF NOT FOUND THEN
-			RAISE EXCEPTION 'client allowance spent' USING ERRCODE = 'MW430';
+			RAISE EXCEPTION USING ERRCODE = 'MW430', MESSAGE = p_allowances[i];
 		END IF;
-	ELSE
-		p_client := NULL;
-	END IF;
-	INSERT INTO "app"."reservations" ("id", "organization_id", "publishable_key_id", "period_start", "amount_nanos", "expires_at", "client", "client_day")
-		SELECT id, organization, p_key_id, p_period_start, amount, p_expires_at, p_client, CASE WHEN p_client IS NULL THEN NULL ELSE p_client_day END
+	END LOOP;
+	INSERT INTO "app"."reservations" ("id", "organization_id", "publishable_key_id", "period_start", "amount_nanos", "expires_at", "allowances")
+		SELECT id, organization, p_key_id, p_period_start, amount, p_expires_at, nullif(p_allowances, '{}')
 		FROM unnest(p_reservation_ids, p_amounts) AS batch(id, amount);
 END;
 $$;

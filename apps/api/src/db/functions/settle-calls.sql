@@ -1,7 +1,8 @@
 -- Settlement: a batch of one key's calls in one round trip. Their reservations are released, each
 -- completion recorded, its cost charged to the credit (one ledger entry per completion) and added
--- to the key's spend for the period (and, for a hold that names a client address, to that client's
--- spend for its day). A call whose reservation is already gone (swept) is skipped;
+-- to the key's spend for the period and to each allowance of its caller the hold names
+-- (caller_spend), and its caller (client address, end user) counted in caller_hours. A call whose
+-- reservation is already gone (swept) is skipped;
 -- each call settled is returned with what it cost above its hold and what went unpaid.
 --
 -- A call is charged what its provider reported, priced from the price list, even above its hold.
@@ -10,14 +11,14 @@
 -- taken from the credit that no other call holds; what even that cannot pay is recorded as
 -- unpaid_nanos, never hidden. So, for every row: total_cost = input_cost + output_cost, and its
 -- ledger charge = total_cost - unpaid_nanos. Rows also keep the price-list version they were
--- priced with and the cached input tokens.
+-- priced with, the cached input tokens, the end user and the caller's network.
 --
 -- It finds its reservations by primary key (joining them to the call list lets the planner scan the
 -- whole table, which holds every recent call's dead row until vacuum reaches it) and records the
 -- completions before it locks the organisation's balance row and the key's spend row, which
 -- admission of the key's next calls needs: those wait for the charge and the commit only, not for
 -- the inserts. The hot rows are locked in admission's order (credit_balances, key_spend, then
--- client_spend), so the two never deadlock. A completion is inserted as fully paid; the rare one the credit could
+-- caller_spend), so the two never deadlock. A completion is inserted as fully paid; the rare one the credit could
 -- not pay in full has its unpaid_nanos set once the balance is known.
 CREATE OR REPLACE FUNCTION "app"."settle_calls"(
 	p_organization_id uuid,
@@ -33,9 +34,9 @@ DECLARE
 	overs bigint[];
 	unpaids bigint[];
 	reserved_total bigint;
-	clients text[];
-	client_days date[];
-	helds bigint[];
+	allowances text[];
+	allowance_costs bigint[];
+	allowance_helds bigint[];
 	cost_total bigint;
 	balance bigint;
 	reserved bigint;
@@ -43,31 +44,47 @@ BEGIN
 	WITH released AS (
 		DELETE FROM "app"."reservations" AS r
 		WHERE r."id" = ANY(reservation_ids) AND r."organization_id" = p_organization_id
-		RETURNING r."id", r."amount_nanos", r."client", r."client_day"
+		RETURNING r."id", r."amount_nanos", r."allowances"
 	), calls AS (
-		SELECT c.*, released."amount_nanos" AS reserved_nanos, released."client" AS client, released."client_day" AS client_day, greatest(c.total_cost_nanos - released."amount_nanos", 0) AS over_nanos
+		SELECT c.*, released."amount_nanos" AS reserved_nanos, released."allowances", greatest(c.total_cost_nanos - released."amount_nanos", 0) AS over_nanos
 		FROM jsonb_to_recordset(p_calls) AS c(
 			ord int, reservation_id uuid, completion_id text, created_at timestamptz, model text,
 			estimated_input_tokens int, input_tokens int, cached_input_tokens int, estimated_input_cost_nanos bigint,
 			input_cost_nanos bigint, output_tokens int, output_cost_nanos bigint, total_cost_nanos bigint, usage_estimated boolean,
-			price_version text
+			price_version text, client text, client_network text, end_user text
 		)
 		JOIN released ON released."id" = c.reservation_id
 	), completions AS (
 		INSERT INTO "app"."chat_completions" (
 			"id", "organization_id", "publishable_key_id", "created_at", "model", "estimated_input_tokens", "input_tokens",
 			"cached_input_tokens", "estimated_input_cost_nanos", "input_cost_nanos", "output_tokens", "output_cost_nanos",
-			"total_cost_nanos", "usage_estimated", "price_version", "over_hold_nanos", "unpaid_nanos"
+			"total_cost_nanos", "usage_estimated", "price_version", "over_hold_nanos", "unpaid_nanos", "end_user", "client_network"
 		)
 			SELECT calls.completion_id, p_organization_id, p_key_id, calls.created_at, calls.model, calls.estimated_input_tokens, calls.input_tokens,
 				calls.cached_input_tokens, calls.estimated_input_cost_nanos, calls.input_cost_nanos, calls.output_tokens, calls.output_cost_nanos,
-				calls.total_cost_nanos, calls.usage_estimated, calls.price_version, calls.over_nanos, 0
+				calls.total_cost_nanos, calls.usage_estimated, calls.price_version, calls.over_nanos, 0, calls.end_user, calls.client_network
 			FROM calls
+	), callers AS (
+		-- Who called, hour by hour (rows without a client come from before it was recorded).
+		INSERT INTO "app"."caller_hours" AS h ("publishable_key_id", "hour", "kind", "caller", "calls", "spent_nanos")
+			SELECT p_key_id, date_trunc('hour', calls.created_at), caller.kind, caller.name, count(*), sum(calls.total_cost_nanos)
+			FROM calls CROSS JOIN LATERAL (VALUES ('address', calls.client), ('end_user', calls.end_user)) AS caller(kind, name)
+			WHERE caller.name IS NOT NULL
+			GROUP BY 2, 3, 4
+			ORDER BY 2, 3, 4
+		ON CONFLICT ("publishable_key_id", "hour", "kind", "caller") DO UPDATE
+			SET "calls" = h."calls" + excluded."calls", "spent_nanos" = h."spent_nanos" + excluded."spent_nanos"
+	), by_allowance AS (
+		SELECT allowance, sum(calls.total_cost_nanos)::bigint AS cost, sum(calls.reserved_nanos)::bigint AS held
+		FROM calls CROSS JOIN unnest(calls.allowances) AS allowance
+		GROUP BY allowance
 	)
 	SELECT array_agg(calls.completion_id ORDER BY calls.ord), array_agg(calls.total_cost_nanos ORDER BY calls.ord),
 			array_agg(calls.over_nanos ORDER BY calls.ord), sum(calls.reserved_nanos), sum(calls.total_cost_nanos),
-			array_agg(calls.client ORDER BY calls.ord), array_agg(calls.client_day ORDER BY calls.ord), array_agg(calls.reserved_nanos ORDER BY calls.ord)
-		INTO completion_ids, costs, overs, reserved_total, cost_total, clients, client_days, helds
+			(SELECT array_agg(a.allowance ORDER BY a.allowance) FROM by_allowance AS a),
+			(SELECT array_agg(a.cost ORDER BY a.allowance) FROM by_allowance AS a),
+			(SELECT array_agg(a.held ORDER BY a.allowance) FROM by_allowance AS a)
+		INTO completion_ids, costs, overs, reserved_total, cost_total, allowances, allowance_costs, allowance_helds
 		FROM calls;
 	-- Every reservation already gone (settled or swept): nothing to charge.
 	IF completion_ids IS NULL THEN
@@ -109,15 +126,11 @@ BEGIN
 		SET "spent_nanos" = "spent_nanos" + cost_total,
 			"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0)
 		WHERE "publishable_key_id" = p_key_id AND "period_start" = p_period_start;
-	-- The key's spend row, locked just above, orders every settlement of the key's clients.
-	UPDATE "app"."client_spend" AS c
+	-- The key's spend row, locked just above, orders every settlement of the key's callers.
+	UPDATE "app"."caller_spend" AS c
 		SET "spent_nanos" = c."spent_nanos" + t.cost, "reserved_nanos" = greatest(c."reserved_nanos" - t.held, 0)
-		FROM (
-			SELECT x.client, x.day, sum(x.cost)::bigint AS cost, sum(x.held)::bigint AS held
-			FROM unnest(clients, client_days, costs, helds) AS x(client, day, cost, held)
-			WHERE x.client IS NOT NULL GROUP BY x.client, x.day
-		) AS t
-		WHERE c."publishable_key_id" = p_key_id AND c."client" = t.client AND c."day" = t.day;
+		FROM unnest(allowances, allowance_costs, allowance_helds) AS t(allowance, cost, held)
+		WHERE c."publishable_key_id" = p_key_id AND c."allowance" = t.allowance;
 	RETURN QUERY SELECT * FROM unnest(completion_ids, overs, unpaids);
 END;
 $$;

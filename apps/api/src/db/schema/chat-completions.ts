@@ -34,6 +34,10 @@ export const chatCompletions = appSchema.table(
     overHoldNanos: bigint('over_hold_nanos', { mode: 'bigint' }).notNull().default(0n),
     /** What the credit could not pay of the total (only ever part of an over-hold charge): total − ledger charge. */
     unpaidNanos: bigint('unpaid_nanos', { mode: 'bigint' }).notNull().default(0n),
+    /** The end user (the `sub` of the key's end-user token), for a key that requires one. */
+    endUser: text('end_user'),
+    /** The caller's network, never its full address: an IPv4 /24 or an IPv6 /48. */
+    clientNetwork: text('client_network'),
   },
   (table) => [
     // Keyset pagination: newest or oldest first, per organisation and per key.

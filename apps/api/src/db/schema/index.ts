@@ -1,6 +1,6 @@
 export { appSchema } from './app-schema.js';
 export { organizations, persons } from './people.js';
-export { clientSpend, keySpend, publishableKeys } from './publishable-keys.js';
+export { callerHours, callerSpend, type EndUserTokens, type KeyBlockRow, keySpend, publishableKeys } from './publishable-keys.js';
 export { chatCompletions } from './chat-completions.js';
 export { feedback } from './feedback.js';
 export { secrets } from './secrets.js';

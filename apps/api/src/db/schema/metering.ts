@@ -20,9 +20,8 @@ export const reservations = appSchema.table(
       .references(() => publishableKeys.id),
     periodStart: date('period_start', { mode: 'string' }).notNull(),
     amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
-    /** For a key that caps its clients' daily spend: the client address the hold counts against, and its UTC day. */
-    client: text('client'),
-    clientDay: date('client_day', { mode: 'string' }),
+    /** The allowances of its caller the hold counts against (caller_spend rows), for a key that sets any. */
+    allowances: text('allowances').array(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     /** Set once the call reached the provider: its charge if it is never settled (app.settle_calls' row for all that was reserved). */

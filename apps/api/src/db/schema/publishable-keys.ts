@@ -3,6 +3,11 @@ import { bigint, date, index, integer, jsonb, primaryKey, text, timestamp, uniqu
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 
+export type EndUserTokens = { issuer: string; audience: string; jwksUrl: string };
+
+/** A block names a client address or an end user. */
+export type KeyBlockRow = { id: string; createdAt: string } & ({ client: string; endUser?: never } | { endUser: string; client?: never });
+
 /** Money columns hold integer nano-dollars (1e-9 USD), never floats. */
 export const publishableKeys = appSchema.table(
   'publishable_keys',
@@ -27,8 +32,15 @@ export const publishableKeys = appSchema.table(
     clientRequestsPerMinute: integer('client_requests_per_minute'),
     /** Nano-dollars one client address may spend with the key per UTC day, held at admission like the budget; null: no cap. */
     clientSpendPerDayNanos: bigint('client_spend_per_day_nanos', { mode: 'bigint' }),
-    /** The client addresses (as the gateway counts them: clientOf) the owner blocked; refused at once. */
-    blocks: jsonb('blocks').$type<{ id: string; client: string; createdAt: string }[]>().notNull().default([]),
+    /** Requests per minute one end user may make with the key; null: no cap. */
+    endUserRequestsPerMinute: integer('end_user_requests_per_minute'),
+    /** Nano-dollars one end user may spend with the key per UTC day and per UTC calendar month, held at admission; null: no cap. */
+    endUserSpendPerDayNanos: bigint('end_user_spend_per_day_nanos', { mode: 'bigint' }),
+    endUserSpendPerMonthNanos: bigint('end_user_spend_per_month_nanos', { mode: 'bigint' }),
+    /** The sign-in provider whose tokens (JWTs) the key requires, their `sub` the end user; null: none, each client address is an anonymous end user. */
+    endUserTokens: jsonb('end_user_tokens').$type<EndUserTokens>(),
+    /** The client addresses (as the gateway counts them: clientOf) and end users the owner blocked; refused at once. */
+    blocks: jsonb('blocks').$type<KeyBlockRow[]>().notNull().default([]),
     /** Counts the key's edits (name, budget, origins, controls, rolls): admission checks the gateway's copy is the key as it is. */
     version: integer('version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -57,17 +69,40 @@ export const keySpend = appSchema.table(
   (table) => [primaryKey({ columns: [table.publishableKeyId, table.periodStart] })],
 );
 
-/** What one client address of a key spent (and holds reserved) in one UTC day; kept for keys that cap it. */
-export const clientSpend = appSchema.table(
-  'client_spend',
+/**
+ * What one caller of a key spent (and holds reserved) in one period, for each allowance the key
+ * sets: a client address's UTC day, an end user's UTC day or month. `allowance` names caller and
+ * period (allowances.ts); `endsOn` is the period's last day, for the sweeper.
+ */
+export const callerSpend = appSchema.table(
+  'caller_spend',
   {
     publishableKeyId: uuid('publishable_key_id')
       .notNull()
       .references(() => publishableKeys.id),
-    client: text('client').notNull(),
-    day: date('day', { mode: 'string' }).notNull(),
+    allowance: text('allowance').notNull(),
+    endsOn: date('ends_on', { mode: 'string' }).notNull(),
     spentNanos: bigint('spent_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
     reservedNanos: bigint('reserved_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
   },
-  (table) => [primaryKey({ columns: [table.publishableKeyId, table.client, table.day] })],
+  (table) => [primaryKey({ columns: [table.publishableKeyId, table.allowance] })],
+);
+
+/**
+ * A key's callers hour by hour, for the last day's view of who calls it: per client address (its
+ * full form, clientOf) and per end user, calls and spend. Kept 48 hours, then deleted.
+ */
+export const callerHours = appSchema.table(
+  'caller_hours',
+  {
+    publishableKeyId: uuid('publishable_key_id')
+      .notNull()
+      .references(() => publishableKeys.id),
+    hour: timestamp('hour', { withTimezone: true, precision: 3 }).notNull(),
+    kind: text('kind', { enum: ['address', 'end_user'] }).notNull(),
+    caller: text('caller').notNull(),
+    calls: integer('calls').notNull(),
+    spentNanos: bigint('spent_nanos', { mode: 'bigint' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.publishableKeyId, table.hour, table.kind, table.caller] }), index('caller_hours_hour').on(table.hour)],
 );

@@ -2,14 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { type KeyBlock, maxBlocksPerKey } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { and, sql } from 'drizzle-orm';
-import { publishableKeys } from '../../db/schema/index.js';
+import { type KeyBlockRow, publishableKeys } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Viewer } from '../people/ensure-person.js';
 import { liveKeyOf } from './publishable-keys.js';
 
-type Block = (typeof publishableKeys.$inferSelect)['blocks'][number];
+type Block = KeyBlockRow;
 
-const toContract = (block: Block): KeyBlock => ({ id: block.id, clientAddress: block.client, createdAt: block.createdAt });
+/** Whom a block refuses: a client address (clientOf's form) or an end user (a token's `sub`). */
+export type Blocked = { client: string } | { endUser: string };
+
+const toContract = (block: Block): KeyBlock => ({
+  id: block.id,
+  ...(block.client !== undefined ? { clientAddress: block.client } : { endUser: block.endUser }),
+  createdAt: block.createdAt,
+});
+
+const sameCaller = (block: Block, blocked: Blocked) => ('client' in blocked ? block.client === blocked.client : block.endUser === blocked.endUser);
 
 async function blocksOf(db: Database, viewer: Viewer, keyId: string): Promise<Block[]> {
   const [key] = await db.select({ blocks: publishableKeys.blocks }).from(publishableKeys).where(liveKeyOf(viewer, keyId));
@@ -22,11 +31,11 @@ export async function listBlocks(db: Database, viewer: Viewer, keyId: string): P
 }
 
 /**
- * Blocks a client (clientOf's form) on the key, in one statement that also counts an edit of the
- * key, so every instance's copy of it is out of date at its next admission.
+ * Blocks a client address or an end user on the key, in one statement that also counts an edit of
+ * the key, so every instance's copy of it is out of date at its next admission.
  */
-export async function addBlock(db: Database, viewer: Viewer, keyId: string, client: string, now: Date): Promise<KeyBlock> {
-  const block: Block = { id: randomUUID(), client, createdAt: now.toISOString() };
+export async function addBlock(db: Database, viewer: Viewer, keyId: string, blocked: Blocked, now: Date): Promise<KeyBlock> {
+  const block = { id: randomUUID(), ...blocked, createdAt: now.toISOString() } as Block;
   const [added] = await db
     .update(publishableKeys)
     .set({ blocks: sql`${publishableKeys.blocks} || ${JSON.stringify([block])}::jsonb`, version: sql`${publishableKeys.version} + 1`, updatedAt: now })
@@ -34,14 +43,16 @@ export async function addBlock(db: Database, viewer: Viewer, keyId: string, clie
       and(
         liveKeyOf(viewer, keyId),
         sql`jsonb_array_length(${publishableKeys.blocks}) < ${maxBlocksPerKey}`,
-        sql`not ${publishableKeys.blocks} @> ${JSON.stringify([{ client }])}::jsonb`,
+        sql`not ${publishableKeys.blocks} @> ${JSON.stringify([blocked])}::jsonb`,
       ),
     )
     .returning({ id: publishableKeys.id });
   if (added) return toContract(block);
   const blocks = await blocksOf(db, viewer, keyId);
-  if (blocks.some((existing) => existing.client === client)) throw new AppError('Conflict', `${client} is already blocked on this key.`);
-  throw new AppError('Conflict', `A key can block at most ${maxBlocksPerKey} addresses. Lift some, or roll the key.`);
+  if (blocks.some((existing) => sameCaller(existing, blocked))) {
+    throw new AppError('Conflict', `${'client' in blocked ? blocked.client : `End user ${blocked.endUser}`} is already blocked on this key.`);
+  }
+  throw new AppError('Conflict', `A key can block at most ${maxBlocksPerKey} addresses and end users. Lift some, or roll the key.`);
 }
 
 export async function removeBlock(db: Database, viewer: Viewer, keyId: string, blockId: string, now: Date): Promise<void> {

@@ -11,14 +11,19 @@ import { newKeyValue } from './key-value.js';
 /** A validated key form (contracts' publishableKeyInputSchema output). */
 export type KeyInput = PublishableKeyFields;
 
+const nanosOrNull = (dollars: number | null) => (dollars === null ? null : dollarsToNanos(dollars));
+const dollarsOrNull = (nanos: bigint | null) => (nanos === null ? null : nanosToDollars(nanos));
+
 /** The per-key controls the input names; on update an absent one is left as it is. */
 const controlsOf = (input: KeyInput) => ({
   ...(input.allowedModels !== undefined ? { allowedModels: input.allowedModels } : {}),
   ...(input.maxOutputTokensPerCall !== undefined ? { maxOutputTokensPerCall: input.maxOutputTokensPerCall } : {}),
   ...(input.perClientLimits?.requestsPerMinute !== undefined ? { clientRequestsPerMinute: input.perClientLimits.requestsPerMinute } : {}),
-  ...(input.perClientLimits?.spendPerDay !== undefined
-    ? { clientSpendPerDayNanos: input.perClientLimits.spendPerDay === null ? null : dollarsToNanos(input.perClientLimits.spendPerDay) }
-    : {}),
+  ...(input.perClientLimits?.spendPerDay !== undefined ? { clientSpendPerDayNanos: nanosOrNull(input.perClientLimits.spendPerDay) } : {}),
+  ...(input.perEndUserLimits?.requestsPerMinute !== undefined ? { endUserRequestsPerMinute: input.perEndUserLimits.requestsPerMinute } : {}),
+  ...(input.perEndUserLimits?.spendPerDay !== undefined ? { endUserSpendPerDayNanos: nanosOrNull(input.perEndUserLimits.spendPerDay) } : {}),
+  ...(input.perEndUserLimits?.spendPerMonth !== undefined ? { endUserSpendPerMonthNanos: nanosOrNull(input.perEndUserLimits.spendPerMonth) } : {}),
+  ...(input.endUserTokens !== undefined ? { endUserTokens: input.endUserTokens } : {}),
 });
 
 type KeyRow = typeof publishableKeys.$inferSelect;
@@ -49,8 +54,14 @@ const toContract = (key: KeyRow, spend: Spend, now: Date): PublishableKey => ({
   maxOutputTokensPerCall: key.maxOutputTokensPerCall,
   perClientLimits: {
     requestsPerMinute: key.clientRequestsPerMinute,
-    spendPerDay: key.clientSpendPerDayNanos === null ? null : nanosToDollars(key.clientSpendPerDayNanos),
+    spendPerDay: dollarsOrNull(key.clientSpendPerDayNanos),
   },
+  perEndUserLimits: {
+    requestsPerMinute: key.endUserRequestsPerMinute,
+    spendPerDay: dollarsOrNull(key.endUserSpendPerDayNanos),
+    spendPerMonth: dollarsOrNull(key.endUserSpendPerMonthNanos),
+  },
+  endUserTokens: key.endUserTokens,
   worstCaseDailySpend: worstCaseToday(key, spend),
   ...(key.previousValue && key.previousValueExpiresAt && key.previousValueExpiresAt > now
     ? { previousValueExpiresAt: key.previousValueExpiresAt.toISOString() }

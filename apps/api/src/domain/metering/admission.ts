@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
-import { dayStart, periodStart, type Prices } from '../money.js';
-import { admitHolds, type ClientDay, type PresentedKey, Refusal, StaleKey } from './admit-calls.js';
+import { periodStart, type Prices } from '../money.js';
+import { admitHolds, type PresentedKey, Refusal, StaleKey } from './admit-calls.js';
+import { type Allowance, allowancesOf, type Caller } from './allowances.js';
 import { batchBy, type Outcome } from './batch.js';
 import type { GatewayKey } from './find-key.js';
 import type { HoldStocks } from './hold-stock.js';
 import type { Settlements } from './settle-after-answer.js';
-import { rowsOf } from './sql-values.js';
+import { pgTextArray, rowsOf } from './sql-values.js';
 
 export type Admission = { reservationId: string; maxTokens: number; reservedNanos: bigint; periodStart: string };
 
@@ -15,7 +16,7 @@ export type Admission = { reservationId: string; maxTokens: number; reservedNano
 const holdWaits = 10;
 const holdWaitMs = 10;
 
-type Hold = { presented: PresentedKey; now: Date; period: string; client: ClientDay | undefined; reservationId: string; amount: bigint; expiresAt: Date };
+type Hold = { presented: PresentedKey; now: Date; period: string; allowances: Allowance[]; reservationId: string; amount: bigint; expiresAt: Date };
 
 /** Reserves all holds of one presented key and period in one round trip, or none (the first refusal is thrown). */
 function reserveAll(db: Database, holds: Hold[]): Promise<void> {
@@ -27,7 +28,7 @@ function reserveAll(db: Database, holds: Hold[]): Promise<void> {
     ids: holds.map((hold) => hold.reservationId),
     amounts: holds.map((hold) => hold.amount),
     expiresAt: first.expiresAt,
-    client: first.client,
+    allowances: first.allowances,
   });
 }
 
@@ -57,30 +58,32 @@ async function reserveBatch(db: Database, holds: Hold[]): Promise<Outcome<void>[
   return outcomes;
 }
 
-type Free = { reason: Refusal['reason']; amount: bigint };
+type Free = { refusal: Refusal; amount: bigint };
 
 /**
- * What the credit, the key's budget and the client's allowance (as the key row has them now) can
- * still pay, the tightest of them, and whether other calls' holds are part of what they cannot.
+ * What the credit, the key's budget and the caller's allowances (the budget as the key row has it
+ * now) can still pay, the tightest of them, and whether other calls' holds are part of what they cannot.
  */
-async function available(db: Database, key: GatewayKey, period: string, client: ClientDay | undefined): Promise<{ tightest: Free; othersHold: boolean }> {
+async function available(db: Database, key: GatewayKey, period: string, allowances: Allowance[]): Promise<{ tightest: Free; othersHold: boolean }> {
   const result = await db.execute(sql`select b.balance_nanos - b.reserved_nanos as credit, b.reserved_nanos as credit_held,
       k.spend_limit_nanos - coalesce(s.spent_nanos + s.reserved_nanos, 0) as budget, coalesce(s.reserved_nanos, 0) as budget_held,
-      k.client_spend_per_day_nanos - coalesce(c.spent_nanos + c.reserved_nanos, 0) as allowance, coalesce(c.reserved_nanos, 0) as allowance_held
+      (select coalesce(json_object_agg(c.allowance, json_build_array((c.spent_nanos + c.reserved_nanos)::text, c.reserved_nanos::text)), '{}')
+        from app.caller_spend c where c.publishable_key_id = k.id and c.allowance = any(${pgTextArray(allowances.map((allowance) => allowance.name))}::text[])) as allowances
     from app.publishable_keys k
     left join app.credit_balances b on b.organization_id = k.organization_id
     left join app.key_spend s on s.publishable_key_id = k.id and s.period_start = ${period}::date
-    left join app.client_spend c on c.publishable_key_id = k.id and c.client = ${client?.id ?? null} and c.day = ${client?.day ?? null}::date
     where k.id = ${key.id}::uuid`);
-  type Row = Record<'credit' | 'credit_held' | 'budget' | 'budget_held' | 'allowance' | 'allowance_held', string | null>;
+  type Row = Record<'credit' | 'credit_held' | 'budget' | 'budget_held', string | null> & { allowances: Record<string, [used: string, held: string]> | string };
   const [row] = rowsOf<Row>(result);
   if (!row) throw new StaleKey();
+  // node-postgres parses json; PGlite may hand it over as text.
+  const used = typeof row.allowances === 'string' ? (JSON.parse(row.allowances) as Exclude<Row['allowances'], string>) : row.allowances;
   const frees: Free[] = [
-    { reason: 'credit', amount: BigInt(row.credit ?? 0) },
-    { reason: 'budget', amount: BigInt(row.budget ?? 0) },
-    ...(client && row.allowance !== null ? [{ reason: 'client' as const, amount: BigInt(row.allowance) }] : []),
+    { refusal: new Refusal('credit'), amount: BigInt(row.credit ?? 0) },
+    { refusal: new Refusal('budget'), amount: BigInt(row.budget ?? 0) },
+    ...allowances.map((allowance) => ({ refusal: new Refusal('allowance', allowance), amount: allowance.limitNanos - BigInt(used[allowance.name]?.[0] ?? 0) })),
   ];
-  const held = [row.credit_held, row.budget_held, client ? row.allowance_held : null].some((amount) => BigInt(amount ?? 0) > 0n);
+  const held = [row.credit_held, row.budget_held, ...Object.values(used).map(([, reserved]) => reserved)].some((amount) => BigInt(amount ?? 0) > 0n);
   return { tightest: frees.reduce((low, free) => (free.amount < low.amount ? free : low)), othersHold: held };
 }
 
@@ -94,15 +97,15 @@ type AdmitInput = {
   requestedMaxTokens: number | undefined;
   /** The model's own output limit (or the key's, if lower): the most a call naming none is admitted for. */
   maxOutputTokens: number;
-  /** The client address the call comes from (clientOf): a key may cap what each spends per UTC day. */
-  client: string;
+  /** Who calls: a key may cap what each client address and each end user spends. */
+  caller: Caller;
   now: Date;
 };
 
 /**
  * Admits a call: the worst case (estimated input + max_tokens output per choice) is reserved against
- * the organisation's credit, the key's monthly budget and, when the key caps it, the client
- * address's daily allowance, atomically in the database, so no number of instances admitting at
+ * the organisation's credit, the key's monthly budget and the caller's allowances the key sets
+ * (allowances.ts), atomically in the database, so no number of instances admitting at
  * once can overspend any. `max_tokens` that is absent or
  * unaffordable is lowered to what both can pay; nothing affordable → Refusal. A key that changed
  * since the caller checked it → StaleKey, with nothing reserved.
@@ -116,7 +119,7 @@ export type Admit = (input: AdmitInput) => Promise<Admission>;
 export function createAdmission(db: Database, parts: { stocks: HoldStocks; settlements: Settlements; reservationTtlMs: number }): Admit {
   // A batch shares the value presented and the key row checked, which the database checks once for all.
   const reserve = batchBy(
-    (hold: Hold) => `${hold.period} ${hold.presented.value} ${hold.presented.key.version} ${hold.client ? `${hold.client.day} ${hold.client.id}` : ''}`,
+    (hold: Hold) => `${hold.period} ${hold.presented.value} ${hold.presented.key.version} ${hold.allowances.map((allowance) => allowance.name).join(' ')}`,
     (holds) => reserveBatch(db, holds),
   );
   const admissionParts = { ...parts, reserve };
@@ -132,13 +135,13 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
   const outputPerToken = BigInt(input.choices) * input.prices.outputNanosPerToken;
   const maxOutputTokens = BigInt(input.maxOutputTokens);
   const key = input.presented.key;
-  const client = key.clientSpendPerDayNanos === null ? undefined : { id: input.client, day: dayStart(input.now) };
+  const allowances = allowancesOf(key, input.caller, input.now);
   const ttlMs = parts.reservationTtlMs;
   const hold = (maxTokens: bigint): Hold => ({
     presented: input.presented,
     now: input.now,
     period,
-    client,
+    allowances,
     reservationId: randomUUID(),
     amount: inputCost + maxTokens * outputPerToken,
     expiresAt: new Date(input.now.getTime() + ttlMs),
@@ -155,13 +158,13 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
   if (input.requestedMaxTokens !== undefined) {
     const requested = BigInt(Math.min(input.requestedMaxTokens, input.maxOutputTokens));
     const worst = inputCost + requested * outputPerToken;
-    const stocked = parts.stocks.take(input.presented, period, worst, client);
+    const stocked = parts.stocks.take(input.presented, period, worst, allowances);
     if (stocked) return { reservationId: stocked.id, maxTokens: Number(requested), reservedNanos: stocked.amount, periodStart: period };
     const held = hold(requested);
     const startedAt = performance.now();
     try {
       await parts.reserve(held);
-      parts.stocks.afterAdmission(input.presented, period, held.amount, startedAt, ttlMs, client);
+      parts.stocks.afterAdmission(input.presented, period, held.amount, startedAt, ttlMs, allowances);
       return admitted(held, requested);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
@@ -173,7 +176,7 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
   // so neither's holds count.
   await Promise.all([parts.settlements.settling(key.organizationId), parts.stocks.giveBack(key.organizationId)]);
   for (let attempt = 0, waited = 0; attempt < 3; ) {
-    const { tightest, othersHold } = await available(db, key, period, client);
+    const { tightest, othersHold } = await available(db, key, period, allowances);
     const affordable = tightest.amount;
     const perToken = outputPerToken > 0n ? outputPerToken : 1n;
     const affordableTokens = affordable > inputCost ? (affordable - inputCost) / perToken : 0n;
@@ -184,7 +187,7 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
         await new Promise((resolve) => setTimeout(resolve, holdWaitMs));
         continue;
       }
-      throw new Refusal(tightest.reason);
+      throw tightest.refusal;
     }
     attempt++;
     const wanted = input.requestedMaxTokens !== undefined ? BigInt(input.requestedMaxTokens) : maxOutputTokens;

@@ -38,6 +38,9 @@ export const modelAllowed = (key: Pick<GatewayKey, 'allowedModels'>, model: stri
 /** The key's owner blocked this client (clientOf's form). */
 export const clientBlocked = (key: Pick<GatewayKey, 'blocks'>, client: string): boolean => key.blocks.some((block) => block.client === client);
 
+/** The key's owner blocked this end user (a token's `sub`). */
+export const endUserBlocked = (key: Pick<GatewayKey, 'blocks'>, endUser: string): boolean => key.blocks.some((block) => block.endUser === endUser);
+
 const localhostOrigin = /^https?:\/\/localhost(:\d{1,5})?$/;
 
 /**

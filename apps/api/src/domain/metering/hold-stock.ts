@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { admitHolds, type ClientDay, type PresentedKey, Refusal } from './admit-calls.js';
+import { admitHolds, type PresentedKey, Refusal } from './admit-calls.js';
+import type { Allowance } from './allowances.js';
 import { release } from './settlement.js';
 
 /** Spare holds a stock starts with; it doubles them (up to the most) whenever calls find none left, and tops up once half are in use. */
@@ -26,8 +27,8 @@ type Spare = { id: string; usableUntil: number };
 type Stock = {
   presented: PresentedKey;
   period: string;
-  /** For a key that caps its clients' daily spend, the stock is one client's, for one day. */
-  client: ClientDay | undefined;
+  /** For a key that caps its callers' spend, the stock is one caller's, counted against its allowances. */
+  allowances: Allowance[];
   amount: bigint;
   ttlMs: number;
   /** How many spare holds it keeps: as many as calls of the key come in while a top-up is on its way. */
@@ -41,8 +42,9 @@ type Stock = {
 };
 
 
-const nameOf = (presented: PresentedKey, period: string, client: ClientDay | undefined) =>
-  client ? `${presented.value} ${period} ${client.day} ${client.id}` : `${presented.value} ${period}`;
+const namesOf = (allowances: Allowance[]) => allowances.map((allowance) => allowance.name).join(' ');
+
+const nameOf = (presented: PresentedKey, period: string, allowances: Allowance[]) => `${presented.value} ${period} ${namesOf(allowances)}`;
 
 export type HoldStocks = {
   /**
@@ -50,13 +52,13 @@ export type HoldStocks = {
    * stock is for the key exactly as the caller checked it, confirmed by the database within
    * stockTrustMs, and its holds are that large; otherwise undefined and the call is admitted exactly.
    */
-  take: (presented: PresentedKey, period: string, worst: bigint, client?: ClientDay) => { id: string; amount: bigint } | undefined;
+  take: (presented: PresentedKey, period: string, worst: bigint, allowances: Allowance[]) => { id: string; amount: bigint } | undefined;
   /**
    * After a call of this key was admitted exactly (its admission started at `startedAt`, performance.now()): the key as
    * presented was confirmed then, so the stock may serve the next calls; one is started, with holds
    * twice this call's worst case, unless the key is near exhaustion or the call was a previous value's.
    */
-  afterAdmission: (presented: PresentedKey, period: string, worst: bigint, startedAt: number, ttlMs: number, client?: ClientDay) => void;
+  afterAdmission: (presented: PresentedKey, period: string, worst: bigint, startedAt: number, ttlMs: number, allowances: Allowance[]) => void;
   /**
    * Gives back the stocks (of one organisation, or all) and waits until they are back: before a
    * call is capped or refused against what is free, at shutdown, and in tests that read the
@@ -67,10 +69,10 @@ export type HoldStocks = {
   forgetKey: (keyId: string) => void;
 };
 
-/** A refusal pauses the stocks of the key, or of the one client whose allowance ran out. */
-const pauseNameOf = (presented: PresentedKey, client: ClientDay | undefined) => (client ? `${presented.key.id} ${client.id}` : presented.key.id);
+/** A refusal pauses the stocks of the key, or of the one caller whose allowance ran out. */
+const pauseNameOf = (presented: PresentedKey, allowances: Allowance[]) => `${presented.key.id} ${namesOf(allowances)}`;
 
-/** This instance's stocks of holds reserved ahead, one per key as presented and period (and client, for a key that caps its clients). */
+/** This instance's stocks of holds reserved ahead, one per key as presented and period (and caller, for a key that caps its callers). */
 export function createHoldStocks(db: Database): HoldStocks {
   const byName = new Map<string, Stock>();
   const pausedUntil = new Map<string, number>();
@@ -90,7 +92,7 @@ export function createHoldStocks(db: Database): HoldStocks {
     if (stock.closed) return;
     stock.closed = true;
     clearTimeout(stock.idle);
-    const name = nameOf(stock.presented, stock.period, stock.client);
+    const name = nameOf(stock.presented, stock.period, stock.allowances);
     if (byName.get(name) === stock) byName.delete(name);
     void returnHolds(stock.spare.splice(0).map((spare) => spare.id));
     if (stock.topping) {
@@ -118,7 +120,7 @@ export function createHoldStocks(db: Database): HoldStocks {
       amounts: ids.map(() => stock.amount),
       expiresAt: new Date(started + stock.ttlMs),
       keepFree: stock.amount * BigInt(stock.target) * keepFreeFactor,
-      client: stock.client,
+      allowances: stock.allowances,
     }).then(
       async () => {
         stock.topping = undefined;
@@ -130,14 +132,14 @@ export function createHoldStocks(db: Database): HoldStocks {
       (error: unknown) => {
         stock.topping = undefined;
         if (pausedUntil.size >= 10_000) pausedUntil.clear();
-        if (error instanceof Refusal) pausedUntil.set(pauseNameOf(stock.presented, stock.client), Date.now() + pausedMs);
+        if (error instanceof Refusal) pausedUntil.set(pauseNameOf(stock.presented, stock.allowances), Date.now() + pausedMs);
         close(stock);
       },
     );
   }
 
-  function take(presented: PresentedKey, period: string, worst: bigint, client?: ClientDay) {
-    const stock = byName.get(nameOf(presented, period, client));
+  function take(presented: PresentedKey, period: string, worst: bigint, allowances: Allowance[]) {
+    const stock = byName.get(nameOf(presented, period, allowances));
     if (!stock) return undefined;
     if (stock.presented.key !== presented.key) {
       // The key was read again since (it changed): this stock was checked against the old row.
@@ -163,12 +165,12 @@ export function createHoldStocks(db: Database): HoldStocks {
     return { id: spare.id, amount: stock.amount };
   }
 
-  function afterAdmission(presented: PresentedKey, period: string, worst: bigint, startedAt: number, ttlMs: number, client?: ClientDay) {
+  function afterAdmission(presented: PresentedKey, period: string, worst: bigint, startedAt: number, ttlMs: number, allowances: Allowance[]) {
     if (presented.value !== presented.key.value) return;
-    const pauseName = pauseNameOf(presented, client);
+    const pauseName = pauseNameOf(presented, allowances);
     if ((pausedUntil.get(pauseName) ?? 0) > Date.now()) return;
     pausedUntil.delete(pauseName);
-    const name = nameOf(presented, period, client);
+    const name = nameOf(presented, period, allowances);
     let stock = byName.get(name);
     if (stock && (stock.presented.key !== presented.key || worst > stock.amount)) {
       close(stock);
@@ -178,7 +180,7 @@ export function createHoldStocks(db: Database): HoldStocks {
       stock = {
         presented,
         period,
-        client,
+        allowances,
         amount: 2n * worst,
         ttlMs,
         target: firstSpareHolds,

@@ -3,7 +3,8 @@ import { type Admit, createAdmission } from './admission.js';
 import { createForwardedRecords, type ForwardedRecords } from './forwarded.js';
 import { createHoldStocks } from './hold-stock.js';
 import { createKeyCache, type KeyCache } from './key-cache.js';
-import { deletePastAllowances } from './client-allowance.js';
+import { deletePastAllowances } from './allowances.js';
+import { deletePastCallerHours } from './caller-hours.js';
 import { createRateWindows, deletePastWindows, type RateWindows } from './rate-windows.js';
 import { type AfterAnswer, createSettlements } from './settle-after-answer.js';
 import { type Metered, release, releaseExpired } from './settlement.js';
@@ -49,11 +50,13 @@ export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions
   const rate = createRateWindows(db);
   const forwarded = createForwardedRecords(db);
   // Often enough that an expired hold is back within half its lifetime, at most every 30 seconds;
-  // past rate windows and clients' allowances of days before yesterday go too (client addresses are kept no longer).
+  // past rate windows, callers' allowances of periods that ended before yesterday and callers' hours
+  // older than two days go too (client addresses are kept no longer).
   const sweep = async (now: Date) => {
     await releaseExpired(db, now);
     await deletePastWindows(db, now);
     await deletePastAllowances(db, now);
+    await deletePastCallerHours(db, now);
   };
   const sweeper = setInterval(() => void sweep(new Date()).catch(onSweepError), Math.min(30_000, reservationTtlMs / 2));
   const settling = () => settlements.settling();

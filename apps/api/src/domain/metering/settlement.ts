@@ -1,31 +1,32 @@
 import type { Database } from '@meterway/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { clientSpend, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { callerSpend, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { networkOf } from '@meterway/service';
 import type { Prices } from '../money.js';
+import type { Caller } from './allowances.js';
 import { rowsOf } from './sql-values.js';
 
 /**
- * Gives reservations back to the credit, the budgets and the client allowances they held, in one
+ * Gives reservations back to the credit, the budgets and the caller allowances they held, in one
  * transaction: an upstream failure's hold (nothing is charged), a stock's unused holds, expired
  * ones. Those already gone (settled or swept) are skipped. Balance rows, then key spend rows, then
- * client spend rows, as admission locks them.
+ * caller spend rows, as admission locks them.
  */
 export async function release(db: Database, reservationIds: string[]): Promise<void> {
   if (reservationIds.length === 0) return;
   await db.transaction(async (tx) => {
     const released = await tx.delete(reservations).where(inArray(reservations.id, reservationIds)).returning();
-    // What the holds gave back, summed per row they held against: a balance, a key's month, a client's day.
+    // What the holds gave back, summed per row they held against: a balance, a key's month, a caller's allowance.
     const sum = <T extends object>(byName: Map<string, T & { amount: bigint }>, name: string, row: T, amount: bigint) =>
       byName.set(name, { ...row, amount: (byName.get(name)?.amount ?? 0n) + amount });
     const byOrganization = new Map<string, { organizationId: string; amount: bigint }>();
     const byKeyPeriod = new Map<string, { keyId: string; period: string; amount: bigint }>();
-    const byClientDay = new Map<string, { keyId: string; client: string; day: string; amount: bigint }>();
+    const byAllowance = new Map<string, { keyId: string; allowance: string; amount: bigint }>();
     for (const hold of released) {
       sum(byOrganization, hold.organizationId, { organizationId: hold.organizationId }, hold.amountNanos);
       sum(byKeyPeriod, `${hold.publishableKeyId} ${hold.periodStart}`, { keyId: hold.publishableKeyId, period: hold.periodStart }, hold.amountNanos);
-      if (hold.client !== null && hold.clientDay !== null) {
-        const row = { keyId: hold.publishableKeyId, client: hold.client, day: hold.clientDay };
-        sum(byClientDay, `${hold.publishableKeyId} ${hold.clientDay} ${hold.client}`, row, hold.amountNanos);
+      for (const allowance of hold.allowances ?? []) {
+        sum(byAllowance, `${hold.publishableKeyId} ${allowance}`, { keyId: hold.publishableKeyId, allowance }, hold.amountNanos);
       }
     }
     // Always in the same order, so two releases of several rows never deadlock.
@@ -42,11 +43,11 @@ export async function release(db: Database, reservationIds: string[]): Promise<v
         .set({ reservedNanos: sql`greatest(${keySpend.reservedNanos} - ${amount}, 0)` })
         .where(and(eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, period)));
     }
-    for (const { keyId, client, day, amount } of sorted(byClientDay)) {
+    for (const { keyId, allowance, amount } of sorted(byAllowance)) {
       await tx
-        .update(clientSpend)
-        .set({ reservedNanos: sql`greatest(${clientSpend.reservedNanos} - ${amount}, 0)` })
-        .where(and(eq(clientSpend.publishableKeyId, keyId), eq(clientSpend.client, client), eq(clientSpend.day, day)));
+        .update(callerSpend)
+        .set({ reservedNanos: sql`greatest(${callerSpend.reservedNanos} - ${amount}, 0)` })
+        .where(and(eq(callerSpend.publishableKeyId, keyId), eq(callerSpend.allowance, allowance)));
     }
   });
 }
@@ -68,6 +69,8 @@ export type Metered = {
   usageEstimated: boolean;
   prices: Prices & { cachedInputNanosPerToken: bigint };
   priceVersion: string;
+  /** Who called: its end user is recorded, its address kept only as its network (and, for the callers view, in caller_hours). */
+  caller: Caller;
   now: Date;
 };
 
@@ -104,6 +107,9 @@ export function settlementRow(call: Metered) {
     total_cost_nanos: cost.totalNanos.toString(),
     usage_estimated: call.usageEstimated,
     price_version: call.priceVersion,
+    client: call.caller.client,
+    client_network: networkOf(call.caller.client),
+    end_user: call.caller.endUser,
   };
 }
 

@@ -28,6 +28,8 @@ const header = [
   'Usage estimated',
   'Cached input tokens',
   'Price list version',
+  'End user',
+  'Client network',
 ];
 
 const toRecord = (row: typeof chatCompletions.$inferSelect, keyNames: ReadonlyMap<string, string>) =>
@@ -49,6 +51,8 @@ const toRecord = (row: typeof chatCompletions.$inferSelect, keyNames: ReadonlyMa
     String(row.cachedInputTokens),
     // Empty for calls metered before rows kept it.
     row.priceVersion ?? '',
+    row.endUser ?? '',
+    row.clientNetwork ?? '',
   ]);
 
 /**

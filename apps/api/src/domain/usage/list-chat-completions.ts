@@ -22,6 +22,8 @@ const toContract = (row: typeof chatCompletions.$inferSelect): ChatCompletion =>
   outputCost: nanosToDollars(row.outputCostNanos),
   // Null while the call is still being settled: the console shows no total rather than 0.
   ...(row.totalCostNanos === null ? {} : { totalCost: nanosToDollars(row.totalCostNanos) }),
+  endUser: row.endUser,
+  clientNetwork: row.clientNetwork,
 });
 
 /** The viewer's organisation's metered calls, newest first unless `asc`, optionally one key's. */

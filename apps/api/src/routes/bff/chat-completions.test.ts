@@ -47,6 +47,9 @@ function rows(org: Org, prefix: string, count: number): Row[] {
     outputTokens: 20 + i,
     outputCostNanos: 2_000n * BigInt(i),
     totalCostNanos: i % 10 === 9 ? null : 3_100n * BigInt(i),
+    // Every other call from a key that requires end-user tokens; rows from before the network was kept have none.
+    endUser: i % 2 === 0 ? `user-${i}` : null,
+    clientNetwork: i % 3 === 0 ? null : '203.0.113.0/24',
   }));
 }
 
@@ -120,6 +123,8 @@ describe('GET /bff/chat-completions', () => {
       outputTokens: 24,
       outputCost: 0.000008,
       totalCost: 0.0000124,
+      endUser: 'user-4',
+      clientNetwork: '203.0.113.0/24',
     });
     const unsettled = items.find((item) => item.id === 'ca0123');
     expect(unsettled).toMatchObject({ id: 'ca0123', inputCost: 0.0000099, createdAt: '2026-03-01T12:00:03.000Z' });

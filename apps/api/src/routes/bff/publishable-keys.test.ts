@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { postEntry } from '../../domain/credit/ledger.js';
+import { callerHours } from '../../db/schema/index.js';
 import { dollarsToNanos } from '../../domain/money.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
 
@@ -29,6 +30,9 @@ describe('publishable keys', () => {
       allowedModels: null,
       maxOutputTokensPerCall: null,
       perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
+      // No per-end-user caps and no end-user tokens unless the owner sets them.
+      perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
+      endUserTokens: null,
       worstCaseDailySpend: 10,
     });
     const second = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, name: 'Second' })).json();
@@ -97,6 +101,20 @@ describe('publishable keys', () => {
     ['a per-address rate over the maximum', { ...valid, perClientLimits: { requestsPerMinute: 100_001 } }, 'perClientLimits.requestsPerMinute', 'Maximum is 100000'],
     ['a per-address daily spend under a cent', { ...valid, perClientLimits: { spendPerDay: 0.001 } }, 'perClientLimits.spendPerDay', 'Minimum is 0.01'],
     ['a per-address daily spend as text', { ...valid, perClientLimits: { spendPerDay: '1' } }, 'perClientLimits.spendPerDay', 'Enter an amount in dollars, or leave it empty for no limit'],
+    ['a per-end-user rate of 0', { ...valid, perEndUserLimits: { requestsPerMinute: 0 } }, 'perEndUserLimits.requestsPerMinute', 'Minimum is 1'],
+    ['a per-end-user monthly spend over the maximum', { ...valid, perEndUserLimits: { spendPerMonth: 1_000_001 } }, 'perEndUserLimits.spendPerMonth', 'Maximum is 1000000'],
+    [
+      'a JWKS URL over plain http',
+      { ...valid, endUserTokens: { issuer: 'https://id.example.com/', audience: 'app', jwksUrl: 'http://id.example.com/jwks.json' } },
+      'endUserTokens.jwksUrl',
+      "Enter an https URL of the provider's signing keys (JWKS)",
+    ],
+    [
+      'end-user tokens without an audience',
+      { ...valid, endUserTokens: { issuer: 'https://id.example.com/', audience: ' ', jwksUrl: 'https://id.example.com/jwks.json' } },
+      'endUserTokens.audience',
+      "Enter the audience (the aud of your sign-in provider's tokens)",
+    ],
   ])('refuses %s with a 400 naming the field', async (_case, payload, field, message) => {
     const { cookie } = await t.users.signUp();
     const response = await call(cookie, 'POST', '/bff/publishable-keys', payload as Json);
@@ -126,6 +144,21 @@ describe('publishable keys', () => {
     ).json();
     expect(lifted).toMatchObject({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null, spendPerDay: null } });
     expect((await call(cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys).toEqual([lifted]);
+  });
+
+  it('sets end-user tokens and per-end-user caps, keeps them when an update leaves them out, and clears them with null', async () => {
+    const { cookie } = await t.users.signUp();
+    const endUserTokens = { issuer: 'https://acme.eu.auth0.com/', audience: 'https://api.acme.example', jwksUrl: 'https://acme.eu.auth0.com/.well-known/jwks.json' };
+    const key = (
+      await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, endUserTokens, perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.5, spendPerMonth: 5 } })
+    ).json();
+    expect(key).toMatchObject({ endUserTokens, perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.5, spendPerMonth: 5 } });
+    const monthOnly = (await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, perEndUserLimits: { spendPerMonth: 2 } })).json();
+    expect(monthOnly).toMatchObject({ endUserTokens, perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.5, spendPerMonth: 2 } });
+    const cleared = (
+      await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, endUserTokens: null, perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null } })
+    ).json();
+    expect(cleared).toMatchObject({ endUserTokens: null, perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null } });
   });
 
   it("shows a key's worst case if copied today: what its budget has left this month", async () => {
@@ -173,6 +206,70 @@ describe('publishable keys', () => {
     expect((await call(alice.cookie, 'DELETE', `${blocksUrl}/${v6.id}`)).statusCode).toBe(204);
     expect((await call(alice.cookie, 'DELETE', `${blocksUrl}/${v6.id}`)).json()).toMatchObject({ status: 404, detail: 'Unknown block.' });
     expect((await call(alice.cookie, 'GET', blocksUrl)).json()).toEqual({ blocks: [v4.json()] });
+  });
+
+  it('blocks end users on a key: each once, listed beside addresses and lifted; a block names an address or an end user, not both', async () => {
+    const { cookie } = await t.users.signUp();
+    const key = (await call(cookie, 'POST', '/bff/publishable-keys', valid)).json();
+    const blocksUrl = `/bff/publishable-keys/${key.id}/blocks`;
+    const alice = await call(cookie, 'POST', blocksUrl, { endUser: ' auth0|alice ' });
+    expect(alice.statusCode).toBe(201);
+    expect(alice.json()).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), endUser: 'auth0|alice', createdAt: expect.any(String) });
+    const address = (await call(cookie, 'POST', blocksUrl, { clientAddress: '203.0.113.7' })).json();
+
+    const again = await call(cookie, 'POST', blocksUrl, { endUser: 'auth0|alice' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe('End user auth0|alice is already blocked on this key.');
+    for (const payload of [{}, { clientAddress: '203.0.113.8', endUser: 'bob' }]) {
+      const refused = await call(cookie, 'POST', blocksUrl, payload);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().detail).toContain('Send either a clientAddress or an endUser to block');
+    }
+    const tooLong = await call(cookie, 'POST', blocksUrl, { endUser: 'x'.repeat(256) });
+    expect(tooLong.json().errors).toContainEqual({ field: 'endUser', message: 'Maximum length is 255' });
+    expect((await call(cookie, 'GET', blocksUrl)).json()).toEqual({ blocks: [alice.json(), address] });
+    expect((await call(cookie, 'DELETE', `${blocksUrl}/${alice.json().id}`)).statusCode).toBe(204);
+    expect((await call(cookie, 'GET', blocksUrl)).json()).toEqual({ blocks: [address] });
+  });
+
+  it("lists a key's callers of the last 24 hours, by address and by end user, with calls, spend and whether each is blocked", async () => {
+    const alice = await t.users.signUp();
+    const { organizationId } = (await call(alice.cookie, 'GET', '/bff/me')).json();
+    await t.testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(5), reference: 'cs_callers' }));
+    const key = (await call(alice.cookie, 'POST', '/bff/publishable-keys', { ...valid, allowedOrigins: ['https://shop.example.com'] })).json();
+    const complete = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        remoteAddress,
+        headers: { authorization: `Bearer ${key.value}`, origin: 'https://shop.example.com' },
+        payload: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
+      });
+    for (const address of ['203.0.113.7', '203.0.113.7', '203.0.113.7', '198.51.100.4']) expect((await complete(address)).statusCode).toBe(200);
+    await t.app.meter.atRest();
+    // An end user's calls, and a caller older than the view's day, as settlement records them.
+    const now = Date.now();
+    const hour = (ago: number) => new Date(Math.floor((now - ago * 3_600_000) / 3_600_000) * 3_600_000);
+    await t.testDb.db.insert(callerHours).values([
+      { publishableKeyId: key.id, hour: hour(1), kind: 'end_user', caller: 'auth0|alice', calls: 7, spentNanos: 2_000_000n },
+      { publishableKeyId: key.id, hour: hour(3), kind: 'end_user', caller: 'auth0|alice', calls: 1, spentNanos: 500_000n },
+      { publishableKeyId: key.id, hour: hour(26), kind: 'end_user', caller: 'auth0|old', calls: 100, spentNanos: 100_000_000n },
+    ]);
+    await call(alice.cookie, 'POST', `/bff/publishable-keys/${key.id}/blocks`, { clientAddress: '198.51.100.4' });
+
+    const response = await call(alice.cookie, 'GET', `/bff/publishable-keys/${key.id}/callers`);
+    expect(response.statusCode).toBe(200);
+    const callers = response.json();
+    expect(callers.clientAddresses).toEqual([
+      { clientAddress: '203.0.113.7', calls: 3, spend: expect.any(Number), blocked: false },
+      { clientAddress: '198.51.100.4', calls: 1, spend: expect.any(Number), blocked: true },
+    ]);
+    expect(callers.clientAddresses[0].spend).toBeGreaterThan(callers.clientAddresses[1].spend);
+    expect(callers.endUsers).toEqual([{ endUser: 'auth0|alice', calls: 8, spend: 0.0025, blocked: false }]);
+    expect(Date.parse(callers.since)).toBeLessThanOrEqual(now - 86_400_000);
+
+    const bob = await t.users.signUp();
+    expect((await call(bob.cookie, 'GET', `/bff/publishable-keys/${key.id}/callers`)).statusCode).toBe(404);
   });
 
   it('lists the priced models a key can be allowed, with their prices per 1M tokens', async () => {

@@ -3,6 +3,7 @@ import {
   keyBlockListSchema,
   keyBlockParamsSchema,
   keyBlockSchema,
+  keyCallersSchema,
   pricedModelListSchema,
   type PublishableKeyFields,
   publishableKeyInputSchema,
@@ -14,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { RouteDeps } from '../../deps.js';
 import { addBlock, listBlocks, removeBlock } from '../../domain/keys/key-blocks.js';
+import { listCallers } from '../../domain/keys/key-callers.js';
 import { createKey, deleteKey, listKeys, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
 import { clientOf } from '@meterway/service';
 import { AppError } from '../../errors/app-error.js';
@@ -73,7 +75,14 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
     },
   );
 
-  // Blocked client addresses: refused by the gateway at once (this instance) or at its next admission (others).
+  // Who called the key in the last 24 hours, to block the abusive ones.
+  app.get(
+    '/bff/publishable-keys/:publishableKeyId/callers',
+    { schema: { params: publishableKeyParamsSchema, response: { 200: keyCallersSchema } } },
+    async (request) => listCallers(db.db, viewerOf(request), request.params.publishableKeyId, new Date()),
+  );
+
+  // Blocked client addresses and end users: refused by the gateway at once (this instance) or at its next admission (others).
   app.get(
     '/bff/publishable-keys/:publishableKeyId/blocks',
     { schema: { params: publishableKeyParamsSchema, response: { 200: keyBlockListSchema } } },
@@ -85,7 +94,9 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
     { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: keyBlockInputSchema, response: { 201: keyBlockSchema } } },
     async (request, reply) => {
       const { publishableKeyId } = request.params;
-      const block = await addBlock(db.db, viewerOf(request), publishableKeyId, clientOf(request.body.clientAddress), new Date());
+      const { clientAddress, endUser = '' } = request.body;
+      const blocked = clientAddress !== undefined ? { client: clientOf(clientAddress) } : { endUser };
+      const block = await addBlock(db.db, viewerOf(request), publishableKeyId, blocked, new Date());
       return reply.code(201).send(changed(publishableKeyId, block));
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { clientOf } from '@meterway/service';
 import { completeChat, listModels } from '../../gateway/complete-chat.js';
+import { endUserTokenHeader } from '../../gateway/end-user-tokens.js';
 import type { CallRequest, Gateway } from '../../gateway/gateway.js';
 import { eventStream } from './event-stream.js';
 
@@ -8,6 +9,7 @@ const callOf = (request: FastifyRequest): CallRequest => ({
   authorization: request.headers.authorization,
   origin: request.headers.origin,
   client: clientOf(request.ip),
+  endUserToken: [request.headers[endUserTokenHeader]].flat()[0],
   body: request.body,
   log: request.log,
 });

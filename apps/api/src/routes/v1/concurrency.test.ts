@@ -6,17 +6,19 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { schema } from '../../db/index.js';
-import { chatCompletions, clientSpend, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { chatCompletions, callerSpend, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { atRest, setupGateway } from '../../testing/gateway-fixture.js';
+import { startIdentityProvider } from '../../testing/identity-provider.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let identity: Awaited<ReturnType<typeof startIdentityProvider>>;
 const provider = () => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 10_000, idleTimeoutMs: 5_000 });
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  [upstream, identity] = await Promise.all([startFakeUpstream(), startIdentityProvider()]);
 });
 const t = setupGateway(provider);
 
@@ -37,21 +39,21 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await second?.close();
-  await upstream?.close();
+  await Promise.all([upstream?.close(), identity?.close()]);
 });
 
 const messages = [{ role: 'user', content: 'Count to eight.' }];
 // gpt-4o-mini worst case per call: the estimate of the input × 150 n$ + 8 × 600 n$ (≈ 7,000 n$).
 const worstCase = 7_000;
 
-async function fire(key: string, calls: number, dispatcher?: Agent) {
+async function fire(key: string, calls: number, dispatcher?: Agent, headers: Record<string, string> = {}) {
   const urls = [t.url, second?.url ?? t.url];
   return Promise.all(
     Array.from({ length: calls }, (_, i) =>
       undiciFetch(`${urls[i % urls.length]}/v1/chat/completions`, {
         ...(dispatcher ? { dispatcher } : {}),
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, origin: 'https://app.example.com', 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${key}`, origin: 'https://app.example.com', 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens: 8 }),
       }).then((response) => response.status),
     ),
@@ -132,14 +134,32 @@ describe(`200 parallel calls${process.env.DATABASE_URL ? ' on two api instances 
     expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
     expect(ok).toBeGreaterThanOrEqual(15);
     expect(ok).toBe(after.calls);
-    const [spent] = await t.testDb.db.select().from(clientSpend).where(eq(clientSpend.publishableKeyId, account.keyId));
-    expect(spent).toMatchObject({ client: '127.0.0.1', spentNanos: after.charged, reservedNanos: 0n });
+    const [spent] = await t.testDb.db.select().from(callerSpend).where(eq(callerSpend.publishableKeyId, account.keyId));
+    expect(spent).toMatchObject({ allowance: expect.stringMatching(/ address 127\.0\.0\.1$/), spentNanos: after.charged, reservedNanos: 0n });
     expect(after.charged).toBeLessThanOrEqual(BigInt(allowance));
     expect(after.reserved).toBe(0n);
 
     const elsewhere = new Agent({ localAddress: '127.0.0.2' });
     expect(await fire(account.value, 4, elsewhere)).toEqual([200, 200, 200, 200]);
     await elsewhere.close();
+    await expectLedgerConsistent(t.testDb.db);
+  });
+
+  it("never spend more than one end user's daily allowance, from a token its sign-in provider issued; other end users go on", async () => {
+    const allowance = 20 * worstCase;
+    const account = await t.account({ creditDollars: 10, budgetDollars: 10, controls: { endUserTokens: identity.settings, endUserSpendPerDayNanos: BigInt(allowance) } });
+    const statuses = await fire(account.value, 200, undefined, { 'meterway-user-token': await identity.token('alice') });
+    const after = await totals(account.organizationId, account.keyId);
+    const ok = statuses.filter((status) => status === 200).length;
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(ok).toBeGreaterThanOrEqual(15);
+    expect(ok).toBe(after.calls);
+    const [spent] = await t.testDb.db.select().from(callerSpend).where(eq(callerSpend.publishableKeyId, account.keyId));
+    expect(spent).toMatchObject({ allowance: expect.stringMatching(/ end-user alice$/), spentNanos: after.charged, reservedNanos: 0n });
+    expect(after.charged).toBeLessThanOrEqual(BigInt(allowance));
+    expect(after.reserved).toBe(0n);
+
+    expect(await fire(account.value, 4, undefined, { 'meterway-user-token': await identity.token('bob') })).toEqual([200, 200, 200, 200]);
     await expectLedgerConsistent(t.testDb.db);
   });
 });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatCompletions, clientSpend, publishableKeys } from '../../db/schema/index.js';
+import { chatCompletions, callerSpend, publishableKeys } from '../../db/schema/index.js';
 import { addBlock, removeBlock } from '../../domain/keys/key-blocks.js';
 import { stockTrustMs } from '../../domain/metering/hold-stock.js';
 import type { Viewer } from '../../domain/people/ensure-person.js';
@@ -132,9 +132,9 @@ describe('per-key controls on the gateway', () => {
     expect(await statusOf(clientFrom('127.0.0.3', account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 8 }))).toBe(200);
 
     await t.settled();
-    const allowances = await t.testDb.db.select().from(clientSpend).where(eq(clientSpend.publishableKeyId, account.keyId));
+    const allowances = await t.testDb.db.select().from(callerSpend).where(eq(callerSpend.publishableKeyId, account.keyId));
     const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.publishableKeyId, account.keyId));
-    const spentBy = (client: string) => allowances.find((row) => row.client === client);
+    const spentBy = (client: string) => allowances.find((row) => row.allowance.endsWith(` address ${client}`));
     expect(spentBy('127.0.0.2')).toMatchObject({ reservedNanos: 0n });
     expect(spentBy('127.0.0.2')!.spentNanos).toBeLessThanOrEqual(allowance);
     expect(spentBy('127.0.0.2')!.spentNanos + spentBy('127.0.0.3')!.spentNanos).toBe(rows.reduce((sum, row) => sum + row.totalCostNanos!, 0n));
@@ -149,7 +149,7 @@ describe('per-key controls on the gateway', () => {
     for (let i = 0; i < 3; i++) expect(await call(attacker)).toBe(200);
 
     // As another instance's console request would: straight to the database, this instance's copy of the key untouched.
-    const block = await addBlock(t.testDb.db, viewer, account.keyId, '127.0.0.2', new Date());
+    const block = await addBlock(t.testDb.db, viewer, account.keyId, { client: '127.0.0.2' }, new Date());
     await new Promise((resolve) => setTimeout(resolve, stockTrustMs + 20));
     const before = upstream.requests.length;
     const refused = await call(attacker);

@@ -1,0 +1,76 @@
+import { maxEndUserLength } from '@meterway/contracts';
+import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { EndUserTokens } from '../db/schema/index.js';
+import { gatewayErrors } from './openai-error.js';
+
+/** The header a browser app sends its signed-in user's token in, beside the publishable key. */
+export const endUserTokenHeader = 'meterway-user-token';
+
+/** Asymmetric signatures only: a key's JWKS is public, so a symmetric (HS256) key from it would let anyone sign. */
+const algorithms = ['RS256', 'ES256'];
+const clockToleranceSeconds = 30;
+/** The signing keys of one JWKS URL are fetched at most this often, once more when a token names a key id they lack. */
+const jwksCacheMs = 10 * 60_000;
+const jwksCooldownMs = 30_000;
+const jwksTimeoutMs = 5_000;
+/** Past this many JWKS URLs this instance forgets them all (a bound, not an expected number). */
+const maxJwksUrls = 10_000;
+
+export type EndUserVerifier = {
+  /** The end user (the token's `sub`) of a key that requires end-user tokens; 401 without a valid token. */
+  endUserOf: (settings: EndUserTokens, token: string | undefined) => Promise<string>;
+};
+
+/** This instance's verifier of end-user tokens, keeping each JWKS URL's signing keys it fetched. */
+export function createEndUserVerifier(): EndUserVerifier {
+  const keySets = new Map<string, JWTVerifyGetKey>();
+  const keySetOf = (jwksUrl: string) => {
+    let keySet = keySets.get(jwksUrl);
+    if (!keySet) {
+      if (keySets.size >= maxJwksUrls) keySets.clear();
+      keySet = createRemoteJWKSet(new URL(jwksUrl), { cacheMaxAge: jwksCacheMs, cooldownDuration: jwksCooldownMs, timeoutDuration: jwksTimeoutMs });
+      keySets.set(jwksUrl, keySet);
+    }
+    return keySet;
+  };
+  return {
+    async endUserOf(settings, token) {
+      if (!token) throw gatewayErrors.endUserTokenRequired();
+      let sub: unknown;
+      try {
+        const verified = await jwtVerify(token, keySetOf(settings.jwksUrl), {
+          issuer: settings.issuer,
+          audience: settings.audience,
+          algorithms,
+          clockTolerance: clockToleranceSeconds,
+          requiredClaims: ['exp', 'sub'],
+        });
+        sub = verified.payload.sub;
+      } catch (error) {
+        throw gatewayErrors.invalidEndUserToken(whyInvalid(error));
+      }
+      if (typeof sub !== 'string' || sub.length === 0 || sub.length > maxEndUserLength) {
+        throw gatewayErrors.invalidEndUserToken(`its sub must name the end user in 1 to ${maxEndUserLength} characters`);
+      }
+      return sub;
+    },
+  };
+}
+
+/** Why a token was refused, in words its sender can act on. */
+function whyInvalid(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'it has expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'iss') return 'it was not issued by the issuer this key trusts';
+    if (error.claim === 'aud') return 'it is not meant for the audience this key expects';
+    if (error.claim === 'nbf' || error.claim === 'iat') return 'it is not valid yet';
+    return `its ${error.claim} claim is missing or wrong`;
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) return 'it is not signed with RS256 or ES256';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'its signature does not verify';
+  if (error instanceof errors.JWKSNoMatchingKey) return "it is signed with a key the key's JWKS URL does not list";
+  // A JWKS answer that is not 200 is a plain JOSEError; a connection that fails is not one at all.
+  const fetching = error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.constructor === errors.JOSEError;
+  if (fetching) return "the signing keys could not be fetched from the key's JWKS URL";
+  return 'it is not a well-formed signed JWT';
+}
