@@ -19,6 +19,8 @@ describe('api surface', () => {
       'allowedModels',
       'maxOutputTokensPerCall',
       'perClientLimits',
+      'perEndUserLimits',
+      'endUserTokens',
     ]);
   });
 

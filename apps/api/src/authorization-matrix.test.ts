@@ -64,6 +64,7 @@ const matrix: Record<string, Case> = {
   'PUT /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, body: keyBody, expect: ownerOnly(200) },
   // Before DELETE, which leaves no key to roll.
   'POST /bff/publishable-keys/:publishableKeyId/roll': { url: () => `/bff/publishable-keys/${f.keyOfA}/roll`, body: { overlapHours: 1 }, expect: ownerOnly(200) },
+  'GET /bff/publishable-keys/:publishableKeyId/callers': { url: () => `/bff/publishable-keys/${f.keyOfA}/callers`, expect: ownerOnly(200) },
   'GET /bff/publishable-keys/:publishableKeyId/blocks': { url: () => `/bff/publishable-keys/${f.keyOfA}/blocks`, expect: ownerOnly(200) },
   'POST /bff/publishable-keys/:publishableKeyId/blocks': {
     url: () => `/bff/publishable-keys/${f.keyOfA}/blocks`,

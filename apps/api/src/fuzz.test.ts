@@ -378,6 +378,11 @@ const specs: Record<string, Spec> = {
       ),
   },
   'GET /bff/models': { family: 'problem', runs: 100, cases: () => request('GET', anyQuery.map((query) => `/bff/models${query}`)) },
+  'GET /bff/publishable-keys/:publishableKeyId/callers': {
+    family: 'problem',
+    runs: 150,
+    cases: () => request('GET', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/callers`)),
+  },
   'GET /bff/publishable-keys/:publishableKeyId/blocks': {
     family: 'problem',
     runs: 150,
