@@ -142,4 +142,15 @@ describe('/dashboard: end-user controls of a key', () => {
     expect(form.getByLabelText('Audience')).toHaveAccessibleDescription("Enter the audience (the aud of your sign-in provider's tokens)");
     expect(form.getByLabelText('JWKS URL')).toHaveAccessibleDescription("Enter an https URL of the provider's signing keys (JWKS)");
   });
+
+  it("shows a key's caps per end user and whether it requires tokens under its budget", async () => {
+    renderDashboard([configured, buildPublishableKey({ id: '22222222-2222-4222-8222-222222222222', name: 'Plain' })]);
+
+    const row = within((await screen.findByRole('button', { name: 'Edit key Web app' })).closest('tr') as HTMLElement);
+    expect(row.getByText('20 req/min · $0.50/day · $5.00/month per end user')).toBeInTheDocument();
+    expect(row.getByText('Requires end-user tokens')).toBeInTheDocument();
+    const plain = within(screen.getByRole('button', { name: 'Edit key Plain' }).closest('tr') as HTMLElement);
+    expect(plain.queryByText(/per end user$/)).not.toBeInTheDocument();
+    expect(plain.queryByText('Requires end-user tokens')).not.toBeInTheDocument();
+  });
 });

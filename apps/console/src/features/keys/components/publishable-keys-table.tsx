@@ -71,10 +71,21 @@ const clientCapsText = ({ requestsPerMinute, spendPerDay }: PublishableKey['perC
   return caps.length > 0 ? `${caps.join(' · ')} per address` : undefined;
 };
 
+/** "20 req/min · $0.50/day · $5.00/month per end user", with the caps the key has; undefined without any. */
+const endUserCapsText = ({ requestsPerMinute, spendPerDay, spendPerMonth }: PublishableKey['perEndUserLimits']): string | undefined => {
+  const caps = [
+    ...(requestsPerMinute === null ? [] : [`${requestsPerMinute} req/min`]),
+    ...(spendPerDay === null ? [] : [`${formatMoney(spendPerDay)}/day`]),
+    ...(spendPerMonth === null ? [] : [`${formatMoney(spendPerMonth)}/month`]),
+  ];
+  return caps.length > 0 ? `${caps.join(' · ')} per end user` : undefined;
+};
+
 type KeyRowProps = Pick<PublishableKeysTableProps, 'onOpen' | 'onCallers'> & { publishableKey: PublishableKey };
 
 function KeyRow({ publishableKey: key, onOpen, onCallers }: KeyRowProps) {
   const caps = clientCapsText(key.perClientLimits);
+  const endUserCaps = endUserCapsText(key.perEndUserLimits);
   return (
     // The whole row opens the key for a mouse; the name is its button for the keyboard.
     <Table.Tr style={{ cursor: 'pointer' }} onClick={() => onOpen(key)}>
@@ -130,6 +141,16 @@ function KeyRow({ publishableKey: key, onOpen, onCallers }: KeyRowProps) {
         {caps && (
           <Text size="xs" c="gray.7">
             {caps}
+          </Text>
+        )}
+        {endUserCaps && (
+          <Text size="xs" c="gray.7">
+            {endUserCaps}
+          </Text>
+        )}
+        {key.endUserTokens && (
+          <Text size="xs" c="gray.7">
+            Requires end-user tokens
           </Text>
         )}
       </Table.Td>
