@@ -143,6 +143,7 @@ export async function profileGateway(input: Input): Promise<void> {
     const worst = worstCaseOf(body, price);
     const estimatedInputTokens = worst.inputTokens;
     done('parse + tokenize');
+    const caller = { client: '127.0.0.1', endUser: null };
     const admission = await meter.admit({
       presented: { key, value: input.keyValue },
       prices: price,
@@ -150,7 +151,7 @@ export async function profileGateway(input: Input): Promise<void> {
       choices: worst.choices,
       requestedMaxTokens: worst.maxTokens,
       maxOutputTokens: price.maxOutputTokens,
-      client: '127.0.0.1',
+      caller,
       now: new Date(),
     });
     done('admission');
@@ -170,6 +171,7 @@ export async function profileGateway(input: Input): Promise<void> {
       usageEstimated: !result.usage,
       prices: price,
       priceVersion: pricing.version,
+      caller,
       now: new Date(),
     });
     done('settlement');
