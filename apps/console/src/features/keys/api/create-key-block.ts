@@ -16,13 +16,16 @@ export const blockFailed: Record<BlockKind, string> = { clientAddress: 'Failed t
 export const createKeyBlock = ({ publishableKeyId, input }: CreateKeyBlockVariables): Promise<KeyBlock> =>
   apiRequest(`/bff/publishable-keys/${encodeURIComponent(publishableKeyId)}/blocks`, { method: 'POST', body: input, schema: keyBlockSchema });
 
-/** `kind` only picks the failure's toast; the blocks and the callers (their `blocked`) are refetched. */
+/**
+ * `kind` only picks the failure's toast. The blocks and the callers (their `blocked`) are refetched
+ * after a failure too: a 409 may mean the caller was blocked meanwhile.
+ */
 export const useCreateKeyBlock = (kind: BlockKind = 'clientAddress') => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createKeyBlock,
     meta: { errorMessage: blockFailed[kind] },
-    onSuccess: (_block, { publishableKeyId }) =>
+    onSettled: (_block, _error, { publishableKeyId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: keyBlocksQueryOptions(publishableKeyId).queryKey }),
         queryClient.invalidateQueries({ queryKey: keyCallersQueryOptions(publishableKeyId).queryKey }),
