@@ -13,6 +13,8 @@ const headers = [
   'ID',
   'Created at',
   'Model',
+  'End user',
+  'Network',
   'Estimated input tokens',
   'Actual input tokens',
   'Estimated input cost',
@@ -56,8 +58,8 @@ describe('/chat-completions', () => {
     const table = await screen.findByRole('table', { name: 'Chat completions' });
     expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(headers);
 
-    const [id, createdAt, model, ...numbers] = cellTexts(bodyRows()[0]!);
-    expect([id, model]).toEqual(['chatcmpl-7f3a9c2e', 'meterway-demo']);
+    const [id, createdAt, model, endUser, network, ...numbers] = cellTexts(bodyRows()[0]!);
+    expect([id, model, endUser, network]).toEqual(['chatcmpl-7f3a9c2e', 'meterway-demo', '—', '—']);
     const created = new Date('2026-03-14T21:05:09.000Z');
     expect(createdAt).toContain(`${String(created.getHours()).padStart(2, '0')}:05:09`);
     expect(createdAt).toContain('2026');
@@ -82,7 +84,7 @@ describe('/chat-completions', () => {
 
     await screen.findByRole('table', { name: 'Chat completions' });
     const [settled, pending] = bodyRows();
-    expect(cellTexts(settled!).slice(5)).toEqual(['$1.50', '$2.00', '82', '$0.0000015', '$2.0000015']);
+    expect(cellTexts(settled!).slice(7)).toEqual(['$1.50', '$2.00', '82', '$0.0000015', '$2.0000015']);
     expect(cellTexts(pending!).at(-1)).toBe('No data');
   });
 

@@ -230,6 +230,9 @@ describe('/dashboard: creating a key', { timeout: 20_000 }, () => {
           allowedModels: null,
           maxOutputTokensPerCall: null,
           perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
+          // No cap per end user, and no end-user tokens: each client address is an anonymous end user.
+          perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
+          endUserTokens: null,
         },
       },
     ]);
@@ -374,6 +377,8 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
           allowedModels: null,
           maxOutputTokensPerCall: null,
           perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
+          perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
+          endUserTokens: null,
         },
       },
     ]);
