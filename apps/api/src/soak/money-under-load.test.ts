@@ -43,7 +43,7 @@ type Profile = {
   allowanceShare: number | null;
 };
 const profiles: Profile[] = [
-  { name: 'credit-bound', creditDollars: 1, topUpDollars: [1, 1], topUpEveryMs: [8000, 12000], budgetCents: 100_000, raiseCents: [0, 0], allowanceShare: null },
+  { name: 'credit-bound', creditDollars: 1, topUpDollars: [1, 1], topUpEveryMs: [15000, 20000], budgetCents: 100_000, raiseCents: [0, 0], allowanceShare: null },
   { name: 'budget-bound', creditDollars: 100, topUpDollars: [1, 5], topUpEveryMs: [4000, 8000], budgetCents: 50, raiseCents: [5, 15], allowanceShare: 1.5 },
   { name: 'mixed', creditDollars: 2, topUpDollars: [1, 3], topUpEveryMs: [1000, 3000], budgetCents: 100, raiseCents: [10, 30], allowanceShare: null },
   { name: 'mixed', creditDollars: 2, topUpDollars: [1, 3], topUpEveryMs: [1000, 3000], budgetCents: 100, raiseCents: [10, 30], allowanceShare: null },
