@@ -1,6 +1,7 @@
 import { Code, Fieldset, Stack, Switch, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { KeyFormValues } from '../key-form-schema';
+import { fieldsetStyles } from './cap-input';
 
 /**
  * Whether the key requires a token of the customer's sign-in provider from each end user
@@ -9,7 +10,7 @@ import type { KeyFormValues } from '../key-form-schema';
 export function EndUserTokensFieldset({ form }: { form: UseFormReturnType<KeyFormValues> }) {
   const required = form.getValues().endUserTokens.required;
   return (
-    <Fieldset legend="End-user tokens" p="sm" styles={{ legend: { fontSize: 'var(--mantine-font-size-sm)', fontWeight: 500 } }}>
+    <Fieldset legend="End-user tokens" p="sm" styles={fieldsetStyles}>
       <Stack gap="sm">
         <Switch label="Require a sign-in token from each end user" {...form.getInputProps('endUserTokens.required', { type: 'checkbox' })} />
         {/* Mantine's dimmed grey misses WCAG AA contrast on white. */}

@@ -6,6 +6,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { type BlockKind, useCreateKeyBlock } from '../api/create-key-block';
 import { useDeleteKeyBlock } from '../api/delete-key-block';
 import { loadKeyBlocksFailed, useKeyBlocks } from '../api/get-key-blocks';
+import { fieldsetStyles } from './cap-input';
 
 const kinds = {
   clientAddress: {
@@ -74,7 +75,7 @@ export function KeyBlocksSection({ publishableKeyId, kind }: KeyBlocksSectionPro
   };
 
   return (
-    <Fieldset legend={texts.legend} p="sm" styles={{ legend: { fontSize: 'var(--mantine-font-size-sm)', fontWeight: 500 } }}>
+    <Fieldset legend={texts.legend} p="sm" styles={fieldsetStyles}>
       <Stack gap="sm">
         {/* Mantine's dimmed grey misses WCAG AA contrast on white. */}
         <Text size="xs" c="gray.7">

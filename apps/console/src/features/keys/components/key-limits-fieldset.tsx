@@ -3,15 +3,13 @@ import type { UseFormReturnType } from '@mantine/form';
 import { formatMoney } from '../../../lib/format';
 import { loadPricedModelsFailed, usePricedModels } from '../api/get-priced-models';
 import type { KeyFormValues } from '../key-form-schema';
+import { CapInput, descriptionProps, fieldsetStyles } from './cap-input';
 
 type KeyLimitsFieldsetProps = {
   form: UseFormReturnType<KeyFormValues>;
   /** An existing key's worst case if copied today (dollars); a new key has none yet. */
   worstCaseDailySpend?: number;
 };
-
-// Mantine's dimmed grey misses WCAG AA contrast on white.
-const descriptionProps = { c: 'gray.7' } as const;
 
 /** What anyone who copies the key from a page can do with it (issue #18): models, output per call, requests and spend per address. */
 export function KeyLimitsFieldset({ form, worstCaseDailySpend }: KeyLimitsFieldsetProps) {
@@ -21,7 +19,7 @@ export function KeyLimitsFieldset({ form, worstCaseDailySpend }: KeyLimitsFields
   const data = [...new Set([...(models.data ?? []).map((model) => model.id), ...chosen])];
 
   return (
-    <Fieldset legend="Limits for a copied key" p="sm" styles={{ legend: { fontSize: 'var(--mantine-font-size-sm)', fontWeight: 500 } }}>
+    <Fieldset legend="Limits for a copied key" p="sm" styles={fieldsetStyles}>
       <Stack gap="sm">
         <Text size="xs" c="gray.7">
           A publishable key is in your page for anyone to copy; these bound what a copy can do.
@@ -50,25 +48,8 @@ export function KeyLimitsFieldset({ form, worstCaseDailySpend }: KeyLimitsFields
           allowNegative={false}
           {...form.getInputProps('maxOutputTokensPerCall')}
         />
-        <NumberInput
-          label="Requests per minute per visitor address"
-          description="Empty: no cap"
-          descriptionProps={descriptionProps}
-          placeholder="No cap"
-          allowDecimal={false}
-          allowNegative={false}
-          {...form.getInputProps('requestsPerMinute')}
-        />
-        <NumberInput
-          label="Spend per day per visitor address"
-          description="Dollars per UTC day. Empty: no cap"
-          descriptionProps={descriptionProps}
-          placeholder="No cap"
-          prefix="$"
-          decimalScale={2}
-          allowNegative={false}
-          {...form.getInputProps('spendPerDay')}
-        />
+        <CapInput label="Requests per minute per visitor address" unit="requests" {...form.getInputProps('requestsPerMinute')} />
+        <CapInput label="Spend per day per visitor address" unit="dollars" period="UTC day" {...form.getInputProps('spendPerDay')} />
       </Stack>
     </Fieldset>
   );
