@@ -63,6 +63,9 @@ async function boot(name: string, src: string) {
     maxOutputTokensPerCall: 1024,
     clientRequestsPerMinute: 100_000,
     clientSpendPerDayNanos: dollarsToNanos(1_000_000),
+    endUserRequestsPerMinute: 100_000,
+    endUserSpendPerDayNanos: dollarsToNanos(1_000_000),
+    endUserSpendPerMonthNanos: dollarsToNanos(1_000_000),
   };
   const controls = withCaps ? Object.fromEntries(Object.entries(caps).filter(([column]) => column in publishableKeys)) : {};
   await testDb.db

@@ -144,11 +144,15 @@ try {
     spendLimitNanos: dollarsToNanos(1_000_000),
     allowedOrigins: [origin],
     // Every per-key control on (issue #18), set wide enough that none refuses the bench's calls,
-    // all from one address: the allowed model, an output limit, and the per-address caps.
+    // all from one address: the allowed model, an output limit, and the per-address and per-end-user
+    // caps (the address is the end user: the key takes no end-user tokens).
     allowedModels: [chatBody.model],
     maxOutputTokensPerCall: 1024,
     clientRequestsPerMinute: 100_000,
     clientSpendPerDayNanos: dollarsToNanos(1_000_000),
+    endUserRequestsPerMinute: 100_000,
+    endUserSpendPerDayNanos: dollarsToNanos(1_000_000),
+    endUserSpendPerMonthNanos: dollarsToNanos(1_000_000),
   });
 
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${keyValue}`, origin };
