@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stripeProvider } from './domain/payments/stripe-provider.js';
 import { setupFakeStripe } from './testing/fake-stripe.js';
 import { startIdentity } from './testing/identity-process.js';
+import { startIdentityProvider } from './testing/identity-provider.js';
 import { identityUsers } from './testing/identity-users.js';
 import { setupTestApp } from './testing/setup-test-app.js';
 
@@ -25,9 +26,9 @@ vi.mock('@meterway/service', async (importOriginal) => {
 /**
  * The api at its chattiest level, in the sandbox and the Stripe configuration, through what people
  * do: sign in (the session cookie on every call), create and edit a key, call the gateway with the
- * full key (streaming too, and from a wrong origin), top up in the sandbox and open the invoices,
+ * full key (streaming too, from a wrong origin, and with end-user tokens), top up in the sandbox and open the invoices,
  * pay through Stripe and receive its signed webhook. No session or CSRF token, key value, client
- * secret, portal token, card number, Stripe key or webhook secret, nor the api's own secret, in
+ * secret, portal token, card number, end-user token, Stripe key or webhook secret, nor the api's own secret, in
  * any line.
  */
 const stripeSecretKey = 'sk_test_logSecretsNeverInTheLog0123456789';
@@ -40,13 +41,14 @@ const appOrigin = 'https://app.example.com';
 const env: NodeJS.ProcessEnv = { LOG_LEVEL: 'trace', API_SECRET: apiSecret };
 const stripeEnv: NodeJS.ProcessEnv = { ...env, STRIPE_SECRET_KEY: stripeSecretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PUBLISHABLE_KEY: 'pk_test_log' };
 let identity: Awaited<ReturnType<typeof startIdentity>> | undefined;
+let signIn: Awaited<ReturnType<typeof startIdentityProvider>> | undefined;
 beforeAll(async () => {
-  identity = await startIdentity();
+  [identity, signIn] = await Promise.all([startIdentity(), startIdentityProvider()]);
   env.IDENTITY_URL = identity.url;
   stripeEnv.IDENTITY_URL = identity.url;
 }, 60_000);
 afterAll(async () => {
-  await identity?.stop();
+  await Promise.all([identity?.stop(), signIn?.close()]);
 });
 
 const sandbox = setupTestApp(env);
@@ -62,7 +64,7 @@ const stripe = setupTestApp(stripeEnv, {
 const cookieValue = (cookie: string, name: string) => cookie.split('; ').find((pair) => pair.startsWith(`${name}=`))?.slice(name.length + 1) ?? '';
 
 describe('api logs', () => {
-  it('never contain a session, key value, client secret, portal token, card number or a Stripe or api secret', async () => {
+  it('never contain a session, key value, client secret, portal token, card number, end-user token or a Stripe or api secret', async () => {
     const from = lines.length;
     const person = await identityUsers(identity?.url ?? '').signUp();
     const cookie = person.cookie;
@@ -98,6 +100,13 @@ describe('api logs', () => {
     expect((await call(app, 'POST', '/v1/chat/completions', { ...body, stream: true }, gateway)).statusCode).toBe(200);
     expect((await call(app, 'GET', '/v1/models', undefined, gateway)).statusCode).toBe(200);
     expect((await call(app, 'POST', '/v1/chat/completions', body, { ...gateway, origin: 'https://elsewhere.example' })).statusCode).toBe(403);
+
+    // End-user tokens: a valid one, and an expired one, of the customer's sign-in provider.
+    await call(app, 'PUT', `/bff/publishable-keys/${key.id}`, { name: 'Log test, renamed', budget: 6, allowedOrigins: [appOrigin], endUserTokens: signIn!.settings });
+    const [valid, expired] = await Promise.all([signIn!.token('log-user'), signIn!.token('log-user', { expiresIn: Math.floor(Date.now() / 1000) - 120 })]);
+    secrets.add(valid).add(expired);
+    expect((await call(app, 'POST', '/v1/chat/completions', body, { ...gateway, 'meterway-user-token': valid })).statusCode).toBe(200);
+    expect((await call(app, 'POST', '/v1/chat/completions', body, { ...gateway, 'meterway-user-token': expired })).statusCode).toBe(401);
 
     // Stripe: a checkout, the buyer pays, and Stripe's signed webhook (and one with a wrong signature).
     const started = (await call(stripe.app, 'POST', '/bff/stripe/checkout-session', { amount: 12 })).json();
