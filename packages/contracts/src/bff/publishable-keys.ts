@@ -187,14 +187,15 @@ export const maxEndUserLength = 255;
 /**
  * POST /bff/publishable-keys/{publishableKeyId}/blocks: a client address or an end user whose
  * calls with the key are refused at once, on every api instance. An IPv6 address blocks its /64,
- * which the per-address caps count as one client.
+ * which the per-address caps count as one client; the /64 itself (`2001:db8:1:2::/64`, as the
+ * callers list shows it) is taken too.
  */
 export const keyBlockInputSchema = z
   .object({
     clientAddress: z
       .string({ error: 'Enter an IPv4 or IPv6 address' })
       .trim()
-      .pipe(z.union([z.ipv4(), z.ipv6()], { error: 'Enter an IPv4 or IPv6 address' }))
+      .pipe(z.union([z.ipv4(), z.ipv6(), z.cidrv6().regex(/\/64$/)], { error: 'Enter an IPv4 or IPv6 address' }))
       .optional(),
     endUser: z
       .string({ error: 'Enter the end user (the sub of their token)' })

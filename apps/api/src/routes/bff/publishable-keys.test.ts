@@ -193,6 +193,9 @@ describe('publishable keys', () => {
     const again = await call(alice.cookie, 'POST', blocksUrl, { clientAddress: '2001:db8:1:2::99' });
     expect(again.statusCode).toBe(409);
     expect(again.json().detail).toBe('2001:db8:1:2::/64 is already blocked on this key.');
+    // The /64 itself, as the callers list shows an IPv6 client, names the same client.
+    expect((await call(alice.cookie, 'POST', blocksUrl, { clientAddress: '2001:db8:1:2::/64' })).statusCode).toBe(409);
+    expect((await call(alice.cookie, 'POST', blocksUrl, { clientAddress: '2001:db8:1:2::/48' })).statusCode).toBe(400);
     const malformed = await call(alice.cookie, 'POST', blocksUrl, { clientAddress: '203.0.113' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().errors).toContainEqual({ field: 'clientAddress', message: 'Enter an IPv4 or IPv6 address' });

@@ -95,7 +95,8 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
     async (request, reply) => {
       const { publishableKeyId } = request.params;
       const { clientAddress, endUser = '' } = request.body;
-      const blocked = clientAddress !== undefined ? { client: clientOf(clientAddress) } : { endUser };
+      // An IPv6 /64, as the callers list shows a client, is blocked as any address in it.
+      const blocked = clientAddress !== undefined ? { client: clientOf(clientAddress.replace(/\/64$/, '')) } : { endUser };
       const block = await addBlock(db.db, viewerOf(request), publishableKeyId, blocked, new Date());
       return reply.code(201).send(changed(publishableKeyId, block));
     },

@@ -80,7 +80,7 @@ describe('/dashboard: callers of a key', () => {
     expect(dialog.queryByRole('button', { name: 'Block 203.0.113.7' })).not.toBeInTheDocument();
   });
 
-  it('blocks an IPv6 client by the first address of its /64', async () => {
+  it('blocks an IPv6 client by its /64, as the callers list names it', async () => {
     const requests: RecordedRequest[] = [];
     const ipv6 = buildKeyCallers({ clientAddresses: [{ clientAddress: '2001:db8:1:3::/64', calls: 5, spend: 0.5, blocked: false }] });
     server.use(keysHandlers.block(buildKeyBlock({ clientAddress: '2001:db8:1:3::/64' }), { requests }));
@@ -90,7 +90,7 @@ describe('/dashboard: callers of a key', () => {
     await user.click(await dialog.findByRole('button', { name: 'Block 2001:db8:1:3::/64' }));
 
     expect(await dialog.findByText('Blocked')).toBeInTheDocument();
-    expect(requests).toEqual([{ id: webApp.id, body: { clientAddress: '2001:db8:1:3::' } }]);
+    expect(requests).toEqual([{ id: webApp.id, body: { clientAddress: '2001:db8:1:3::/64' } }]);
   });
 
   it('blocks an end user, then shows it Blocked', async () => {

@@ -67,19 +67,13 @@ export function KeyCallersModal({ publishableKey: key, onClose }: KeyCallersModa
   );
 }
 
-/**
- * Callers list an IPv6 client as its /64 (`2001:db8:1:2::/64`), which the block input does not
- * take; its first address does, and blocks the same /64.
- */
-const addressToBlock = (caller: string) => caller.replace(/\/64$/, '');
-
 /** Blocks one caller of a kind; `blocking` names the caller while its request runs. */
 function useBlockCaller(publishableKeyId: string, kind: BlockKind) {
   const createBlock = useCreateKeyBlock(kind);
   const [caller, setCaller] = useState<string>();
   const block = (chosen: string) => {
     setCaller(chosen);
-    const input: KeyBlockInput = kind === 'clientAddress' ? { clientAddress: addressToBlock(chosen) } : { endUser: chosen };
+    const input: KeyBlockInput = kind === 'clientAddress' ? { clientAddress: chosen } : { endUser: chosen };
     createBlock.mutate({ publishableKeyId, input }, { onSuccess: () => notifySuccess(`${chosen} blocked`) });
   };
   return { block, blocking: createBlock.isPending ? caller : undefined };
