@@ -29,3 +29,21 @@ describe('RESERVATION_TTL_MS', () => {
     expect(problemsOf({ RESERVATION_TTL_MS: '8000', UPSTREAM_TIMEOUT_MS: '4000' })).toEqual([]);
   });
 });
+
+describe('payments in production', () => {
+  const production = { NODE_ENV: 'production', SMTP_URL: 'smtps://user:pass@mail.example.com' };
+
+  it('refuses to start without Stripe, naming its three variables, since the sandbox credits any test card', () => {
+    expect(problemsOf(production)).toEqual([
+      'STRIPE_SECRET_KEY: is required in production, with STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY: without them payments run in the sandbox, which credits any test card (set SANDBOX_PAYMENTS=allow to run it anyway)',
+    ]);
+  });
+
+  it('starts with Stripe, or with the sandbox allowed explicitly; development needs neither', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' };
+    expect(problemsOf({ ...production, ...stripe })).toEqual([]);
+    expect(problemsOf({ ...production, SANDBOX_PAYMENTS: 'allow' })).toEqual([]);
+    expect(problemsOf({})).toEqual([]);
+    expect(problemsOf({ ...production, SANDBOX_PAYMENTS: 'yes' })).toContainEqual(expect.stringMatching(/^SANDBOX_PAYMENTS: must be allow, or unset/));
+  });
+});

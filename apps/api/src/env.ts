@@ -19,6 +19,8 @@ const apiEnv = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_AUTOMATIC_TAX: booleanFlag.default(false),
   SANDBOX_TAX_RATE: z.coerce.number({ error: 'must be a number' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(0),
+  /** `allow`: run the sandbox's payments in production (it credits any test card). */
+  SANDBOX_PAYMENTS: z.enum(['allow'], { error: 'must be allow, or unset' }).optional(),
   SANDBOX_CHECKOUT_TTL_MINUTES: z.coerce.number({ error: 'must be a number' }).int('must be whole minutes').min(1, 'must be at least 1').default(30),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
@@ -32,6 +34,15 @@ const apiEnv = z.object({
   }
   if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
     context.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev outbox is for development only)' });
+  }
+  // Without Stripe, payments run in the sandbox, which credits any test card: free credit in production.
+  if (env.NODE_ENV === 'production' && !env.STRIPE_SECRET_KEY && env.SANDBOX_PAYMENTS !== 'allow') {
+    context.addIssue({
+      code: 'custom',
+      path: ['STRIPE_SECRET_KEY'],
+      message:
+        'is required in production, with STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY: without them payments run in the sandbox, which credits any test card (set SANDBOX_PAYMENTS=allow to run it anyway)',
+    });
   }
   // Half a Stripe configuration would take money and never credit it: refuse to boot.
   if (!env.STRIPE_SECRET_KEY) return;

@@ -39,6 +39,6 @@ describe('mail configuration', () => {
   it('refuses production without SMTP_URL, and a URL that is not smtp', () => {
     expect(() => loadApiConfig({ NODE_ENV: 'production' })).toThrow(/SMTP_URL: is required in production/);
     expect(() => loadApiConfig({ SMTP_URL: 'https://mail.example.com' })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
-    expect(loadApiConfig({ NODE_ENV: 'production', SMTP_URL: 'smtps://user:pass@mail.example.com' }).mail.smtpUrl).toBe('smtps://user:pass@mail.example.com');
+    expect(loadApiConfig({ NODE_ENV: 'production', SMTP_URL: 'smtps://user:pass@mail.example.com', SANDBOX_PAYMENTS: 'allow' }).mail.smtpUrl).toBe('smtps://user:pass@mail.example.com');
   });
 });

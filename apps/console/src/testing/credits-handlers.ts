@@ -1,4 +1,5 @@
 import type { Me } from '@meterway/contracts';
+import type { PaymentConfig } from '../features/credits/api/get-payment-config';
 import { HttpResponse, http } from 'msw';
 import { buildMe } from './me-handlers';
 import { testRuntimeConfig } from './runtime-config';
@@ -26,7 +27,7 @@ const recorded = async (request: Request, requests?: unknown[]) => {
 
 export const creditsHandlers = {
   /** GET /bff/config; the sandbox unless told otherwise. */
-  paymentConfig: (config: { paymentProvider: 'stripe' | 'sandbox'; stripePublishableKey?: string } = { paymentProvider: 'sandbox' }) =>
+  paymentConfig: (config: PaymentConfig = { paymentProvider: 'sandbox' }) =>
     http.get(`${api}/bff/config`, () => HttpResponse.json(config)),
 
   /** POST /bff/stripe/checkout-session. */

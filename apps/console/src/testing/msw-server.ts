@@ -1,5 +1,9 @@
 import { setupServer } from 'msw/node';
 import { alertsHandlers } from './alerts-handlers';
+import { creditsHandlers } from './credits-handlers';
 
-/** Every test's network; feature handlers are added here as features land. The dashboard always loads its alert settings. */
-export const server = setupServer(alertsHandlers.get());
+/**
+ * Every test's network; feature handlers are added here as features land. The dashboard always
+ * loads its alert settings, and every signed-in screen the payment config (the sandbox, in development).
+ */
+export const server = setupServer(alertsHandlers.get(), creditsHandlers.paymentConfig());

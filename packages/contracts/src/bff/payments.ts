@@ -21,6 +21,8 @@ export const customerPortalResponseSchema = z.object({ url: z.string() });
 export const paymentConfigSchema = z.object({
   paymentProvider: z.enum(['stripe', 'sandbox']),
   stripePublishableKey: z.string().optional(),
+  /** The sandbox runs in production (SANDBOX_PAYMENTS=allow): every console page says so, not only the checkout. */
+  testModeEverywhere: z.boolean().optional(),
 });
 
 /** The sandbox's checkout page data (test mode, no real money). */

@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { browserLocation } from '../../lib/browser-location';
 import { secondFactorStep } from '../../testing/auth-handlers';
 import { identity } from '../../testing/identity-handlers';
+import { paymentConfigQueryKey } from '../../features/credits/api/get-payment-config';
+import { creditsHandlers } from '../../testing/credits-handlers';
 import { buildMe, meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
@@ -94,6 +96,28 @@ describe('the signed-in guard', () => {
     answer();
     expect(await screen.findByRole('heading', { name: 'dashboard screen' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
+  });
+});
+
+describe('test mode', () => {
+  it('says on every signed-in screen that payments are not real when the sandbox runs in production', async () => {
+    server.use(meHandlers.signedIn(), creditsHandlers.paymentConfig({ paymentProvider: 'sandbox', testModeEverywhere: true }));
+    renderRoute('/chat-completions');
+    expect(await screen.findByRole('note', { name: 'Test mode' })).toHaveTextContent(
+      'Test mode: payments run in the sandbox, which accepts test cards and charges no real money.',
+    );
+  });
+
+  it('says nothing of it in development, where the sandbox is the default, or with Stripe', async () => {
+    for (const config of [{ paymentProvider: 'sandbox' as const }, { paymentProvider: 'stripe' as const, stripePublishableKey: 'pk_test_x' }]) {
+      server.use(meHandlers.signedIn(), creditsHandlers.paymentConfig(config));
+      const { unmount, queryClient } = renderRoute('/dashboard');
+      expect(await screen.findByRole('heading', { name: 'dashboard screen' })).toBeInTheDocument();
+      // The screen has the config the banner decides from.
+      await waitFor(() => expect(queryClient.getQueryData(paymentConfigQueryKey)).toEqual(config));
+      expect(screen.queryByRole('note', { name: 'Test mode' })).not.toBeInTheDocument();
+      unmount();
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { ConsoleShell } from '../../components/app-shell/console-shell';
 import { ShellLoader } from '../../components/app-shell/shell-loader';
 import { paths } from '../../config/paths';
+import { TestModeBanner } from '../../features/credits/components/test-mode-banner';
 import { SendFeedbackModal } from '../../features/feedback/components/send-feedback-modal';
 import { ApiError, isEmailNotVerified } from '../../lib/api-client';
 import { useMe } from '../../lib/me';
@@ -42,6 +43,7 @@ export function Component() {
 
   return (
     <ConsoleShell user={me.data} onSendFeedback={feedback.open}>
+      <TestModeBanner />
       <Outlet />
       <SendFeedbackModal opened={feedbackOpened} onClose={feedback.close} />
     </ConsoleShell>
