@@ -54,6 +54,14 @@ describe('the stack as npm start runs it', () => {
     expect(code).not.toBe(0);
     expect(output).toContain('API_PORT: must be a port number between 1 and 65535 (got "abc")');
   });
+
+  it('refuses to boot in production with the sandbox for payments, naming the Stripe variables', async () => {
+    const { code, output } = await runStackToExit({ NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525' });
+    expect(code).not.toBe(0);
+    expect(output).toContain(
+      'STRIPE_SECRET_KEY: is required in production, with STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY: without them payments run in the sandbox, which credits any test card (set SANDBOX_PAYMENTS=allow to run it anyway)',
+    );
+  });
 });
 
 /** Logs in on that stack's identity as the console's SDK does; answers the status. */
