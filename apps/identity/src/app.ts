@@ -19,6 +19,7 @@ import { logoutRoutes } from './routes/self-service/logout.js';
 import { recoveryRoutes } from './routes/self-service/recovery.js';
 import { settingsRoutes } from './routes/self-service/settings.js';
 import { sessionRoutes } from './routes/sessions/sessions.js';
+import { kratosHealthRoutes } from './routes/kratos-health.js';
 
 export type AppDeps = { config: IdentityConfig; db: IdentityDb; clock?: Clock; mailer?: Mailer };
 
@@ -29,6 +30,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   registerKratosErrors(fastify);
   refuseUnstorableText(fastify, () => errors.badRequest('The request contains a NUL character (U+0000) or text that is not valid Unicode.'));
   registerHealth(fastify, db.ping);
+  kratosHealthRoutes(fastify, db.ping);
   await fastify.register(cookie);
   await fastify.register(formbody);
   // Credentialed CORS for the console's origin and the configured UIs' (an integrator's own app);

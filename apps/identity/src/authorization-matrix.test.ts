@@ -71,6 +71,8 @@ const alreadySignedIn = '400 session_already_available';
 
 const matrix: Record<string, Case> = {
   'GET /healthz': { url: () => '/healthz', expect: everyone('200') },
+  'GET /health/alive': { url: () => '/health/alive', expect: everyone('200') },
+  'GET /health/ready': { url: () => '/health/ready', expect: everyone('200') },
   // The dev outbox exists only without SMTP and outside production (app.test.ts); it is public by design there.
   'GET /dev/outbox': { url: () => '/dev/outbox', expect: everyone('200') },
 
