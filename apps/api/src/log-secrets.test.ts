@@ -27,7 +27,7 @@ vi.mock('@meterway/service', async (importOriginal) => {
  * The api at its chattiest level, in the sandbox and the Stripe configuration, through what people
  * do: sign in (the session cookie on every call), create and edit a key, call the gateway with the
  * full key (streaming too, from a wrong origin, and with end-user tokens), top up in the sandbox and open the invoices,
- * pay through Stripe and receive its signed webhook. No session or CSRF token, key value, client
+ * pay through Stripe and receive its signed webhook, and the database going away. No session or CSRF token, key value, client
  * secret, portal token, card number, end-user token, Stripe key or webhook secret, nor the api's own secret, in
  * any line.
  */
@@ -119,10 +119,19 @@ describe('api logs', () => {
     expect((await deliver(signature.replace(/v1=\w{8}/, 'v1=00000000'))).statusCode).toBe(400);
     expect((await call(stripe.app, 'GET', '/bff/me')).json().remainingSpendAmount).toBe(12);
 
+    // The database handle closes under the gateway (a closed pool, not a network outage, so the
+    // answer is the catch-all 500): its failed queries carry the key's value as a parameter, and the
+    // errors are logged; their parameters are not.
+    await sandbox.testDb.handle.close();
+    await app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { ...gateway, 'meterway-user-token': valid }, payload: body });
+    await app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${key.value}x`, origin: appOrigin }, payload: body });
+    secrets.add(`${key.value}x`);
+
     const written = lines.slice(from);
     // The capture works and sees these requests: without it this test could not fail.
     expect(written.length).toBeGreaterThan(30);
     expect(written.some((line) => line.includes('"url":"/webhooks/stripe"'))).toBe(true);
+    expect(written.some((line) => line.includes('params: [redacted]'))).toBe(true);
     expect(written.some((line) => /"url":"\/sandbox\/portal\?token=\[redacted\]"/.test(line))).toBe(true);
     expect(written.some((line) => /"url":"\/sandbox\/checkout-sessions\/cs_sandbox_\w+\?client_secret=\[redacted\]"/.test(line))).toBe(true);
     for (const line of written) JSON.parse(line);

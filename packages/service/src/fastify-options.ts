@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type FastifyServerOptions, LogController } from 'fastify';
+import { serializeLoggedError } from './log-errors.js';
 import { fastifyTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 const incomingRequestId = /^[\w.:-]{1,64}$/;
@@ -21,6 +22,7 @@ export function fastifyOptions(logLevel: string, trustProxy: TrustProxy = false)
       level: logLevel,
       serializers: {
         req: (request) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip }),
+        err: serializeLoggedError,
       },
     },
     requestIdHeader: false,
