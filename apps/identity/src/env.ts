@@ -1,11 +1,11 @@
-import { booleanFlag, httpUrl, parseEnv, publicUrls, stackEnvShape, trustProxySetting } from '@meterway/service';
+import { booleanFlag, httpUrl, parseEnv, postgresUrl, publicUrls, stackEnvShape, trustProxySetting } from '@meterway/service';
 import { z } from 'zod';
 
 /** Identity's environment; README.md documents every name. */
 const identityEnv = z
   .object({
     ...stackEnvShape,
-    IDENTITY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+    IDENTITY_DATABASE_URL: postgresUrl.optional(),
     IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
     MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),

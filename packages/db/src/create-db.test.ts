@@ -55,6 +55,9 @@ describe('createDb on PGlite (no DATABASE_URL)', () => {
   });
 });
 
+// Debian's Postgres listens on this socket beside its TCP port.
+const socketDir = '/var/run/postgresql';
+
 describe.skipIf(!process.env.DATABASE_URL)('createDb on Postgres (DATABASE_URL set)', () => {
   it('migrates once when several instances boot together, each service in its own schema', async () => {
     // A fresh database on the server, so this test owns its migration history.
@@ -69,6 +72,23 @@ describe.skipIf(!process.env.DATABASE_URL)('createDb on Postgres (DATABASE_URL s
         "select table_schema as schema from information_schema.tables where table_name = 'notes'",
       )) as unknown as { rows: { schema: string }[] };
       expect(tables.rows.map((table) => table.schema)).toEqual(['fixture']);
+    } finally {
+      await Promise.all(opened.splice(0).map((handle) => handle.close()));
+      await scratch.close();
+    }
+  });
+
+  it('connects over a Unix socket, as managed Postgres services hand it out (postgres://user@/db?host=/dir)', async () => {
+    const scratch = await createTestDb({ schema, migrations });
+    try {
+      const database = new URL(scratch.databaseUrl!).pathname.slice(1);
+      const user = new URL(scratch.databaseUrl!).username || 'postgres';
+      const socketUrl = `postgres://${user}@/${database}?host=${encodeURIComponent(socketDir)}`;
+      const handle = await open(tempDir(), socketUrl);
+      await handle.migrate(migrations);
+      await handle.ping();
+      const [row] = await handle.db.select({ n: count() }).from(schema.notes);
+      expect(row?.n).toBe(0);
     } finally {
       await Promise.all(opened.splice(0).map((handle) => handle.close()));
       await scratch.close();

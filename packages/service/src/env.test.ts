@@ -43,4 +43,33 @@ describe('parseEnv', () => {
       'DATABASE_URL: must be a postgres:// URL (got "mysql://x")',
     ]);
   });
+
+  it('takes a Postgres URL in any form node-postgres connects with: a host, a Unix socket, sslmode', () => {
+    for (const url of [
+      'postgres://app:pw@db.example.com:5432/app?sslmode=verify-full',
+      'postgres://postgres@/postgres?host=/var/run/postgresql',
+      'postgresql:///app?host=/var/run/postgresql',
+      'socket:/var/run/postgresql?db=app',
+    ]) {
+      expect(parseEnv(schema, { DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+    for (const url of ['mysql://x', 'postgres://db.example.com:99999/app', 'db.example.com']) {
+      expect(() => parseEnv(schema, { DATABASE_URL: url })).toThrow(EnvError);
+    }
+  });
+
+  it('never echoes a secret in its refusal: a secret variable\'s value, a URL\'s password', () => {
+    const problems = (source: NodeJS.ProcessEnv) => {
+      try {
+        parseEnv(z.object({ ...stackEnvShape, API_SECRET: z.string().min(32, 'must be at least 32 characters').optional() }), source);
+      } catch (error) {
+        return (error as EnvError).problems;
+      }
+      return [];
+    };
+    expect(problems({ API_SECRET: 'short-secret' })).toEqual(['API_SECRET: must be at least 32 characters']);
+    expect(problems({ DATABASE_URL: 'postgres://app:hunter2@db.example.com:99999/app' })).toEqual([
+      'DATABASE_URL: must be a postgres:// URL (got "postgres://app:***@db.example.com:99999/app")',
+    ]);
+  });
 });

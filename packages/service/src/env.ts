@@ -1,3 +1,4 @@
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { z } from 'zod';
 
 /** Thrown at boot when the environment is invalid; the message lists every problem, one a line. */
@@ -7,6 +8,12 @@ export class EnvError extends Error {
     this.name = 'EnvError';
   }
 }
+
+// A refused value is echoed to help fix it, but never a secret: not the value of a secret's
+// variable, nor the password of a URL (`postgres://user:password@host`).
+const secretName = /SECRET|KEY|TOKEN|PASSWORD/;
+const shownValue = (name: string, value: string | undefined) =>
+  value === undefined || secretName.test(name) ? undefined : value.replace(/(\/\/[^:/@\s]*:)[^@\s]*@/, '$1***@');
 
 /**
  * Parses the environment once with one schema. Empty values count as unset, as shells and
@@ -19,7 +26,7 @@ export function parseEnv<TSchema extends z.ZodType>(schema: TSchema, source: Nod
   throw new EnvError(
     result.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(environment)';
-      const value = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined;
+      const value = typeof issue.path[0] === 'string' ? shownValue(issue.path[0], present[issue.path[0]]) : undefined;
       return value === undefined ? `${name}: ${issue.message}` : `${name}: ${issue.message} (got "${value}")`;
     }),
   );
@@ -46,6 +53,21 @@ export const commaList = z
   .default([]);
 
 /** The names every service reads: where each part listens and how the others are reached. */
+/**
+ * A Postgres connection string in any form node-postgres takes: a host, a Unix socket
+ * (`postgres://user@/db?host=/var/run/postgresql`, `socket:/var/run/postgresql?db=app`), `sslmode`
+ * and the other parameters. Only what it cannot parse, or another scheme, is refused.
+ */
+export const postgresUrl = z.string().refine((value) => {
+  if (!/^(postgres(ql)?:\/\/|socket:)/.test(value)) return false;
+  try {
+    parseConnectionString(value);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be a postgres:// URL');
+
 export const stackEnvShape = {
   HOST: z.string().default('127.0.0.1'),
   CONSOLE_PORT: port(3000),
@@ -55,7 +77,7 @@ export const stackEnvShape = {
   API_URL: httpUrl.optional(),
   IDENTITY_URL: httpUrl.optional(),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+  DATABASE_URL: postgresUrl.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 };

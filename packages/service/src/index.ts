@@ -1,4 +1,4 @@
-export { booleanFlag, commaList, EnvError, httpUrl, parseEnv, port, publicUrls, stackEnvShape } from './env.js';
+export { booleanFlag, commaList, EnvError, httpUrl, parseEnv, port, postgresUrl, publicUrls, stackEnvShape } from './env.js';
 export { fastifyOptions, redactUrl } from './fastify-options.js';
 export { type TrustProxy, trustProxySetting } from './trust-proxy.js';
 export { clientOf, networkOf } from './client-address.js';
