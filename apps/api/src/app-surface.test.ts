@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setupTestApp } from './testing/setup-test-app.js';
 
 const t = setupTestApp({ CONSOLE_URL: 'https://console.example.com' });
+const https = setupTestApp({ CONSOLE_URL: 'https://console.example.com', API_URL: 'https://api.example.com' });
 
 describe('api surface', () => {
   it('publishes an OpenAPI document generated from the contracts', async () => {
@@ -49,10 +50,15 @@ describe('api surface', () => {
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('sends security headers', async () => {
+  it('sends security headers; HSTS only when served over https, on the gateway too', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['strict-transport-security']).toBeDefined();
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    for (const url of ['/healthz', '/bff/config', '/v1/models']) {
+      const overHttps = await https.app.inject({ method: 'GET', url });
+      expect(overHttps.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
+      expect(overHttps.headers['x-content-type-options'], url).toBe('nosniff');
+    }
   });
 });

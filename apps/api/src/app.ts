@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import { echoRequestId, fastifyOptions, packagePath, registerHealth } from '@meterway/service';
+import { echoRequestId, fastifyOptions, packagePath, registerHealth, transportSecurityHeaders } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
@@ -35,7 +35,9 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   zod.setSerializerCompiler(serializerCompiler);
   echoRequestId(fastify);
   registerProblemJson(fastify);
-  await fastify.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } });
+  transportSecurityHeaders(fastify, config.apiUrl);
+  // HSTS only over https, from transportSecurityHeaders, which the gateway's routes (without helmet) share.
+  await fastify.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' }, strictTransportSecurity: false });
   await fastify.register(swagger, {
     openapi: { info: { title: 'Meterway API', version: '1.0.0' }, servers: [{ url: config.apiUrl }] },
     transform: jsonSchemaTransform,

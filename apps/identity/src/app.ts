@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import { devOutbox, devOutboxRoutes, echoRequestId, fastifyOptions, packagePath, refuseUnstorableText, registerHealth, smtpMailer } from '@meterway/service';
+import { devOutbox, devOutboxRoutes, echoRequestId, fastifyOptions, packagePath, refuseUnstorableText, registerHealth, smtpMailer, transportSecurityHeaders } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IdentityContext } from './context.js';
 import type { IdentityDb } from './db/index.js';
@@ -29,6 +29,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   echoRequestId(fastify);
   registerKratosErrors(fastify);
   refuseUnstorableText(fastify, () => errors.badRequest('The request contains a NUL character (U+0000) or text that is not valid Unicode.'));
+  transportSecurityHeaders(fastify, config.identityUrl);
   registerHealth(fastify, db.ping);
   kratosHealthRoutes(fastify, db.ping);
   await fastify.register(cookie);
