@@ -106,6 +106,9 @@ describe('usage and admin in the console', () => {
     expect(cells[1]).toMatch(/\b([01]\d|2[0-3]):[0-5]\d:[0-5]\d\b/);
     expect(cells.slice(2)).toEqual([
       'meterway-demo',
+      // No end user (the key takes no end-user tokens), and the caller's network, never its address.
+      '—',
+      row.clientNetwork,
       tokens.format(row.estimatedInputTokens),
       tokens.format(row.inputTokens),
       cost.format(row.estimatedInputCost),

@@ -66,7 +66,8 @@ function PageOfRows<Row>({ label, query, paging, columns, rowKey, emptyText, min
       {data.items.length === 0 ? (
         <Text c="dimmed">{emptyText}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={minWidth} type="native">
+        // A table wider than the screen scrolls sideways: its region takes the keyboard focus, so it scrolls without a mouse too.
+        <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} role="region" aria-label={label}>
           <Table aria-label={label} striped highlightOnHover verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
