@@ -169,6 +169,8 @@ beforeAll(async () => {
     const answer = await gateway('POST', '/v1/chat/completions', { authorization: `Bearer ${f.gatewayKeyOfA.value}`, origin: keyOrigin });
     expect(answer.statusCode, answer.body).toBe(200);
   }
+  // Settlement follows each answer; the lists below read the calls once they are charged.
+  await t.app.meter.settling();
 }, 90_000);
 
 afterAll(() => {
