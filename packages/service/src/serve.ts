@@ -57,7 +57,8 @@ export async function serve({ build, shutdownTimeoutMs = 10_000 }: ServeOptions)
   process.on('SIGINT', shutdown);
 
   try {
-    await app.listen({ host, port });
+    // The operator sees which runtime a service is on in its first line (Node 24 when started by npm).
+    await app.listen({ host, port, listenTextResolver: (address) => `Server listening at ${address} on Node ${process.version}` });
   } catch (error) {
     app.log.fatal({ err: error }, 'could not listen');
     await app.close().catch(() => {});
