@@ -8,7 +8,9 @@ import type { IdentityDb } from './db/index.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { loadSecret } from './domain/secret.js';
 import type { IdentityConfig } from './env.js';
+import { countedMailer } from './mail/counted-mailer.js';
 import type { Mailer } from './mail/mailer.js';
+import { identityMetrics } from './plugins/metrics.js';
 import { registerKratosErrors, sendFrameworkError } from './plugins/kratos-errors.js';
 import { errors } from './flows/errors.js';
 import { hostedUiRoutes } from './routes/hosted-ui.js';
@@ -32,6 +34,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   transportSecurityHeaders(fastify, config.identityUrl);
   registerHealth(fastify, db.ping);
   kratosHealthRoutes(fastify, db.ping);
+  const metrics = identityMetrics(fastify, config, db);
   await fastify.register(cookie);
   await fastify.register(formbody);
   // Credentialed CORS for the console's origin and the configured UIs' (an integrator's own app);
@@ -44,8 +47,8 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   });
 
   const outbox = deps.mailer ? undefined : config.mail.smtpUrl ? undefined : devOutbox(fastify.log);
-  const mailer = deps.mailer ?? outbox ?? smtpMailer(config.mail.smtpUrl ?? '', config.mail.from);
-  const ctx: IdentityContext = { config, db: db.db, clock: deps.clock ?? systemClock, mailer, secret: await loadSecret(db.db, config.secret) };
+  const mailer = countedMailer(deps.mailer ?? outbox ?? smtpMailer(config.mail.smtpUrl ?? '', config.mail.from), metrics);
+  const ctx: IdentityContext = { config, db: db.db, clock: deps.clock ?? systemClock, mailer, metrics, secret: await loadSecret(db.db, config.secret) };
 
   if (outbox && !config.production) devOutboxRoutes(fastify, outbox);
   await registrationRoutes(fastify, ctx);

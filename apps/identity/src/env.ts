@@ -54,6 +54,7 @@ export function loadIdentityConfig(source: NodeJS.ProcessEnv = process.env) {
     dataDir: env.DATA_DIR,
     databaseUrl: env.IDENTITY_DATABASE_URL ?? env.DATABASE_URL,
     secret: env.IDENTITY_SECRET,
+    metricsToken: env.METRICS_TOKEN,
     ...urls,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     cookie: { domain: env.COOKIE_DOMAIN, secure: env.COOKIE_SECURE ?? urls.identityUrl.startsWith('https://') },

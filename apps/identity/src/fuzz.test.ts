@@ -273,6 +273,7 @@ const specs: Record<string, Spec> = {
   'GET /healthz': { runs: 60, cases: () => plain('/healthz') },
   'GET /health/alive': { runs: 60, cases: () => plain('/health/alive') },
   'GET /health/ready': { runs: 60, cases: () => plain('/health/ready') },
+  'GET /metrics': { runs: 60, cases: () => plain('/metrics') },
   'GET /dev/outbox': { runs: 100, cases: () => request('GET', fc.array(fc.tuple(fc.constant('to'), nastyString), { maxLength: 2 }).map((pairs) => `/dev/outbox${queryString(pairs)}`)) },
   'GET /self-service/registration/browser': { runs: 150, cases: () => plain('/self-service/registration/browser') },
   'GET /self-service/registration/flows': { runs: 200, cases: () => request('GET', flowFirst('id', f.flows.registration.id).map((query) => `/self-service/registration/flows${query}`)) },

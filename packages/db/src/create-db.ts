@@ -17,6 +17,8 @@ export type Database<TSchema extends Schema = Schema> = PgDatabase<PgQueryResult
 export type DbHandle<TSchema extends Schema = Schema> = {
   db: Database<TSchema>;
   kind: 'postgres' | 'pglite';
+  /** node-postgres' pool, for its counts (metrics); PGlite has none. */
+  pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
   /** Resolves when the database answers a query; rejects otherwise. */
   ping: () => Promise<void>;
   /** Applies the pending migrations, then every function file again; safe to call from several instances at once. */
@@ -60,6 +62,7 @@ export function fromPool<TSchema extends Schema>(pool: pg.Pool, schema: TSchema)
   return {
     db,
     kind: 'postgres',
+    pool,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -80,6 +80,8 @@ export const stackEnvShape = {
   DATABASE_URL: postgresUrl.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
+  /** Bearer token `/metrics` asks for; unset, `/metrics` answers only outside production. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 };
 
 type StackEnv = z.output<z.ZodObject<typeof stackEnvShape>>;

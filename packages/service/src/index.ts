@@ -3,6 +3,7 @@ export { fastifyOptions, redactUrl } from './fastify-options.js';
 export { type TrustProxy, trustProxySetting } from './trust-proxy.js';
 export { clientOf, networkOf } from './client-address.js';
 export { registerHealth } from './health.js';
+export { type PoolCounts, registerMetrics } from './metrics/metrics.js';
 export { transportSecurityHeaders } from './transport-headers.js';
 export { echoRequestId } from './request-id.js';
 export { serve } from './serve.js';

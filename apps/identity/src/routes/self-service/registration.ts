@@ -98,23 +98,36 @@ export async function registrationRoutes(app: FastifyInstance, ctx: IdentityCont
     else if (!emailPattern.test(rawEmail.trim())) schemaProblems.push({ node: 'traits.email', message: messages.invalidEmail(rawEmail) });
     if (password === undefined) schemaProblems.push({ node: 'password', message: messages.missingProperty('password') });
     else if (password === '') schemaProblems.push({ node: 'password', message: messages.tooShort(1, 0) });
-    if (schemaProblems.length) return fail(schemaProblems);
+    if (schemaProblems.length) {
+      ctx.metrics.registration('invalid_input');
+      return fail(schemaProblems);
+    }
     checkCsrf(request, ctx, body.csrf_token);
 
     const email = normalizeEmail(rawEmail ?? '');
     await consumeRateLimit(ctx, [rateRules.registrationIp(request.ip)]);
     const policyProblem = checkPasswordPolicy(password ?? '', email);
-    if (policyProblem) return fail([{ node: 'password', message: policyProblem }]);
-    if (await emailTaken(ctx.db, email)) return fail([{ message: messages.duplicateIdentifier() }]);
+    if (policyProblem) {
+      ctx.metrics.registration('weak_password');
+      return fail([{ node: 'password', message: policyProblem }]);
+    }
+    if (await emailTaken(ctx.db, email)) {
+      ctx.metrics.registration('duplicate_identifier');
+      return fail([{ message: messages.duplicateIdentifier() }]);
+    }
 
     let identityId: string;
     try {
       identityId = (await createIdentity(ctx.db, { email, hashedPassword: await hashPassword(password ?? ''), now })).id;
     } catch (error) {
       // Two registrations for one address at once: the unique index lets one through.
-      if (await emailTaken(ctx.db, email)) return fail([{ message: messages.duplicateIdentifier() }]);
+      if (await emailTaken(ctx.db, email)) {
+        ctx.metrics.registration('duplicate_identifier');
+        return fail([{ message: messages.duplicateIdentifier() }]);
+      }
       throw error;
     }
+    ctx.metrics.registration('success');
     return completeRegistration(request, reply, ctx, flow, identityId, email);
   });
 }
