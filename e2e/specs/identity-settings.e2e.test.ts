@@ -1,4 +1,3 @@
-import { generate } from 'otplib';
 import { describe, expect, inject, it } from 'vitest';
 import { callIdentity, csrfOf, enrolTotpOnSettingsPage, signUp } from '../support/browser-identity.js';
 import { useBrowser } from '../support/browser.js';
@@ -24,7 +23,7 @@ describe('identity hosted pages in Chromium', () => {
     await passwordCard.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => passwordCard.getByText('Your changes have been saved!').isVisible()).toBe(true);
 
-    const secret = await enrolTotpOnSettingsPage(page);
+    const authenticator = await enrolTotpOnSettingsPage(page);
     expect((await callIdentity(context.request, 'GET', '/sessions/whoami')).body.authenticator_assurance_level).toBe('aal2');
 
     // Log out, then log in with the new password: the second factor is required.
@@ -49,7 +48,7 @@ describe('identity hosted pages in Chromium', () => {
 
     await page.goto(pending.body.redirect_browser_to);
     await page.waitForURL(/\/ui\/login\?flow=/);
-    await page.getByLabel('Authentication code').fill(await generate({ secret }));
+    await page.getByLabel('Authentication code').fill(await authenticator.code());
     await page.getByRole('button', { name: 'Use Authenticator' }).click();
     await page.waitForURL(new RegExp(`^${stack.consoleUrl}/`));
     const whoami = await callIdentity(context.request, 'GET', '/sessions/whoami');

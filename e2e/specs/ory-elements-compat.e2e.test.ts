@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import { freePort } from '@meterway/service';
-import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElementsApp, serveElementsApp } from '../ory-elements-app/serve.js';
+import { authenticatorApp } from '../support/authenticator.js';
 import { useBrowser } from '../support/browser.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -80,10 +80,10 @@ async function logInWithPassword(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in with password' }).click();
 }
 
-async function secondFactor(page: Page, secret: string) {
+async function secondFactor(page: Page, authenticator: ReturnType<typeof authenticatorApp>) {
   await inApp(page, '/login');
   await page.getByText('Second factor authentication').waitFor();
-  await page.getByRole('textbox', { name: 'Authentication code' }).fill(await generate({ secret }));
+  await page.getByRole('textbox', { name: 'Authentication code' }).fill(await authenticator.code());
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
@@ -118,7 +118,8 @@ describe('an app built on @ory/elements-react against the identity', () => {
     const secret = await page.locator('input[name="totp_secret_key"]').inputValue();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const totpForm = page.locator('form', { has: page.locator('input[name="totp_code"]') });
-    await totpForm.getByRole('textbox', { name: 'Verify code' }).fill(await generate({ secret }));
+    const authenticator = authenticatorApp(secret);
+    await totpForm.getByRole('textbox', { name: 'Verify code' }).fill(await authenticator.code());
     await totpForm.getByRole('button', { name: 'Save' }).click();
     await page.getByText('You currently have an authenticator app connected.').waitFor();
     await inApp(page, '/settings');
@@ -127,7 +128,7 @@ describe('an app built on @ory/elements-react against the identity', () => {
     await page.goto(appUrl);
     await logOut(page);
     await logInWithPassword(page, email, password);
-    await secondFactor(page, secret);
+    await secondFactor(page, authenticator);
     expect(await home(page)).toEqual({ email, aal: 'aal2' });
 
     // A refresh login through the app keeps the session at aal2.
@@ -147,7 +148,7 @@ describe('an app built on @ory/elements-react against the identity', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('textbox', { name: 'Recovery code' }).fill(await codeFor(email, 'recovery_code'));
     await page.getByRole('button', { name: 'Continue' }).click();
-    await secondFactor(page, secret);
+    await secondFactor(page, authenticator);
     await inApp(page, '/settings');
     await page.getByText('You successfully recovered your account.', { exact: false }).waitFor();
     const passwordForm = page.locator('form', { has: page.locator('input[name="password"]') });
@@ -159,7 +160,7 @@ describe('an app built on @ory/elements-react against the identity', () => {
     await page.goto(appUrl);
     await logOut(page);
     await logInWithPassword(page, email, newPassword);
-    await secondFactor(page, secret);
+    await secondFactor(page, authenticator);
     expect(await home(page)).toEqual({ email, aal: 'aal2' });
     await context.close();
   }, 150_000);

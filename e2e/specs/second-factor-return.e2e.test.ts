@@ -1,4 +1,3 @@
-import { generate } from 'otplib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { callIdentity, enrolTotpOnSettingsPage, signUp } from '../support/browser-identity.js';
@@ -13,8 +12,8 @@ const chromium = useBrowser();
 
 const secondFactorPage = new RegExp(`^${stack.identityUrl}/ui/login\\?flow=`);
 
-/** Enrols TOTP on identity's settings page; answers the authenticator's secret. */
-async function enrolTotp(page: Page): Promise<string> {
+/** Enrols TOTP on identity's settings page; answers the authenticator app. */
+async function enrolTotp(page: Page) {
   await page.goto(`${stack.identityUrl}/ui/settings`);
   await page.waitForURL(/\/ui\/settings\?flow=/);
   return enrolTotpOnSettingsPage(page);
@@ -37,7 +36,7 @@ describe('a second factor left half-way (Chromium, the real stack)', () => {
     const context = await chromium.browser.newContext();
     const page = await context.newPage();
     const { email, password } = await signUp(context, `e2e-2fa-return-${Date.now()}@example.com`);
-    const secret = await enrolTotp(page);
+    const authenticator = await enrolTotp(page);
     await logOut(context);
 
     await logInOnConsole(page, email, password);
@@ -52,7 +51,7 @@ describe('a second factor left half-way (Chromium, the real stack)', () => {
     await page.waitForURL(secondFactorPage);
     expect(await page.getByText('Wooops!').count()).toBe(0);
 
-    await page.getByLabel('Authentication code').fill(await generate({ secret }));
+    await page.getByLabel('Authentication code').fill(await authenticator.code());
     await page.getByRole('button', { name: 'Use Authenticator' }).click();
     await page.waitForURL(`${stack.consoleUrl}/dashboard`);
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
@@ -66,14 +65,14 @@ describe('a second factor left half-way (Chromium, the real stack)', () => {
     const context = await chromium.browser.newContext();
     const page = await context.newPage();
     const { email, password } = await signUp(context, `e2e-2fa-screen-${Date.now()}@example.com`);
-    const secret = await enrolTotp(page);
+    const authenticator = await enrolTotp(page);
     await logOut(context);
     await logInOnConsole(page, email, password);
     await page.waitForURL(secondFactorPage);
 
     await page.goto(`${stack.consoleUrl}/add-credits`);
     await page.waitForURL(secondFactorPage);
-    await page.getByLabel('Authentication code').fill(await generate({ secret }));
+    await page.getByLabel('Authentication code').fill(await authenticator.code());
     await page.getByRole('button', { name: 'Use Authenticator' }).click();
     await page.waitForURL(`${stack.consoleUrl}/add-credits`);
     await context.close();

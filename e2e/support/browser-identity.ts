@@ -1,6 +1,6 @@
-import { generate } from 'otplib';
 import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { authenticatorApp } from './authenticator.js';
 
 type IdentityResponse = { status: number; body: any };
 type IdentityCall = (method: 'GET' | 'POST', path: string, data?: unknown) => Promise<IdentityResponse>;
@@ -73,13 +73,14 @@ async function signUpThrough(call: IdentityCall, email: string, { password = def
   return { email, password };
 }
 
-/** Enrols TOTP on identity's hosted settings page, where `page` already is; answers the authenticator's secret. */
-export async function enrolTotpOnSettingsPage(page: Page): Promise<string> {
+/** Enrols TOTP on identity's hosted settings page, where `page` already is; answers the authenticator app, whose first code enrolled it. */
+export async function enrolTotpOnSettingsPage(page: Page): Promise<ReturnType<typeof authenticatorApp>> {
   const totpCard = page.getByTestId('ory/screen/settings/group/totp');
   const secret = (await totpCard.textContent())?.match(/[A-Z2-7]{32}/)?.[0] ?? '';
   expect(secret).toHaveLength(32);
-  await totpCard.getByLabel('Verify code').fill(await generate({ secret }));
+  const app = authenticatorApp(secret);
+  await totpCard.getByLabel('Verify code').fill(await app.code());
   await totpCard.getByRole('button', { name: 'Save' }).click();
   await totpCard.getByRole('button', { name: 'Unlink TOTP Authenticator App' }).waitFor();
-  return secret;
+  return app;
 }

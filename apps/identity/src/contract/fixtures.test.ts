@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { describe, it } from 'vitest';
-import { csrfOf, testPassword } from '../testing/flows.js';
+import { csrfOf, nextTotpCode, testPassword } from '../testing/flows.js';
 import { matchFixture } from '../testing/fixtures.js';
 import { setupIdentityServer, uniqueEmail } from '../testing/identity-server.js';
 import { codeIn } from '../testing/mail-catcher.js';
@@ -107,7 +107,7 @@ describe('identity protocol fixtures', () => {
     record('login-second-factor', second, email);
     record(
       'login-success',
-      await call('POST', `/self-service/login?flow=${second.body.id}`, { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(second.body) }),
+      await call('POST', `/self-service/login?flow=${second.body.id}`, { method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(second.body) }),
       email,
     );
 

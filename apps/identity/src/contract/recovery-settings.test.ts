@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
-import { csrfOf, logIn, logOut, signUp, testPassword } from '../testing/flows.js';
+import { csrfOf, logIn, logOut, nextTotpCode, signUp, testPassword } from '../testing/flows.js';
 import { failure, setupIdentityServer, uniqueEmail } from '../testing/identity-server.js';
 import { codeIn, linkIn } from '../testing/mail-catcher.js';
 
@@ -165,7 +165,7 @@ describe('settings', () => {
 
     const second = await api.createBrowserLoginFlow({ aal: 'aal2' });
     expect(second.ui.nodes.map((node) => (node.attributes as { name?: string }).name)).toEqual(['csrf_token', 'totp_code', 'method']);
-    const upgraded = await api.updateLoginFlow({ flow: second.id, updateLoginFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(second) } });
+    const upgraded = await api.updateLoginFlow({ flow: second.id, updateLoginFlowBody: { method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(second) } });
     expect(upgraded.session.authenticator_assurance_level).toBe('aal2');
     expect((await api.toSession()).authentication_methods?.map((method) => method.method)).toEqual(['password', 'totp']);
   });

@@ -1,7 +1,7 @@
 import type { SettingsFlow } from '@ory/client-fetch';
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
-import { csrfOf, logOut, signUp, testPassword } from '../testing/flows.js';
+import { csrfOf, logOut, nextTotpCode, signUp, testPassword } from '../testing/flows.js';
 import { failure, setupIdentityServer, uniqueEmail } from '../testing/identity-server.js';
 import { codeIn } from '../testing/mail-catcher.js';
 
@@ -67,7 +67,7 @@ describe('settings with an aal1 session of an identity that has TOTP', () => {
     const landed = await browser.fetch(`${t.baseUrl}/self-service/login?flow=${loginFlow.id}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(loginFlow) }),
+      body: new URLSearchParams({ method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(loginFlow) }),
     });
     const landedUrl = new URL(landed.url);
     expect(`${landedUrl.origin}${landedUrl.pathname}`).toBe(`${t.baseUrl}/ui/settings`);
@@ -95,7 +95,7 @@ describe('settings with an aal1 session of an identity that has TOTP', () => {
 
     // As an SPA (Ory Elements) does it: the aal2 login flow from that URL, then the code.
     const loginFlow = await api.createBrowserLoginFlow({ aal: 'aal2', returnTo: new URL(refused.body.redirect_browser_to).searchParams.get('return_to') ?? '' });
-    const upgraded = await api.updateLoginFlow({ flow: loginFlow.id, updateLoginFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(loginFlow) } });
+    const upgraded = await api.updateLoginFlow({ flow: loginFlow.id, updateLoginFlowBody: { method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(loginFlow) } });
     expect(upgraded.continue_with).toEqual([{ action: 'redirect_browser_to', redirect_browser_to: settingsUrl }]);
     const settings = await api.getSettingsFlow({ id: settingsFlowId });
     expect(settings.ui.messages?.[0]).toMatchObject({ id: 1060001, type: 'success' });

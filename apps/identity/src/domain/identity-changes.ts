@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { credentials, identities, recoveryAddresses, verifiableAddresses } from '../db/schema/identities.js';
 
 /** A new e-mail replaces the login identifier and both addresses; the new address starts unverified. */
@@ -24,11 +24,31 @@ export async function setPasswordHash(db: Database, identityId: string, hashedPa
     .where(and(eq(credentials.identityId, identityId), eq(credentials.type, 'password')));
 }
 
-export async function linkTotp(db: Database, identityId: string, secret: string, now: Date): Promise<void> {
+/** Links an authenticator; the code that proved it (of `step`) is spent. */
+export async function linkTotp(db: Database, identityId: string, secret: string, step: number, now: Date): Promise<void> {
   await db
     .insert(credentials)
-    .values({ identityId, type: 'totp', identifier: identityId, config: { totpSecret: secret }, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [credentials.identityId, credentials.type], set: { config: { totpSecret: secret }, updatedAt: now } });
+    .values({ identityId, type: 'totp', identifier: identityId, config: { totpSecret: secret }, lastUsedStep: step, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [credentials.identityId, credentials.type], set: { config: { totpSecret: secret }, lastUsedStep: step, updatedAt: now } });
+}
+
+/**
+ * Spends a TOTP code's time step: true when no code of this step or a later one was used before.
+ * One conditional UPDATE, so two requests racing with the same code cannot both win.
+ */
+export async function claimTotpStep(db: Database, identityId: string, step: number): Promise<boolean> {
+  const claimed = await db
+    .update(credentials)
+    .set({ lastUsedStep: step })
+    .where(
+      and(
+        eq(credentials.identityId, identityId),
+        eq(credentials.type, 'totp'),
+        or(isNull(credentials.lastUsedStep), lt(credentials.lastUsedStep, step)),
+      ),
+    )
+    .returning({ identityId: credentials.identityId });
+  return claimed.length > 0;
 }
 
 export async function unlinkTotp(db: Database, identityId: string): Promise<void> {

@@ -8,13 +8,23 @@ export const totpUri = (issuer: string, account: string, secret: string) => gene
 
 export const totpQrDataUrl = (uri: string) => QRCode.toDataURL(uri, { width: 256, margin: 1 });
 
-/** Accepts the current code and its neighbours (±30 s), for clocks that drift a little. */
-export async function verifyTotp(secret: string, token: string, now: Date): Promise<boolean> {
-  if (!/^\d{6}$/.test(token)) return false;
+/**
+ * The time step a code matches: the current one or its neighbours (±30 s), for clocks that drift a
+ * little; only steps after `afterStep` count, so a code that was used once is not taken again.
+ */
+export async function matchTotp(secret: string, token: string, now: Date, afterStep?: number | null): Promise<number | undefined> {
+  if (!/^\d{6}$/.test(token)) return undefined;
   try {
-    const result = await verify({ secret, token, epoch: Math.floor(now.getTime() / 1000), epochTolerance: 30 });
-    return result.valid;
+    const result = await verify({
+      secret,
+      token,
+      epoch: Math.floor(now.getTime() / 1000),
+      epochTolerance: 30,
+      ...(afterStep === null || afterStep === undefined ? {} : { afterTimeStep: afterStep }),
+    });
+    // verify() answers for HOTP too; only a TOTP result carries the step.
+    return result.valid && 'timeStep' in result ? result.timeStep : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

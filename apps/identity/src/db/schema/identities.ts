@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { identitySchema } from './identity-schema.js';
 
 const timestamps = {
@@ -24,6 +24,8 @@ export const credentials = identitySchema.table(
     type: text('type', { enum: ['password', 'totp'] }).notNull(),
     identifier: text('identifier').notNull(),
     config: jsonb('config').$type<{ hashedPassword?: string; totpSecret?: string }>().notNull(),
+    /** TOTP: the time step of the last accepted code; a code of that step or an older one is refused (no replay). */
+    lastUsedStep: bigint('last_used_step', { mode: 'number' }),
     ...timestamps,
   },
   (table) => [

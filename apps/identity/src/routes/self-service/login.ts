@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityContext } from '../../context.js';
 import { findCredential, findPasswordCredential, hasTotp, normalizeEmail } from '../../domain/identities.js';
+import { claimTotpStep } from '../../domain/identity-changes.js';
 import { verifyDecoy, verifyPassword } from '../../domain/passwords.js';
 import { serializeSession, type Session } from '../../domain/sessions.js';
-import { verifyTotp } from '../../domain/totp.js';
+import { matchTotp } from '../../domain/totp.js';
 import { errors } from '../../flows/errors.js';
 import { createFlow, type Flow, flowUi, serializeFlow, updateFlow } from '../../flows/flow-store.js';
 import { loginUi } from '../../flows/login-ui.js';
@@ -129,6 +130,7 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       const valid = credential ? await verifyPassword(credential.config.hashedPassword ?? '', password ?? '') : (await verifyDecoy(password ?? ''), false);
       if (!credential || !valid || (previous && flow.refresh && previous.identityId !== credential.identityId)) {
         ctx.metrics.login('invalid_credentials');
+        ctx.metrics.login('invalid_credentials');
         return fail([{ message: messages.invalidCredentials() }], identifier);
       }
       await refundRateLimit(ctx, rateRules.loginFailures(email));
@@ -144,6 +146,7 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       await updateFlow(ctx.db, flow, { state: 'passed_challenge', active: 'password' }, now);
       if (session.aal !== 'aal2' && (await hasTotp(ctx.db, credential.identityId))) {
         ctx.metrics.login('second_factor_required');
+        ctx.metrics.login('second_factor_required');
         const target = secondFactorUrl(flow.returnTo);
         if (json) throw errors.locationChangeRequired(target);
         return reply.redirect(target, 303);
@@ -158,7 +161,9 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       await consumeRateLimit(ctx, [rateRules.loginIp(request.ip), rateRules.secondFactorFailures(previous.identityId)]);
       const totp = await findCredential(ctx.db, previous.identityId, 'totp');
       if (!totp) return fail([{ message: messages.noTotpDevice() }]);
-      if (!(await verifyTotp(totp.config.totpSecret ?? '', code.trim(), now))) return fail([{ message: messages.invalidTotpCode() }]);
+      // A code works once: its time step, or an older one, is refused after it was accepted.
+      const step = await matchTotp(totp.config.totpSecret ?? '', code.trim(), now, totp.lastUsedStep);
+      if (step === undefined || !(await claimTotpStep(ctx.db, previous.identityId, step))) return fail([{ message: messages.invalidTotpCode() }]);
       await refundRateLimit(ctx, rateRules.secondFactorFailures(previous.identityId));
       const session = await issueSession(request, reply, ctx, {
         identityId: previous.identityId,
@@ -172,6 +177,7 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
     }
 
     async function succeed(session: Session) {
+      ctx.metrics.login('success');
       ctx.metrics.login('success');
       const target = flow.returnTo ?? ctx.config.ui.afterLogin;
       if (!json) return reply.redirect(target, 303);

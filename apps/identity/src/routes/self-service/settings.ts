@@ -4,7 +4,7 @@ import { changeEmail, linkTotp, setPasswordHash, unlinkTotp } from '../../domain
 import { emailTaken, findCredential, hasTotp, normalizeEmail, serializeIdentity } from '../../domain/identities.js';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../../domain/passwords.js';
 import { isPrivileged, revokeOtherSessions, type Session } from '../../domain/sessions.js';
-import { verifyTotp } from '../../domain/totp.js';
+import { matchTotp } from '../../domain/totp.js';
 import { errors } from '../../flows/errors.js';
 import { type Flow, flowUi, serializeFlow, updateFlow } from '../../flows/flow-store.js';
 import { messages, type UiText } from '../../flows/messages.js';
@@ -163,8 +163,9 @@ export async function settingsRoutes(app: FastifyInstance, ctx: IdentityContext)
       if (code === undefined) return fail([{ node: 'totp_code', message: messages.missingProperty('totp_code') }]);
       requirePrivilege();
       const secret = typeof flow.context.totpSecret === 'string' ? flow.context.totpSecret : undefined;
-      if (!secret || !(await verifyTotp(secret, code.trim(), now))) return fail([{ node: 'totp_code', message: messages.invalidTotpCode() }]);
-      await linkTotp(ctx.db, session.identityId, secret, now);
+      const step = secret ? await matchTotp(secret, code.trim(), now) : undefined;
+      if (!secret || step === undefined) return fail([{ node: 'totp_code', message: messages.invalidTotpCode() }]);
+      await linkTotp(ctx.db, session.identityId, secret, step, now);
       // Linking proves a second factor: the session is upgraded to aal2, under a new id.
       await issueSession(request, reply, ctx, {
         identityId: session.identityId,

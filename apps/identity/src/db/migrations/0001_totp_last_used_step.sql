@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."credentials" ADD COLUMN "last_used_step" bigint;
