@@ -66,6 +66,21 @@ describe('the stack as npm start runs it', () => {
       'STRIPE_SECRET_KEY: is required in production, with STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY: without them payments run in the sandbox, which credits any test card (set SANDBOX_PAYMENTS=allow to run it anyway)',
     );
   });
+
+  it('runs the sandbox in production when allowed, and says so from the login screen on', async () => {
+    const production = await startStack({ env: { NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525', SANDBOX_PAYMENTS: 'allow' } });
+    const page = await chromium.browser.newPage();
+    try {
+      await page.goto(`${production.consoleUrl}/login`);
+      await page.getByRole('button', { name: 'Login' }).waitFor();
+      expect(await page.getByRole('note', { name: 'Test mode' }).textContent()).toBe(
+        'Test mode: payments run in the sandbox, which accepts test cards and charges no real money.',
+      );
+    } finally {
+      await page.close();
+      expect(await production.stop()).toBe(0);
+    }
+  });
 });
 
 /** Logs in on that stack's identity as the console's SDK does; answers the status. */

@@ -3,6 +3,7 @@ import { http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
+import { creditsHandlers } from '../../testing/credits-handlers';
 import { identityUnreachable, renderAuthRoute, secondFactorStep, sessions } from '../../testing/auth-handlers';
 import { answer, identity, type IdentityFixture } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
@@ -80,5 +81,14 @@ describe('the public screens guard', () => {
 
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+
+  it.each(publicScreens)('says on $path that payments are not real when the sandbox runs in production', async ({ path }) => {
+    server.use(identity.whoami(sessions.none), creditsHandlers.paymentConfig({ paymentProvider: 'sandbox', testModeEverywhere: true }));
+    renderAuthRoute(path);
+
+    expect(await screen.findByRole('note', { name: 'Test mode' })).toHaveTextContent(
+      'Test mode: payments run in the sandbox, which accepts test cards and charges no real money.',
+    );
   });
 });

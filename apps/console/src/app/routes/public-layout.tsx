@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { useGoOnWithSession } from '../../features/auth/hooks/use-go-on-with-session';
+import { TestModeBanner } from '../../features/credits/components/test-mode-banner';
 import { type SessionStatus, sessionStatus } from '../../lib/identity-client';
 
 /**
@@ -28,6 +29,7 @@ function afterFirstPaint(task: () => void): () => void {
  * dashboard, or to verify-email while the address is unverified; one whose second factor is due
  * goes to identity's second-factor step, then to the dashboard. Most visitors here are signed
  * out, so the screen shows at once and asks identity afterwards, off the first paint's path.
+ * Like every signed-in screen, they say when payments run in the sandbox in production.
  */
 export function Component() {
   const goOnWithSession = useGoOnWithSession();
@@ -47,5 +49,10 @@ export function Component() {
     };
   }, [goOnWithSession]);
 
-  return <Outlet />;
+  return (
+    <>
+      <TestModeBanner />
+      <Outlet />
+    </>
+  );
 }

@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { usePaymentConfig } from '../api/get-payment-config';
 
 /**
- * Every signed-in screen's reminder that payments are not real: shown when the sandbox runs in
+ * Every screen's reminder (signed in or not) that payments are not real: shown when the sandbox runs in
  * production (SANDBOX_PAYMENTS=allow), where a visitor could otherwise take its credit for paid.
  */
 export function TestModeBanner() {
