@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { flowCodes } from '../db/schema/flows.js';
 import { addMinutes } from './clock.js';
 import { hmac, randomAlphanumeric, randomCode } from './tokens.js';
@@ -62,4 +62,11 @@ export async function consumeCode(
   // Two submissions racing for one code: only the one that marked it wins.
   if (claimed.length === 0) return { outcome: 'used' };
   return { outcome: 'valid', address: row.address, identityId: row.identityId };
+}
+
+/** Withdraws every recovery code and link of an identity not used yet: a new password or a recovery makes them moot. */
+export async function revokeRecoveryCodes(db: Database, identityId: string): Promise<void> {
+  await db
+    .delete(flowCodes)
+    .where(and(eq(flowCodes.identityId, identityId), inArray(flowCodes.kind, ['recovery_code', 'recovery_link']), isNull(flowCodes.usedAt)));
 }

@@ -73,6 +73,11 @@ export async function revokeOtherSessions(db: Database, current: Session): Promi
   return revoked.length;
 }
 
+/** Ends every session of an identity (a recovery: whoever held one may be the reason for it). */
+export async function revokeAllSessions(db: Database, identityId: string): Promise<void> {
+  await db.update(sessions).set({ active: false }).where(and(eq(sessions.identityId, identityId), eq(sessions.active, true)));
+}
+
 export async function revokeIdentitySession(db: Database, identityId: string, sessionId: string): Promise<boolean> {
   const revoked = await db
     .update(sessions)

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityContext } from '../../context.js';
-import { consumeCode, issueCode } from '../../domain/codes.js';
+import { consumeCode, issueCode, revokeRecoveryCodes } from '../../domain/codes.js';
 import { findRecoveryAddress } from '../../domain/identity-changes.js';
 import { markAddressVerified, normalizeEmail } from '../../domain/identities.js';
-import { privilegedWindowMs } from '../../domain/sessions.js';
+import { privilegedWindowMs, revokeAllSessions } from '../../domain/sessions.js';
 import { errors } from '../../flows/errors.js';
 import { countSubmission, createFlow, type Flow, flowUi, serializeFlow, updateFlow } from '../../flows/flow-store.js';
 import { messages, type UiText } from '../../flows/messages.js';
@@ -45,6 +45,9 @@ export async function recoveryRoutes(app: FastifyInstance, ctx: IdentityContext)
   const recover = async (request: FastifyRequest, reply: FastifyReply, flow: Flow, identityId: string, address: string, method: 'code_recovery' | 'link_recovery') => {
     const now = ctx.clock.now();
     await markAddressVerified(ctx.db, address, now);
+    // Whoever held a session, a code or a link of the account may be why it is being recovered.
+    await revokeAllSessions(ctx.db, identityId);
+    await revokeRecoveryCodes(ctx.db, identityId);
     await issueSession(request, reply, ctx, {
       identityId,
       aal: 'aal1',

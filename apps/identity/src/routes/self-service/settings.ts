@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdentityContext } from '../../context.js';
+import { revokeRecoveryCodes } from '../../domain/codes.js';
 import { changeEmail, linkTotp, setPasswordHash, unlinkTotp } from '../../domain/identity-changes.js';
 import { emailTaken, findCredential, hasTotp, normalizeEmail, serializeIdentity } from '../../domain/identities.js';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../../domain/passwords.js';
@@ -148,8 +149,9 @@ export async function settingsRoutes(app: FastifyInstance, ctx: IdentityContext)
         return fail([{ node: 'password', message: messages.passwordSameAsOld() }]);
       }
       await setPasswordHash(ctx.db, session.identityId, await hashPassword(password), now);
-      // Whoever else held a session with the old password loses it.
+      // Whoever else held a session with the old password loses it, and a pending recovery its code or link.
       await revokeOtherSessions(ctx.db, session);
+      await revokeRecoveryCodes(ctx.db, session.identityId);
       return succeed();
     }
 
