@@ -130,7 +130,8 @@ describe('identity logs', () => {
     const carol = browser(secrets);
     const linkFlow = await carol.call('GET', '/self-service/recovery/browser');
     await carol.call('POST', `/self-service/recovery?flow=${linkFlow.json().id}`, { payload: { method: 'link', email, csrf_token: csrfOf(linkFlow) } });
-    const link = new URL(linkIn(await mail.waitForMail(email, 3)));
+    // Mail #3 is the notice of the new password.
+    const link = new URL(linkIn(await mail.waitForMail(email, 4)));
     secrets.add(link.searchParams.get('token') ?? '');
     expect((await carol.call('GET', `${link.pathname}${link.search}`, { headers: { accept: 'text/html' } })).statusCode).toBe(303);
 

@@ -57,3 +57,37 @@ export function recoveryLinkMail(to: string, link: string): Mail {
     ),
   };
 }
+
+/**
+ * A notice of a change to the account (ASVS 2.5.5, 3.7.1): it carries no code or link that grants
+ * anything, only where to recover the account if the change was not the owner's.
+ */
+function changeNotice(to: string, template: Mail['template'], subject: string, what: string, recoveryUrl: string): Mail {
+  const ifNotYou = `If you did not make this change, recover your account now: ${recoveryUrl}`;
+  return {
+    to,
+    template,
+    subject,
+    text: `Hi,\n\n${what}\n\n${ifNotYou}\n`,
+    html: layout(
+      subject,
+      `<p>${escapeHtml(what)}</p><p style="color:#868e96">If you did not make this change, <a href="${escapeHtml(recoveryUrl)}">recover your account</a> now.</p>`,
+    ),
+  };
+}
+
+export const passwordChangedMail = (to: string, recoveryUrl: string) =>
+  changeNotice(to, 'password_changed', 'Your password was changed', 'The password of your Meterway account was just changed.', recoveryUrl);
+
+/** Goes to the address being replaced, so its owner hears of the change. */
+export const emailChangedMail = (oldAddress: string, newAddress: string, recoveryUrl: string) =>
+  changeNotice(
+    oldAddress,
+    'email_changed',
+    'Your e-mail address was changed',
+    `The e-mail address of your Meterway account was just changed from ${oldAddress} to ${newAddress}; this address no longer signs in.`,
+    recoveryUrl,
+  );
+
+export const totpRemovedMail = (to: string, recoveryUrl: string) =>
+  changeNotice(to, 'totp_removed', 'Your second factor was removed', 'The authenticator app was just unlinked from your Meterway account: signing in now needs only the password.', recoveryUrl);

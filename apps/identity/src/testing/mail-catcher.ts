@@ -1,6 +1,6 @@
 import { type CaughtMail, decodedText } from '@meterway/service/mail-catcher';
 
-export { type CaughtMail, decodedText, startMailCatcher } from '@meterway/service/mail-catcher';
+export { type CaughtMail, decodedText, startMailCatcher, subjectOf } from '@meterway/service/mail-catcher';
 
 /** The 6-digit code in a mail's plain-text part. */
 export function codeIn(mail: CaughtMail): string {

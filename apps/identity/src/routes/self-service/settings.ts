@@ -12,6 +12,7 @@ import { messages, type UiText } from '../../flows/messages.js';
 import { createSettingsFlow, currentSettingsUi, identityEmail } from '../../flows/settings.js';
 import { attachMessage, clearMessages, setValue, withMessages } from '../../flows/ui-nodes.js';
 import { startVerificationFor } from '../../flows/verification.js';
+import { emailChangedMail, passwordChangedMail, totpRemovedMail } from '../../mail/templates.js';
 import { stringField, submittedBody } from '../../http/body.js';
 import { checkCsrf, ensureCsrf } from '../../http/cookies.js';
 import { currentSession } from '../../http/current-session.js';
@@ -124,10 +125,12 @@ export async function settingsRoutes(app: FastifyInstance, ctx: IdentityContext)
       if (rawEmail === undefined) return fail([{ message: messages.generic('Did not receive any value changes.') }]);
       if (!emailPattern.test(rawEmail.trim())) return fail([{ node: 'traits.email', message: messages.invalidEmail(rawEmail) }]);
       const email = normalizeEmail(rawEmail);
-      if (email === (await identityEmail(ctx.db, session.identityId))) return succeed();
+      const previousEmail = await identityEmail(ctx.db, session.identityId);
+      if (email === previousEmail) return succeed();
       requirePrivilege();
       if (await emailTaken(ctx.db, email)) return fail([{ message: messages.duplicateIdentifier() }]);
       await changeEmail(ctx.db, session.identityId, email, now);
+      await ctx.mailer.send(emailChangedMail(previousEmail, email, ctx.config.ui.recovery));
       const verification = await startVerificationFor(ctx, { email, csrfToken: ensureCsrf(request, reply, ctx), requestUrl: requestUrlOf(ctx, request) });
       return succeed([
         {
@@ -152,6 +155,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: IdentityContext)
       // Whoever else held a session with the old password loses it, and a pending recovery its code or link.
       await revokeOtherSessions(ctx.db, session);
       await revokeRecoveryCodes(ctx.db, session.identityId);
+      await ctx.mailer.send(passwordChangedMail(email, ctx.config.ui.recovery));
       return succeed();
     }
 
@@ -159,6 +163,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: IdentityContext)
       if (body.totp_unlink === true || body.totp_unlink === 'true') {
         requirePrivilege();
         await unlinkTotp(ctx.db, session.identityId);
+        await ctx.mailer.send(totpRemovedMail(await identityEmail(ctx.db, session.identityId), ctx.config.ui.recovery));
         return succeed();
       }
       const code = stringField(body.totp_code);
