@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
 import { registerAlerts } from './plugins/alerts.js';
+import { apiMetrics } from './plugins/metrics.js';
 import { identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson, sendFrameworkError } from './plugins/problem-json.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -51,8 +52,17 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
   const routeDeps: RouteDeps = { ...deps, secret, meter, pricing, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
 
-  const provider = deps.models ?? createModelProvider(config);
-  const gateway = { meter, endUsers: createEndUserVerifier(), pricing, provider, rateLimitPerMinute: config.gateway.rateLimitPerMinute, reservationTtlMs: config.gateway.reservationTtlMs };
+  const metrics = apiMetrics(fastify, config, db, meter);
+  const provider = deps.models ?? createModelProvider(config, metrics.upstreamHeaders);
+  const gateway = {
+    meter,
+    endUsers: createEndUserVerifier(),
+    pricing,
+    provider,
+    rateLimitPerMinute: config.gateway.rateLimitPerMinute,
+    reservationTtlMs: config.gateway.reservationTtlMs,
+    metrics,
+  };
   await registerGateway(fastify, gateway, config);
   registerAlerts(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.

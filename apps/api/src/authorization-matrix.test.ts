@@ -52,6 +52,8 @@ const f = {} as {
  */
 const matrix: Record<string, Case> = {
   'GET /healthz': { url: () => '/healthz', expect: everyone(200) },
+  // Open outside production without METRICS_TOKEN (packages/service/src/metrics/metrics.test.ts tries the token).
+  'GET /metrics': { url: () => '/metrics', expect: everyone(200) },
   'GET /openapi.json': { url: () => '/openapi.json', expect: everyone(200) },
   'GET /docs': { url: () => '/docs', expect: everyone(200) },
   'GET /bff/config': { url: () => '/bff/config', expect: everyone(200) },

@@ -69,6 +69,7 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     /** Where the api asks identity who a cookie belongs to (a private address in production). */
     identityInternalUrl: env.IDENTITY_INTERNAL_URL ?? publicUrls(env).identityUrl,
     secret: env.API_SECRET,
+    metricsToken: env.METRICS_TOKEN,
     upstream: env.UPSTREAM_BASE_URL ? { baseUrl: env.UPSTREAM_BASE_URL, apiKey: env.UPSTREAM_API_KEY } : undefined,
     gateway: {
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,

@@ -284,6 +284,7 @@ type Spec = { family: Family; cases: () => fc.Arbitrary<Case>; runs: number; app
  */
 const specs: Record<string, Spec> = {
   'GET /healthz': { family: 'problem', runs: 80, cases: () => request('GET', anyQuery.map((query) => `/healthz${query}`)) },
+  'GET /metrics': { family: 'problem', runs: 40, cases: () => request('GET', anyQuery.map((query) => `/metrics${query}`)) },
   'GET /openapi.json': { family: 'problem', runs: 40, cases: () => request('GET', anyQuery.map((query) => `/openapi.json${query}`)) },
   'GET /docs': { family: 'problem', runs: 80, cases: () => request('GET', anyQuery.map((query) => `/docs${query}`)) },
   'GET /bff/config': { family: 'problem', runs: 120, cases: () => request('GET', anyQuery.map((query) => `/bff/config${query}`)) },

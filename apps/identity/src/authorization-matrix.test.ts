@@ -73,7 +73,7 @@ const matrix: Record<string, Case> = {
   'GET /healthz': { url: () => '/healthz', expect: everyone('200') },
   'GET /health/alive': { url: () => '/health/alive', expect: everyone('200') },
   'GET /health/ready': { url: () => '/health/ready', expect: everyone('200') },
-  // Open outside production without METRICS_TOKEN (plugins/metrics.test.ts tries the token).
+  // Open outside production without METRICS_TOKEN (packages/service/src/metrics/metrics.test.ts tries the token).
   'GET /metrics': { url: () => '/metrics', expect: everyone('200') },
   // The dev outbox exists only without SMTP and outside production (app.test.ts); it is public by design there.
   'GET /dev/outbox': { url: () => '/dev/outbox', expect: everyone('200') },

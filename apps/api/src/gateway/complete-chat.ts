@@ -8,7 +8,7 @@ import { allowingModel, authenticate, type Called, callerOf, refusedOnlyIfKeySta
 import { type Call, complete, type EventClient, stream } from './forward-call.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
-import { gatewayErrors } from './openai-error.js';
+import { GatewayError, gatewayErrors } from './openai-error.js';
 import type { ModelPrice } from './pricing.js';
 import type { ChatBody } from './providers/model-provider.js';
 import { type WorstCase, worstCaseOf } from './worst-case.js';
@@ -23,16 +23,7 @@ import { type WorstCase, worstCaseOf } from './worst-case.js';
  * returned; a stream is written to `events`. Refusals are GatewayErrors, thrown before anything is held.
  */
 export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
-  const called = await callerOf(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
-  const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
-    await withinRate(gateway, called.presented.key, called.caller);
-    const body = parseBody(request.body);
-    const price = gateway.pricing.models.get(body.model);
-    if (!price) throw gatewayErrors.unknownModel(body.model);
-    return { body, price, worst: worstCaseOf(body, price) };
-  });
-  const admittedAt = Date.now();
-  const { key, caller, admission } = await admitCall(gateway, request, called, body.model, price, worst);
+  const { body, price, worst, admittedAt, key, caller, admission } = await admitted(gateway, request);
   const call: Call = {
     key,
     caller,
@@ -47,6 +38,27 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
   };
   const forwarded = capped(body, admission);
   return body.stream ? stream(gateway, forwarded, call, events) : complete(gateway, forwarded, call);
+}
+
+/** Everything up to admission; a refusal on the way is counted by its code. */
+async function admitted(gateway: Gateway, request: CallRequest) {
+  try {
+    const called = await callerOf(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
+    const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
+      await withinRate(gateway, called.presented.key, called.caller);
+      const body = parseBody(request.body);
+      const price = gateway.pricing.models.get(body.model);
+      if (!price) throw gatewayErrors.unknownModel(body.model);
+      return { body, price, worst: worstCaseOf(body, price) };
+    });
+    const admittedAt = Date.now();
+    const { key, caller, admission } = await admitCall(gateway, request, called, body.model, price, worst);
+    gateway.metrics.admitted();
+    return { body, price, worst, admittedAt, key, caller, admission };
+  } catch (error) {
+    if (error instanceof GatewayError) gateway.metrics.refused(error.code);
+    throw error;
+  }
 }
 
 /** The models a key may call. */

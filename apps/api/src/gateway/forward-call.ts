@@ -98,10 +98,14 @@ function forwarding(gateway: Gateway, call: Call): Forwarded {
  */
 function settle(gateway: Gateway, call: Call, charge: Charge, forwarded: Forwarded) {
   const log = { completionId: call.completionId, model: call.model };
-  gateway.meter.settle(metered(gateway, call, charge), {
+  const charged = metered(gateway, call, charge);
+  gateway.meter.settle(charged, {
     retryUntil: call.admittedAt + (gateway.reservationTtlMs * 3) / 4,
     onSettled: (settled) => {
       forwarded.done();
+      gateway.metrics.holdDone();
+      // Undefined: the sweeper had already charged the hold, and counts nothing.
+      if (settled) gateway.metrics.charged(call.model, charged.inputTokens, charged.outputTokens, settled.totalNanos, settled.overHoldNanos > 0n);
       if (!settled || settled.overHoldNanos === 0n) return;
       const { overHoldNanos, unpaidNanos } = settled;
       call.log.warn(
@@ -110,7 +114,10 @@ function settle(gateway: Gateway, call: Call, charge: Charge, forwarded: Forward
       );
     },
     onRetry: (error) => call.log.warn({ ...log, err: error }, 'settling a call failed; trying again'),
-    onError: (error) => call.log.error({ ...log, err: error }, 'settling a call failed for good; it goes uncharged and its reservation will expire'),
+    onError: (error) => {
+      gateway.metrics.holdDone();
+      call.log.error({ ...log, err: error }, 'settling a call failed for good; it goes uncharged and its reservation will expire');
+    },
   });
 }
 
@@ -124,6 +131,7 @@ async function failed(gateway: Gateway, call: Call, forwarded: Forwarded, error:
     settle(gateway, call, 'reserved', forwarded);
   } else {
     forwarded.done();
+    gateway.metrics.holdDone();
     await gateway.meter.release(call.admission.reservationId);
   }
   return error instanceof UpstreamTimeout || deadline.aborted ? gatewayErrors.upstreamTimeout(billable) : gatewayErrors.upstream(billable);
@@ -143,6 +151,7 @@ function deadlineFor(gateway: Gateway): { signal: AbortSignal; clear: () => void
 export async function complete(gateway: Gateway, body: ChatBody, call: Call) {
   const deadline = deadlineFor(gateway);
   const forwarded = forwarding(gateway, call);
+  const sentAt = performance.now();
   try {
     const result = await gateway.provider.complete(body, deadline.signal);
     settle(gateway, call, result.usage ? { reported: result.usage } : { counted: result.text }, forwarded);
@@ -150,6 +159,7 @@ export async function complete(gateway: Gateway, body: ChatBody, call: Call) {
   } catch (error) {
     throw await failed(gateway, call, forwarded, error, deadline.signal);
   } finally {
+    gateway.metrics.upstreamTotal((performance.now() - sentAt) / 1000);
     deadline.clear();
   }
 }
@@ -166,6 +176,7 @@ export async function stream(gateway: Gateway, body: ChatBody, call: Call, clien
   let usage: Usage | undefined;
   let started = false;
   const forwarded = forwarding(gateway, call);
+  const sentAt = performance.now();
   try {
     for await (const piece of gateway.provider.stream(body, deadline.signal)) {
       if (!started) {
@@ -186,6 +197,7 @@ export async function stream(gateway: Gateway, body: ChatBody, call: Call, clien
     if (client.listening()) client.end('[DONE]');
     return undefined;
   } finally {
+    gateway.metrics.upstreamTotal((performance.now() - sentAt) / 1000);
     deadline.clear();
   }
   if (!started) client.open();

@@ -11,6 +11,21 @@ export type Gateway = {
   provider: ModelProvider;
   rateLimitPerMinute: number;
   reservationTtlMs: number;
+  metrics: GatewayMetrics;
+};
+
+/** What the gateway counts per call (plugins/metrics.ts exposes it at /metrics); each is a cheap, synchronous bump. */
+export type GatewayMetrics = {
+  /** A call was admitted: its hold is this instance's until `holdDone`. */
+  admitted: () => void;
+  /** Refused before anything was held; `reason` is the OpenAI error code answered. */
+  refused: (reason: string) => void;
+  /** An admitted call's hold was settled or given back (or its settlement failed for good). */
+  holdDone: () => void;
+  /** From sending the call to the end of the provider's answer. */
+  upstreamTotal: (seconds: number) => void;
+  /** A settled call: what it was charged, and whether that exceeded its hold. */
+  charged: (model: string, inputTokens: number, outputTokens: number, totalNanos: bigint, overHold: boolean) => void;
 };
 
 /** A call as the transport received it. */

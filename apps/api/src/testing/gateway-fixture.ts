@@ -21,12 +21,13 @@ import type { ModelProvider } from '../gateway/providers/model-provider.js';
 /** The database as one instance leaves it at rest: every answer settled, no spare hold kept. */
 export const atRest = (app: FastifyInstance): Promise<void> => app.meter.atRest();
 
-export function setupGateway(models: () => ModelProvider, env: NodeJS.ProcessEnv = {}) {
+/** Without `models`, the app makes its provider from the environment, as production does (UPSTREAM_BASE_URL, read in beforeAll). */
+export function setupGateway(models: (() => ModelProvider) | undefined, env: NodeJS.ProcessEnv = {}) {
   const testDb = setupTestDb({ schema, migrations });
   let app: FastifyInstance | undefined;
   let url = '';
   beforeAll(async () => {
-    app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db: testDb.handle, models: models() });
+    app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db: testDb.handle, ...(models ? { models: models() } : {}) });
     await app.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });

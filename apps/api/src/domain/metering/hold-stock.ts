@@ -67,6 +67,8 @@ export type HoldStocks = {
   giveBack: (organizationId?: string) => Promise<void>;
   /** A key changed on this instance (edited, rolled, deleted): its stocks go back at once. */
   forgetKey: (keyId: string) => void;
+  /** How many spare holds the stocks keep now (metrics). */
+  spareCount: () => number;
 };
 
 /** A refusal pauses the stocks of the key, or of the one caller whose allowance ran out. */
@@ -208,6 +210,11 @@ export function createHoldStocks(db: Database): HoldStocks {
     },
     forgetKey: (keyId) => {
       for (const stock of [...byName.values()]) if (stock.presented.key.id === keyId) close(stock);
+    },
+    spareCount: () => {
+      let count = 0;
+      for (const stock of byName.values()) count += stock.spare.length;
+      return count;
     },
   };
 }

@@ -37,6 +37,8 @@ export type Meter = {
   release: (reservationId: string) => Promise<void>;
   /** A key changed on this instance: its holds reserved ahead go back at once. */
   forgetKey: (keyId: string) => void;
+  /** How many holds this instance reserved ahead and keeps unused (metrics). */
+  spareHolds: () => number;
   /** Until every answer sent so far is charged. */
   settling: () => Promise<void>;
   /** Until every answer sent is charged and every hold reserved ahead is back: the database at rest, as far as this instance goes. */
@@ -71,6 +73,7 @@ export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions
     settle: settlements.afterAnswer,
     release: (reservationId) => release(db, [reservationId]),
     forgetKey: stocks.forgetKey,
+    spareHolds: stocks.spareCount,
     settling,
     atRest,
     close: async () => {

@@ -4,7 +4,7 @@ import { urlToHttpOptions } from 'node:url';
 import { type ChatBody, type ModelProvider, UpstreamFailure, UpstreamTimeout, usageFrom } from './model-provider.js';
 import { sseEvents } from './sse.js';
 
-type Options = { baseUrl: string; apiKey?: string | undefined; timeoutMs: number; idleTimeoutMs: number };
+type Options = { baseUrl: string; apiKey?: string | undefined; timeoutMs: number; idleTimeoutMs: number; onResponseHeaders?: ((seconds: number) => void) | undefined };
 
 type ChatCompletionJson = { choices?: { message?: { content?: unknown }; delta?: { content?: unknown } }[]; usage?: Parameters<typeof usageFrom>[0] };
 
@@ -64,6 +64,7 @@ export function openAiCompatible(options: Options): ModelProvider {
     return new Promise((resolve, reject) => {
       let timedOut = false;
       let delivered = false;
+      const sentAt = performance.now();
       const request = transport.request({
         ...target,
         signal,
@@ -97,7 +98,10 @@ export function openAiCompatible(options: Options): ModelProvider {
         }
         reject(error);
       });
-      request.once('response', (response) => resolve({ response, timedOut: () => timedOut, delivered: () => delivered, idle }));
+      request.once('response', (response) => {
+        options.onResponseHeaders?.((performance.now() - sentAt) / 1000);
+        resolve({ response, timedOut: () => timedOut, delivered: () => delivered, idle });
+      });
       request.end(payload);
     });
   }
