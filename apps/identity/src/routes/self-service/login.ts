@@ -130,7 +130,6 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       const valid = credential ? await verifyPassword(credential.config.hashedPassword ?? '', password ?? '') : (await verifyDecoy(password ?? ''), false);
       if (!credential || !valid || (previous && flow.refresh && previous.identityId !== credential.identityId)) {
         ctx.metrics.login('invalid_credentials');
-        ctx.metrics.login('invalid_credentials');
         return fail([{ message: messages.invalidCredentials() }], identifier);
       }
       await refundRateLimit(ctx, rateRules.loginFailures(email));
@@ -145,7 +144,6 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       });
       await updateFlow(ctx.db, flow, { state: 'passed_challenge', active: 'password' }, now);
       if (session.aal !== 'aal2' && (await hasTotp(ctx.db, credential.identityId))) {
-        ctx.metrics.login('second_factor_required');
         ctx.metrics.login('second_factor_required');
         const target = secondFactorUrl(flow.returnTo);
         if (json) throw errors.locationChangeRequired(target);
@@ -177,7 +175,6 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
     }
 
     async function succeed(session: Session) {
-      ctx.metrics.login('success');
       ctx.metrics.login('success');
       const target = flow.returnTo ?? ctx.config.ui.afterLogin;
       if (!json) return reply.redirect(target, 303);
