@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sampleValue } from '@meterway/service/read-metrics';
+import { readMetrics, sampleValue } from '@meterway/service/read-metrics';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletions } from '../db/schema/index.js';
@@ -60,6 +60,9 @@ describe("the api's metrics", () => {
     expect(metric(text, 'gateway_holds_outstanding', { kind: 'call' })).toBe(0);
     expect(metric(text, 'gateway_holds_outstanding', { kind: 'spare' })).toBe(0);
     expect(metric(text, 'http_request_duration_seconds_count', { route: '/v1/chat/completions', method: 'POST', status_code: '200' })).toBe(1);
+    // node-postgres' pool is read at scrape (none is in use or waiting once the call settled); PGlite has none.
+    expect(readMetrics(text).types.get('meterway_api_db_pool_waiting')).toBe(t.testDb.handle.kind === 'postgres' ? 'gauge' : undefined);
+    if (t.testDb.handle.kind === 'postgres') expect(metric(text, 'db_pool_waiting')).toBe(0);
   });
 
   it('count refusals by the error code answered, and nothing as admitted or charged', async () => {

@@ -161,7 +161,10 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       if (!totp) return fail([{ message: messages.noTotpDevice() }]);
       // A code works once: its time step, or an older one, is refused after it was accepted.
       const step = await matchTotp(totp.config.totpSecret ?? '', code.trim(), now, totp.lastUsedStep);
-      if (step === undefined || !(await claimTotpStep(ctx.db, previous.identityId, step))) return fail([{ message: messages.invalidTotpCode() }]);
+      if (step === undefined || !(await claimTotpStep(ctx.db, previous.identityId, step))) {
+        ctx.metrics.login('invalid_totp_code');
+        return fail([{ message: messages.invalidTotpCode() }]);
+      }
       await refundRateLimit(ctx, rateRules.secondFactorFailures(previous.identityId));
       const session = await issueSession(request, reply, ctx, {
         identityId: previous.identityId,
