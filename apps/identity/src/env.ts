@@ -11,6 +11,8 @@ const identityEnv = z
     MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
     COOKIE_DOMAIN: z.string().optional(),
     COOKIE_SECURE: booleanFlag.optional(),
+    // ASVS 3.3.2 / NIST 800-63B AAL2: 30 minutes without use ends a session (docs/security.md).
+    SESSION_IDLE_TIMEOUT: z.coerce.number({ error: 'must be a number of minutes' }).int('must be whole minutes').min(2, 'must be at least 2 minutes').default(30),
     IDENTITY_RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number' }).positive('must be greater than 0').default(1),
     TRUST_PROXY: trustProxySetting,
     // Kratos' `selfservice.flows.*.ui_url` and `selfservice.default_browser_return_url`.
@@ -60,6 +62,8 @@ export function loadIdentityConfig(source: NodeJS.ProcessEnv = process.env) {
     cookie: { domain: env.COOKIE_DOMAIN, secure: env.COOKIE_SECURE ?? urls.identityUrl.startsWith('https://') },
     /** Scales every attempt limit (many users behind one NAT, or a load test). */
     rateLimitMultiplier: env.IDENTITY_RATE_LIMIT_MULTIPLIER,
+    /** A session not used for this long ends, within its 24-hour lifespan. */
+    sessionIdleTimeoutMs: env.SESSION_IDLE_TIMEOUT * 60_000,
     /** Where browsers are sent for each flow: the console's screens and identity's hosted pages unless configured. */
     ui,
     /** Origins a `return_to` may point at, and that may call identity with credentials. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { and, eq, gt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import { type AuthenticationMethod, type Device, sessions } from '../db/schema/sessions.js';
 import { type IdentityView, loadIdentityView } from './identities.js';
 import { hmac, randomAlphanumeric, sha256 } from './tokens.js';
@@ -9,6 +9,8 @@ export type Session = typeof sessions.$inferSelect;
 
 /** Sessions last 24 hours (Kratos' default lifespan). */
 export const sessionLifespanMs = 24 * 60 * 60 * 1000;
+/** Use is recorded at most this often, so whoami costs one UPDATE a minute per session, not one per call. */
+export const activityRecordIntervalMs = 60 * 1000;
 /** Password and TOTP changes need a login at most this old (the privileged window). */
 export const privilegedWindowMs = 60 * 60 * 1000;
 
@@ -36,32 +38,43 @@ export async function createSession(db: Database, input: NewSession): Promise<{ 
       issuedAt: input.now,
       authenticatedAt: input.authenticatedAt ?? input.now,
       expiresAt: new Date(input.now.getTime() + sessionLifespanMs),
+      lastActiveAt: input.now,
     })
     .returning();
   if (!session) throw new Error('session insert returned nothing');
   return { session, token };
 }
 
-export async function findActiveSession(db: Database, token: string, now: Date): Promise<Session | undefined> {
+/** Within its lifespan and used within the idle timeout. */
+const isLive = (now: Date, idleTimeoutMs: number) =>
+  and(eq(sessions.active, true), gt(sessions.expiresAt, now), gt(sessions.lastActiveAt, new Date(now.getTime() - idleTimeoutMs)));
+
+export async function findActiveSession(db: Database, token: string, now: Date, idleTimeoutMs: number): Promise<Session | undefined> {
   const [session] = await db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, sha256(token)), eq(sessions.active, true), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.tokenHash, sha256(token)), isLive(now, idleTimeoutMs)))
     .limit(1);
   return session;
+}
+
+/** Marks the session used now, unless that was recorded less than a minute ago. */
+export async function recordActivity(db: Database, session: Session, now: Date): Promise<Session> {
+  const due = new Date(now.getTime() - activityRecordIntervalMs);
+  if (session.lastActiveAt.getTime() > due.getTime()) return session;
+  await db.update(sessions).set({ lastActiveAt: now }).where(and(eq(sessions.id, session.id), lt(sessions.lastActiveAt, due)));
+  return { ...session, lastActiveAt: now };
 }
 
 export async function revokeSession(db: Database, sessionId: string): Promise<void> {
   await db.update(sessions).set({ active: false }).where(eq(sessions.id, sessionId));
 }
 
-export async function listOtherSessions(db: Database, current: Session, now: Date): Promise<Session[]> {
+export async function listOtherSessions(db: Database, current: Session, now: Date, idleTimeoutMs: number): Promise<Session[]> {
   return db
     .select()
     .from(sessions)
-    .where(
-      and(eq(sessions.identityId, current.identityId), eq(sessions.active, true), gt(sessions.expiresAt, now), ne(sessions.id, current.id)),
-    );
+    .where(and(eq(sessions.identityId, current.identityId), isLive(now, idleTimeoutMs), ne(sessions.id, current.id)));
 }
 
 export async function revokeOtherSessions(db: Database, current: Session): Promise<number> {

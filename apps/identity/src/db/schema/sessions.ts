@@ -23,6 +23,8 @@ export const sessions = identitySchema.table(
     issuedAt: timestamp('issued_at', { withTimezone: true, precision: 3 }).notNull(),
     authenticatedAt: timestamp('authenticated_at', { withTimezone: true, precision: 3 }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** When the session was last used, to the minute: a session idle for SESSION_IDLE_TIMEOUT ends. */
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('sessions_token_hash').on(table.tokenHash), index('sessions_identity').on(table.identityId)],
 );

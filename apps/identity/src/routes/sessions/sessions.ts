@@ -35,7 +35,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: IdentityContext) 
 
   app.get('/sessions', async (request, reply) => {
     const { session } = await requireSession(request);
-    const others = await listOtherSessions(ctx.db, session, ctx.clock.now());
+    const others = await listOtherSessions(ctx.db, session, ctx.clock.now(), ctx.config.sessionIdleTimeoutMs);
     reply.header('x-total-count', String(others.length));
     return Promise.all(others.map((other) => serializeSession(ctx.db, other, ctx.config.identityUrl)));
   });
