@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { sampleValue } from '@meterway/service/read-metrics';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeConfigElementId } from '../src/config/runtime-config';
@@ -228,6 +229,13 @@ describe('the console server', () => {
     await other.close();
     expect(body).not.toContain('<script>alert(1)');
     expect(configInPage(body)).toEqual(hostile);
+  });
+
+  it('exposes Prometheus metrics outside production without a token: request durations by route pattern', async () => {
+    await app.inject({ url: '/config.json' });
+    const response = await app.inject({ url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(sampleValue(response.body, 'meterway_console_http_request_duration_seconds_count', { route: '/config.json', status_code: '200' })).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses to start without a build', async () => {

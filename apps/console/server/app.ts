@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { echoRequestId, fastifyOptions } from '@meterway/service';
+import { echoRequestId, fastifyOptions, registerMetrics } from '@meterway/service';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { RuntimeConfig } from '../src/config/runtime-config';
 import { loadPages, type Pages } from './page';
@@ -11,15 +11,18 @@ export type ConsoleServerDeps = {
   runtimeConfig: RuntimeConfig;
   /** The Vite build: index.html, .vite/manifest.json and assets/. */
   publicDir: string;
+  /** `/metrics`: METRICS_TOKEN, and whether it is production (no token there: no `/metrics`). */
+  metrics?: { token: string | undefined; production: boolean };
 };
 
 // Vite names everything under assets/ by content hash, so a file there never changes.
 const immutable = 'public, max-age=31536000, immutable';
 
 /** The console's server as a Fastify plugin: config, health, the built SPA and its fallback. */
-export async function consoleServer(app: FastifyInstance, { runtimeConfig, publicDir, pages }: ConsoleServerDeps & { pages: Pages }): Promise<void> {
+export async function consoleServer(app: FastifyInstance, { runtimeConfig, publicDir, pages, metrics }: ConsoleServerDeps & { pages: Pages }): Promise<void> {
   echoRequestId(app);
   registerSecurityHeaders(app, runtimeConfig);
+  registerMetrics(app, { prefix: 'meterway_console_', token: metrics?.token, production: metrics?.production ?? false });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
 

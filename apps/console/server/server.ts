@@ -9,6 +9,7 @@ await serve({
       runtimeConfig: config.runtimeConfig,
       publicDir: packagePath(import.meta.url, 'dist/public'),
       logLevel: config.logLevel,
+      metrics: config.metrics,
     });
     return { app, host: config.host, port: config.port };
   },

@@ -68,6 +68,7 @@ describe('parseEnv', () => {
       return [];
     };
     expect(problems({ API_SECRET: 'short-secret' })).toEqual(['API_SECRET: must be at least 32 characters']);
+    expect(problems({ METRICS_TOKEN: 'too-short' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
     expect(problems({ DATABASE_URL: 'postgres://app:hunter2@db.example.com:99999/app' })).toEqual([
       'DATABASE_URL: must be a postgres:// URL (got "postgres://app:***@db.example.com:99999/app")',
     ]);
