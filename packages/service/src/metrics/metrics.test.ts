@@ -53,6 +53,20 @@ describe('GET /metrics', () => {
     expect(samples.some((sample) => sample.labels.route?.includes('42'))).toBe(false);
   });
 
+  it('times a streamed answer written to the socket itself (the gateway hijacks its event streams)', async () => {
+    const app = Fastify();
+    registerMetrics(app, { prefix: 'meterway_test_', token: undefined, production: false });
+    app.get('/events', (_request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+      reply.raw.end('data: [DONE]\n\n');
+    });
+    apps.push(app);
+    expect((await app.inject({ url: '/events' })).body).toBe('data: [DONE]\n\n');
+    const text = (await app.inject({ url: '/metrics' })).body;
+    expect(sampleValue(text, 'meterway_test_http_request_duration_seconds_count', { route: '/events', status_code: '200' })).toBe(1);
+  });
+
   it('reads the database pool at scrape time', async () => {
     const pool = { totalCount: 5, idleCount: 2, waitingCount: 0 };
     const app = await appWith({ pool });
