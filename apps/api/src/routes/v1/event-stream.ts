@@ -37,6 +37,10 @@ export function eventStream(reply: FastifyReply, idleTimeoutMs: number): EventCl
         const timer = setTimeout(() => done(false), idleTimeoutMs);
         socket.once('drain', onDrain).once('close', onClose);
       }),
-    end: (data) => socket.end(`data: ${data}\n\n`),
+    end: (data) => {
+      // Node 24 drops what a corked chunked response holds when it ends still corked: let it out first.
+      while (socket.writableCorked > 0) socket.uncork();
+      socket.end(`data: ${data}\n\n`);
+    },
   };
 }
