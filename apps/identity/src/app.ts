@@ -22,8 +22,18 @@ import { recoveryRoutes } from './routes/self-service/recovery.js';
 import { settingsRoutes } from './routes/self-service/settings.js';
 import { sessionRoutes } from './routes/sessions/sessions.js';
 import { kratosHealthRoutes } from './routes/kratos-health.js';
+import { limitFlowCreation } from './http/flow-creation-limit.js';
+import { createSweeper } from './jobs/sweeper.js';
+import type { SweepCounts } from './domain/sweep-expired.js';
 
-export type AppDeps = { config: IdentityConfig; db: IdentityDb; clock?: Clock; mailer?: Mailer };
+export type AppDeps = {
+  config: IdentityConfig;
+  db: IdentityDb;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** How often expired rows are deleted (every 10 minutes unless a test says otherwise), and who hears of each sweep. */
+  sweep?: { intervalMs?: number; onSweep?: (counts: SweepCounts) => void };
+};
 
 /** The identity service as a Fastify plugin; server.ts and the tests both build it with createApp. */
 export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -51,6 +61,17 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const ctx: IdentityContext = { config, db: db.db, clock: deps.clock ?? systemClock, mailer, metrics, secret: await loadSecret(db.db, config.secret) };
 
   if (outbox && !config.production) devOutboxRoutes(fastify, outbox);
+  limitFlowCreation(fastify, ctx);
+  const sweeper = createSweeper({
+    db: db.db,
+    clock: ctx.clock,
+    log: fastify.log,
+    sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
+    intervalMs: deps.sweep?.intervalMs ?? 10 * 60_000,
+    ...(deps.sweep?.onSweep ? { onSweep: deps.sweep.onSweep } : {}),
+  });
+  fastify.addHook('onReady', async () => sweeper.start());
+  fastify.addHook('onClose', () => sweeper.close());
   await registrationRoutes(fastify, ctx);
   await verificationRoutes(fastify, ctx);
   await loginRoutes(fastify, ctx);

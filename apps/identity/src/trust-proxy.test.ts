@@ -7,7 +7,7 @@ import { setupTestApp } from './testing/setup-test-app.js';
 /**
  * The per-address limits key on `request.ip`: the socket's peer unless TRUST_PROXY names the
  * proxies (or their number) whose X-Forwarded-For decides it. A tenth of the production limits
- * keeps the runs short: 3 login attempts and 2 sign-ups per address per 10 minutes.
+ * keeps the runs short: 3 login attempts, 2 sign-ups and 30 new flows per address per 10 minutes.
  */
 const identityUrl = 'http://127.0.0.1:4457';
 const env = (trustProxy?: string) => ({
@@ -18,6 +18,7 @@ const env = (trustProxy?: string) => ({
 });
 const loginLimit = 3;
 const signUpLimit = 2;
+const flowLimit = 30;
 const counts = suiteTally('trust proxy');
 let people = 0;
 const newEmail = () => `trust-proxy-${Date.now().toString(36)}-${people++}@example.com`;
@@ -92,6 +93,17 @@ describe('TRUST_PROXY=1', () => {
 
   it('counts the client the nearest proxy forwarded', async () => {
     await expectKeyedOnForwardedClient(() => t.app, '10.0.0.2');
+  });
+
+  it('limits new flows per forwarded client: 30 per 10 minutes each, whoever else the proxy forwards', async () => {
+    const viaProxy = () => injectBrowser(() => t.app, counts, { identityUrl, ip: '10.0.0.3' });
+    const busy = viaProxy();
+    const headers = { 'x-forwarded-for': '192.0.2.50' };
+    const kinds = ['login', 'registration', 'recovery', 'verification'];
+    for (let flow = 0; flow < flowLimit; flow++) expect(outcomeOf(await busy.get(`/self-service/${kinds[flow % kinds.length]}/browser`, { headers }))).toBe('200');
+    expect(outcomeOf(await busy.get('/self-service/login/browser', { headers }))).toBe(refused);
+    expect(outcomeOf(await busy.get('/self-service/recovery/browser', { headers: { 'x-forwarded-for': '203.0.113.40, 192.0.2.50' } }))).toBe(refused);
+    expect(outcomeOf(await viaProxy().get('/self-service/login/browser', { headers: { 'x-forwarded-for': '192.0.2.51' } }))).toBe('200');
   });
 });
 

@@ -9,6 +9,8 @@ export type RateRule = { key: string; limit: number; windowSeconds: number };
 
 // Per-address rules count the client as the gateway does: an IPv6 address by its /64, which one subscriber has whole.
 export const rateRules = {
+  /** New flows (each a row until the sweeper removes it an hour after it expires): one every 2 s, sustained, per address. */
+  flowCreationIp: (ip: string): RateRule => ({ key: `flows:ip:${clientOf(ip)}`, limit: 300, windowSeconds: 600 }),
   loginIp: (ip: string): RateRule => ({ key: `login:ip:${clientOf(ip)}`, limit: 30, windowSeconds: 600 }),
   loginFailures: (identifier: string): RateRule => ({ key: `login:failed:${identifier}`, limit: 10, windowSeconds: 900 }),
   /** Wrong TOTP codes per identity, from any address: a password alone must not buy a botnet a million guesses. */

@@ -3,7 +3,7 @@ import { Configuration, FrontendApi, ResponseError } from '@ory/client-fetch';
 import { setupTestDb } from '@meterway/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { createApp } from '../app.js';
+import { type AppDeps, createApp } from '../app.js';
 import { migrations, schema } from '../db/index.js';
 import type { Clock } from '../domain/clock.js';
 import { loadIdentityConfig } from '../env.js';
@@ -21,7 +21,7 @@ export function testClock(): Clock & { advance: (ms: number) => void } {
  * A listening identity server on this file's own database, sending mail over SMTP to a real
  * smtp-server, as production would; `browser()` gives a client as the console uses it.
  */
-export function setupIdentityServer() {
+export function setupIdentityServer(options: Pick<AppDeps, 'sweep'> = {}) {
   const testDb = setupTestDb({ schema, migrations });
   const clock = testClock();
   let app: FastifyInstance | undefined;
@@ -33,7 +33,7 @@ export function setupIdentityServer() {
     const probe = await createProbe();
     baseUrl = `http://127.0.0.1:${probe}`;
     const config = loadIdentityConfig({ LOG_LEVEL: 'silent', IDENTITY_URL: baseUrl, CONSOLE_URL: 'http://127.0.0.1:3999', SMTP_URL: mail.url });
-    app = await createApp({ config, db: testDb.handle, clock, mailer: smtpMailer(mail.url, config.mail.from) });
+    app = await createApp({ ...options, config, db: testDb.handle, clock, mailer: smtpMailer(mail.url, config.mail.from) });
     await app.listen({ host: '127.0.0.1', port: probe });
   });
   afterAll(async () => {
