@@ -1,8 +1,9 @@
-import type { IdentityMetrics } from '../plugins/metrics.js';
 import type { Mailer } from './mailer.js';
 
+type MailCounter = { mail: (outcome: 'sent' | 'failed') => void };
+
 /** Counts every message the transport takes (sent) or refuses (failed), and passes the failure on. */
-export function countedMailer(transport: Mailer, metrics: Pick<IdentityMetrics, 'mail'>): Mailer {
+export function countedMailer(transport: Mailer, metrics: MailCounter): Mailer {
   return {
     send: async (mail) => {
       try {
