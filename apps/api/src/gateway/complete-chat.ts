@@ -23,25 +23,6 @@ import { type WorstCase, worstCaseOf } from './worst-case.js';
  * returned; a stream is written to `events`. Refusals are GatewayErrors, thrown before anything is held.
  */
 export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
-  const { body, price, worst, admittedAt, key, caller, admission } = await admitted(gateway, request);
-  const call: Call = {
-    key,
-    caller,
-    admittedAt,
-    completionId: `chatcmpl-${randomUUID()}`,
-    admission,
-    price,
-    estimatedInputTokens: worst.inputTokens,
-    choices: worst.choices,
-    model: body.model,
-    log: request.log,
-  };
-  const forwarded = capped(body, admission);
-  return body.stream ? stream(gateway, forwarded, call, events) : complete(gateway, forwarded, call);
-}
-
-/** Everything up to admission; a refusal on the way is counted by its code. */
-async function admitted(gateway: Gateway, request: CallRequest) {
   try {
     const called = await callerOf(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
     const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
@@ -54,7 +35,21 @@ async function admitted(gateway: Gateway, request: CallRequest) {
     const admittedAt = Date.now();
     const { key, caller, admission } = await admitCall(gateway, request, called, body.model, price, worst);
     gateway.metrics.admitted();
-    return { body, price, worst, admittedAt, key, caller, admission };
+    const call: Call = {
+      key,
+      caller,
+      admittedAt,
+      completionId: `chatcmpl-${randomUUID()}`,
+      admission,
+      price,
+      estimatedInputTokens: worst.inputTokens,
+      choices: worst.choices,
+      model: body.model,
+      log: request.log,
+    };
+    const forwarded = capped(body, admission);
+    // Returned, not awaited: what befalls the call from here on is not a refusal.
+    return body.stream ? stream(gateway, forwarded, call, events) : complete(gateway, forwarded, call);
   } catch (error) {
     if (error instanceof GatewayError) gateway.metrics.refused(error.code);
     throw error;

@@ -6,13 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletions } from '../db/schema/index.js';
 import { setupGateway } from '../testing/gateway-fixture.js';
 
-// An OpenAI-compatible provider that reports 3 output tokens, or, told to, 50 more than the call's limit.
+// An OpenAI-compatible provider that reports 3 output tokens, or, told to, 50 more than the call's limit, or fails.
 let overReport = false;
+let failing = false;
 const upstream = createServer((request, response) => {
   let raw = '';
   request.on('data', (piece: Buffer) => (raw += piece.toString()));
   request.on('end', () => {
     const body = JSON.parse(raw) as { model: string; max_tokens: number };
+    if (failing) return void response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom' } }));
     const usage = { prompt_tokens: 11, completion_tokens: overReport ? body.max_tokens + 50 : 3 };
     const choices = [{ index: 0, message: { role: 'assistant', content: 'alpha beta gamma' }, finish_reason: 'stop' }];
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'up', object: 'chat.completion', created: 1, model: body.model, choices, usage }));
@@ -78,6 +80,22 @@ describe("the api's metrics", () => {
     expect(metric(text, 'gateway_admissions_total', { outcome: 'refused', reason: 'insufficient_quota' })).toBe(1);
     expect(metric(text, 'gateway_admissions_total', { outcome: 'admitted' })).toBe(metric(before, 'gateway_admissions_total', { outcome: 'admitted' }));
     expect(metric(text, 'gateway_charged_nanodollars_total')).toBe(metric(before, 'gateway_charged_nanodollars_total'));
+  });
+
+  it('count a call the provider failed as admitted, not refused, and its hold as given back', async () => {
+    const before = await scrape();
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    failing = true;
+    try {
+      expect((await call(account.value)).status).toBe(502);
+    } finally {
+      failing = false;
+    }
+    const text = await scrape();
+    expect(metric(text, 'gateway_admissions_total', { outcome: 'admitted' })).toBe(metric(before, 'gateway_admissions_total', { outcome: 'admitted' }) + 1);
+    expect(metric(text, 'gateway_admissions_total', { reason: 'upstream_error' })).toBe(0);
+    expect(metric(text, 'gateway_holds_outstanding', { kind: 'call' })).toBe(0);
+    expect(metric(text, 'gateway_upstream_duration_seconds_count', { phase: 'total' })).toBe(metric(before, 'gateway_upstream_duration_seconds_count', { phase: 'total' }) + 1);
   });
 
   it('count a call whose provider reported more than its hold as a meter overrun', async () => {
