@@ -40,7 +40,8 @@ function observeRequestDurations(app: FastifyInstance, registry: Registry, prefi
   });
   // One bound child per route × method × status, so a request observes without building labels.
   const children = new Map<string, Histogram.Internal<'route' | 'method' | 'status_code'>>();
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     // The route's pattern, never the raw URL (ids would make a series per request); no route: 404s.
     const route = request.routeOptions.url ?? 'unmatched';
     const key = `${request.method} ${reply.statusCode} ${route}`;
@@ -50,6 +51,7 @@ function observeRequestDurations(app: FastifyInstance, registry: Registry, prefi
       children.set(key, child);
     }
     child.observe(reply.elapsedTime / 1000);
+    done();
   });
 }
 
