@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadIdentityConfig } from './env.js';
-import { type InjectBrowser, injectBrowser, jsonOf, logIn, outcomeOf, suiteTally } from './testing/inject-browser.js';
+import { type InjectBrowser, injectBrowser, jsonOf, logIn, outcomeOf, signUp, suiteTally } from './testing/inject-browser.js';
 import { setupTestApp } from './testing/setup-test-app.js';
 
 /**
@@ -93,6 +93,17 @@ describe('TRUST_PROXY=1', () => {
 
   it('counts the client the nearest proxy forwarded', async () => {
     await expectKeyedOnForwardedClient(() => t.app, '10.0.0.2');
+  });
+
+  it('keeps failed logins for an identifier to the client that made them: its owner elsewhere signs in', async () => {
+    const email = newEmail();
+    const viaProxy = (client: string) => ({ browser: injectBrowser(() => t.app, counts, { identityUrl, ip: '10.0.0.4' }), headers: { 'x-forwarded-for': client } });
+    await signUp(viaProxy('192.0.2.71').browser, email);
+    const attacker = viaProxy('192.0.2.70');
+    for (let attempt = 0; attempt < loginLimit; attempt++) expect(outcomeOf(await logIn(attacker.browser, email, 'a wrong passphrase 42', { headers: attacker.headers }))).toBe('400');
+    expect(outcomeOf(await logIn(attacker.browser, email, undefined, { headers: attacker.headers }))).toBe(refused);
+    const elsewhere = viaProxy('192.0.2.72');
+    expect(outcomeOf(await logIn(elsewhere.browser, email, undefined, { headers: elsewhere.headers }))).toBe('200');
   });
 
   it('limits new flows per forwarded client: 30 per 10 minutes each, whoever else the proxy forwards', async () => {

@@ -12,7 +12,11 @@ export const rateRules = {
   /** New flows (each a row until the sweeper removes it an hour after it expires): one every 2 s, sustained, per address. */
   flowCreationIp: (ip: string): RateRule => ({ key: `flows:ip:${clientOf(ip)}`, limit: 300, windowSeconds: 600 }),
   loginIp: (ip: string): RateRule => ({ key: `login:ip:${clientOf(ip)}`, limit: 30, windowSeconds: 600 }),
-  loginFailures: (identifier: string): RateRule => ({ key: `login:failed:${identifier}`, limit: 10, windowSeconds: 900 }),
+  /**
+   * Failed logins for one identifier from every address together, for browsers it never signed in
+   * with: a botnet's guesses, each address held up by its own delays (login-delay.ts), still meet this.
+   */
+  loginFailures: (identifier: string): RateRule => ({ key: `login:failed:${identifier}`, limit: 100, windowSeconds: 3600 }),
   /** Wrong TOTP codes per identity, from any address: a password alone must not buy a botnet a million guesses. */
   secondFactorFailures: (identityId: string): RateRule => ({ key: `login:totp-failed:${identityId}`, limit: 10, windowSeconds: 900 }),
   registrationIp: (ip: string): RateRule => ({ key: `registration:ip:${clientOf(ip)}`, limit: 20, windowSeconds: 600 }),

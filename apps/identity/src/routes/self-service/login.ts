@@ -15,6 +15,8 @@ import { checkCsrf, ensureCsrf } from '../../http/cookies.js';
 import { currentSession } from '../../http/current-session.js';
 import { issueSession } from '../../http/issue-session.js';
 import { isJsonRequest } from '../../http/negotiation.js';
+import { isKnownDevice, setDeviceCookie } from '../../http/device-cookie.js';
+import { claimLoginAttempt, clearLoginFailures } from '../../http/login-delay.js';
 import { consumeRateLimit, rateRules, refundRateLimit } from '../../http/rate-limit.js';
 import { type FlowQuery, flowIdFrom, getBrowserFlow, isExpired, requestUrlOf, requireFlow, returnToFrom, sendNewFlow, withFlowParam } from './flow-helpers.js';
 
@@ -123,16 +125,25 @@ export async function loginRoutes(app: FastifyInstance, ctx: IdentityContext) {
       if (missing.length) return fail(missing, identifier);
       checkCsrf(request, ctx, body.csrf_token);
       const email = normalizeEmail(identifier ?? '');
-      // The attempt counts as a failure until it is judged right (refunded below).
-      await consumeRateLimit(ctx, [rateRules.loginIp(request.ip), rateRules.loginFailures(email)]);
-
+      await consumeRateLimit(ctx, [rateRules.loginIp(request.ip)]);
       const credential = await findPasswordCredential(ctx.db, email);
+      // A browser that signed in to this identity before is not held up by failures others caused.
+      const knownDevice = credential !== undefined && isKnownDevice(request, ctx, credential.identityId);
+      if (!knownDevice) {
+        // The attempt counts as a failure until it is judged right (cleared and refunded below).
+        await claimLoginAttempt(ctx, email, request.ip);
+        await consumeRateLimit(ctx, [rateRules.loginFailures(email)]);
+      }
       const valid = credential ? await verifyPassword(credential.config.hashedPassword ?? '', password ?? '') : (await verifyDecoy(password ?? ''), false);
       if (!credential || !valid || (previous && flow.refresh && previous.identityId !== credential.identityId)) {
         ctx.metrics.login('invalid_credentials');
         return fail([{ message: messages.invalidCredentials() }], identifier);
       }
-      await refundRateLimit(ctx, rateRules.loginFailures(email));
+      if (!knownDevice) {
+        await clearLoginFailures(ctx, email, request.ip);
+        await refundRateLimit(ctx, rateRules.loginFailures(email));
+      }
+      setDeviceCookie(reply, ctx, credential.identityId);
       const passwordMethod = { method: 'password', aal: 'aal1', completed_at: now.toISOString() } as const;
       // As Kratos does, a refresh adds the password to what the session already proved and keeps its level.
       const refreshed = flow.refresh && previous ? previous : undefined;
