@@ -75,4 +75,53 @@ describe('adding credits in Chromium with the sandbox provider', () => {
     await expectBalance(page, '$35.00');
     await context.close();
   });
+
+  it('a refund from the sandbox Invoices page leaves a spent top-up owing: the dashboard says so, the key is refused, the next top-up pays it', async () => {
+    const context = await chromium.browser.newContext();
+    const page = await context.newPage();
+    await signUp(context, `refund-${Date.now()}@example.com`);
+    await openCheckout(page, '10');
+    await submitCard(page, '4242 4242 4242 4242');
+    await page.getByText('Payment successful! Your credit was successfully refilled.').waitFor({ timeout: 15_000 });
+
+    // Spend a little of it through the gateway with a new key (cookies are shared across the ports of localhost).
+    const appOrigin = 'https://shop.example.com';
+    const key = await page.request.post(`${stack.apiUrl}/bff/publishable-keys`, {
+      headers: { origin: stack.consoleUrl },
+      data: { name: 'Shop', budget: 10, budgetType: 'monthly', allowedOrigins: [appOrigin] },
+    });
+    const { value } = await key.json();
+    const call = () =>
+      page.request.post(`${stack.apiUrl}/v1/chat/completions`, {
+        headers: { authorization: `Bearer ${value}`, origin: appOrigin },
+        data: { model: 'meterway-demo', messages: [{ role: 'user', content: 'Hello.' }], max_tokens: 10 },
+      });
+    expect((await call()).status()).toBe(200);
+    const me = async () => (await page.request.get(`${stack.apiUrl}/bff/me`, { headers: { origin: stack.consoleUrl } })).json();
+    await expect.poll(async () => (await me()).remainingSpendAmount, { timeout: 10_000 }).toBeLessThan(10);
+
+    // Invoices, as the dashboard opens it, then the sandbox's Refund button of the top-up.
+    await page.getByRole('link', { name: 'Back to dashboard' }).click();
+    await page.getByRole('button', { name: 'Invoices' }).click();
+    await page.waitForURL(/\/sandbox\/portal\?token=/);
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await page.getByRole('cell', { name: 'Refunded', exact: true }).waitFor();
+
+    await page.goto(`${stack.consoleUrl}/dashboard`);
+    const notice = page.getByRole('status').filter({ hasText: 'Your organisation owes $0.01' });
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('Your publishable keys are refused until this is paid');
+    expect(await screenViolations(page)).toEqual([]);
+    expect((await call()).status()).toBe(402);
+
+    await openCheckout(page, '5');
+    await submitCard(page, '4242 4242 4242 4242');
+    await page.getByText('Payment successful! Your credit was successfully refilled.').waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: 'Back to dashboard' }).click();
+    await page.getByText('Credit balance', { exact: true }).waitFor();
+    expect(await page.getByText(/Your organisation owes/).count()).toBe(0);
+    expect((await me()).owedAmount).toBe(0);
+    expect((await call()).status()).toBe(200);
+    await context.close();
+  });
 });

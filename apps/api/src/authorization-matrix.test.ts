@@ -106,6 +106,11 @@ const matrix: Record<string, Case> = {
     url: () => `/sandbox/portal/receipts/${f.paidCheckoutOfA.checkoutSessionId}?token=${forgedPortalToken()}`,
     expect: everyone(404),
   },
+  'POST /sandbox/portal/top-ups/:checkoutSessionId/reversals': {
+    url: () => `/sandbox/portal/top-ups/${f.paidCheckoutOfA.checkoutSessionId}/reversals?token=${forgedPortalToken()}`,
+    body: { action: 'refund' },
+    expect: everyone(404),
+  },
   'POST /webhooks/stripe': { app: 'stripe', url: () => '/webhooks/stripe', body: { id: 'evt_matrix', object: 'event', type: 'checkout.session.completed' }, expect: everyone(400) },
 };
 
@@ -241,6 +246,10 @@ describe('IDOR attempts on user A', () => {
     const pageOfB = await send({ method: 'GET', url: `/sandbox/portal?token=${f.portalTokenOfB}` });
     expect(pageOfB.statusCode).toBe(200);
     expect(pageOfB.body).not.toContain(f.paidCheckoutOfA.checkoutSessionId);
+    const refundOfA = (token: string) =>
+      send({ method: 'POST', url: `/sandbox/portal/top-ups/${f.paidCheckoutOfA.checkoutSessionId}/reversals?token=${token}`, payload: { action: 'refund' } });
+    expect((await refundOfA(f.portalTokenOfB)).statusCode).toBe(404);
+    expect((await refundOfA(forgedPortalToken())).statusCode).toBe(404);
   });
 
   it("A's page tokens replayed by B or the admin, or tampered with, are refused", async () => {

@@ -241,6 +241,10 @@ const confirmBody = () =>
     expiry: fc.constantFrom('12/40', '01 / 30'),
     cvc: fc.constantFrom('123', '4567'),
   });
+const reversalBody = fc.record(
+  { action: fc.constantFrom('refund', 'dispute', 'win', 'lose'), amount: fc.integer({ min: 1, max: 2000 }).map((cents) => cents / 100) },
+  { requiredKeys: ['action'] },
+);
 const chatBody = fc.record(
   {
     model: fc.constantFrom('meterway-demo', 'gpt-4o-mini'),
@@ -344,6 +348,19 @@ const specs: Record<string, Spec> = {
         fc
           .tuple(pathParam(f.paidCheckout, f.openCheckout.id), fc.oneof(fc.constantFrom(f.portalToken, f.expiredPortalToken), forgedPageToken))
           .map(([id, token]) => `/sandbox/portal/receipts/${id}${queryString([['token', token]])}`),
+      ),
+  },
+  'POST /sandbox/portal/top-ups/:checkoutSessionId/reversals': {
+    family: 'problem',
+    runs: 200,
+    // Never the owner's live link: a well-formed press of a button with it would rightly refund the top-up.
+    cases: () =>
+      request(
+        'POST',
+        fc
+          .tuple(pathParam(f.paidCheckout, f.openCheckout.id), fc.oneof(fc.constantFrom(f.expiredPortalToken, `${f.portalToken}x`), forgedPageToken))
+          .map(([id, token]) => `/sandbox/portal/top-ups/${id}/reversals${queryString([['token', token]])}`),
+        bodies(reversalBody),
       ),
   },
   'GET /bff/me': { family: 'problem', runs: 150, cases: () => request('GET', anyQuery.map((query) => `/bff/me${query}`)) },

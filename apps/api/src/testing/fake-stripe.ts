@@ -42,6 +42,35 @@ export type FakeCheckoutSession = {
   livemode: false;
 };
 
+export type FakeCharge = {
+  id: string;
+  object: 'charge';
+  amount: number;
+  amount_captured: number;
+  amount_refunded: number;
+  currency: string;
+  payment_intent: string;
+  paid: true;
+  refunded: boolean;
+  disputed: boolean;
+  status: 'succeeded';
+  created: number;
+  livemode: false;
+};
+
+export type FakeDispute = {
+  id: string;
+  object: 'dispute';
+  amount: number;
+  charge: string;
+  currency: string;
+  payment_intent: string;
+  reason: string;
+  status: string;
+  created: number;
+  livemode: false;
+};
+
 type StripeErrorBody = { type: 'invalid_request_error' | 'api_error' | 'idempotency_error' | 'card_error'; message: string; code?: string; param?: string };
 
 class StripeFailure extends Error {
@@ -81,6 +110,8 @@ export class FakeStripe {
   readonly requests: RecordedRequest[] = [];
   readonly customers = new Map<string, { id: string; object: 'customer'; name: string | null; email: string | null; metadata: Record<string, string>; address: null }>();
   readonly sessions = new Map<string, FakeCheckoutSession>();
+  readonly charges = new Map<string, FakeCharge>();
+  readonly disputes = new Map<string, FakeDispute>();
   private readonly idempotent = new Map<string, { fingerprint: string; response: unknown }>();
   private readonly failures: StripeFailure[] = [];
   private server: Server | undefined;
@@ -118,11 +149,80 @@ export class FakeStripe {
   /** The buyer confirmed: the session completes; a delayed payment method leaves it unpaid for now. */
   complete(id: string, paymentStatus: FakeCheckoutSession['payment_status'] = 'paid') {
     Object.assign(this.session(id), { status: 'complete', payment_status: paymentStatus, payment_intent: `pi_${random(24)}` });
+    if (paymentStatus === 'paid') this.charge(id);
   }
 
   /** A delayed payment settles: paid, or (failed) the session stays complete and unpaid. */
   settleAsync(id: string, outcome: 'succeeded' | 'failed') {
-    if (outcome === 'succeeded') this.session(id).payment_status = 'paid';
+    if (outcome === 'succeeded') {
+      this.session(id).payment_status = 'paid';
+      this.charge(id);
+    }
+  }
+
+  /** The charge that paid a session (made when it was paid). */
+  chargeOf(sessionId: string): FakeCharge {
+    const paymentIntent = this.session(sessionId).payment_intent;
+    const charge = [...this.charges.values()].find((candidate) => candidate.payment_intent === paymentIntent);
+    if (!charge) throw new Error(`the fake Stripe has no charge for checkout session ${sessionId}`);
+    return charge;
+  }
+
+  /** Refunds `amount` cents of a paid session's charge (all that is left by default); returns the charge. */
+  refund(sessionId: string, amount?: number): FakeCharge {
+    const charge = this.chargeOf(sessionId);
+    charge.amount_refunded += amount ?? charge.amount - charge.amount_refunded;
+    if (charge.amount_refunded > charge.amount) throw new Error('refunded more than the charge');
+    charge.refunded = charge.amount_refunded === charge.amount;
+    return charge;
+  }
+
+  /** The cardholder disputes a paid session's charge (its whole amount by default); returns the dispute. */
+  dispute(sessionId: string, amount?: number): FakeDispute {
+    const charge = this.chargeOf(sessionId);
+    const dispute: FakeDispute = {
+      id: `dp_${random(24)}`,
+      object: 'dispute',
+      amount: amount ?? charge.amount,
+      charge: charge.id,
+      currency: charge.currency,
+      payment_intent: charge.payment_intent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      created: seconds(),
+      livemode: false,
+    };
+    this.disputes.set(dispute.id, dispute);
+    charge.disputed = true;
+    return dispute;
+  }
+
+  /** The card network decides a dispute. */
+  closeDispute(id: string, status: 'won' | 'lost') {
+    const dispute = this.disputes.get(id);
+    if (!dispute) throw new Error(`the fake Stripe has no dispute ${id}`);
+    dispute.status = status;
+  }
+
+  private charge(sessionId: string) {
+    const session = this.session(sessionId);
+    if (!session.payment_intent) return;
+    const charge: FakeCharge = {
+      id: `ch_${random(24)}`,
+      object: 'charge',
+      amount: session.amount_total,
+      amount_captured: session.amount_total,
+      amount_refunded: 0,
+      currency: session.currency,
+      payment_intent: session.payment_intent,
+      paid: true,
+      refunded: false,
+      disputed: false,
+      status: 'succeeded',
+      created: seconds(),
+      livemode: false,
+    };
+    this.charges.set(charge.id, charge);
   }
 
   expire(id: string) {
@@ -134,8 +234,11 @@ export class FakeStripe {
     this.failures.push(new StripeFailure(status, error));
   }
 
-  /** A snapshot event as Stripe would deliver it now; `object` overrides fields of the session snapshot. */
-  event(type: string, sessionId: string, object: Partial<FakeCheckoutSession> = {}) {
+  /**
+   * A snapshot event as Stripe would deliver it now, of the checkout session, charge or dispute with
+   * this id; `object` overrides fields of the snapshot.
+   */
+  event(type: string, id: string, object: Partial<FakeCheckoutSession> | Partial<FakeCharge> | Partial<FakeDispute> = {}) {
     return {
       id: `evt_${random(24)}`,
       object: 'event',
@@ -145,7 +248,7 @@ export class FakeStripe {
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
       type,
-      data: { object: { ...structuredClone(this.sessions.get(sessionId) ?? { id: sessionId, object: 'checkout.session' }), ...object } },
+      data: { object: { ...structuredClone(this.sessions.get(id) ?? this.charges.get(id) ?? this.disputes.get(id) ?? { id, object: 'checkout.session' }), ...object } },
     };
   }
 
@@ -185,6 +288,17 @@ export class FakeStripe {
     if (method === 'POST' && path === '/v1/customers') return this.createCustomer(params);
     if (method === 'POST' && path === '/v1/checkout/sessions') return this.createSession(params);
     if (method === 'POST' && path === '/v1/billing_portal/sessions') return this.createPortalSession(params);
+    if (method === 'GET' && path === '/v1/checkout/sessions') {
+      const paymentIntent = field(params.payment_intent);
+      const data = [...this.sessions.values()].filter((session) => !paymentIntent || session.payment_intent === paymentIntent).slice(0, Number(field(params.limit) ?? 10));
+      return { object: 'list', data, has_more: false, url: '/v1/checkout/sessions' };
+    }
+    const [, resource, objectId] = /^\/v1\/(charges|disputes)\/([^/]+)$/.exec(path) ?? [];
+    if (method === 'GET' && resource && objectId) {
+      const found = resource === 'charges' ? this.charges.get(objectId) : this.disputes.get(objectId);
+      if (!found) throw invalid(`No such ${resource.slice(0, -1)}: '${objectId}'`, { code: 'resource_missing', param: 'id' });
+      return found;
+    }
     const [, id, action] = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path) ?? [];
     if (id) {
       const session = this.sessions.get(id);

@@ -2,13 +2,18 @@ import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 
-/** Every organisation's balance equals the sum of its ledger entries, and none is negative. */
+/**
+ * Every organisation's balance equals the sum of its ledger entries, and none is negative; what it
+ * owes equals the sum of its entries' debt changes, and an organisation that owes has no credit.
+ */
 export async function expectLedgerConsistent(db: Database) {
   const result = (await db.execute(sql`
-    select b.organization_id, b.balance_nanos::text as balance, coalesce(sum(e.amount_nanos), 0)::text as ledger
+    select b.organization_id, b.balance_nanos::text as balance, coalesce(sum(e.amount_nanos), 0)::text as ledger,
+      b.owed_nanos::text as owed, coalesce(sum(e.owed_nanos), 0)::text as ledger_owed
     from app.credit_balances b left join app.credit_entries e on e.organization_id = b.organization_id
-    group by b.organization_id, b.balance_nanos
+    group by b.organization_id, b.balance_nanos, b.owed_nanos
     having b.balance_nanos <> coalesce(sum(e.amount_nanos), 0) or b.balance_nanos < 0
+      or b.owed_nanos <> coalesce(sum(e.owed_nanos), 0) or b.owed_nanos < 0 or (b.owed_nanos > 0 and b.balance_nanos > 0)
   `)) as unknown as { rows: unknown[] };
   expect(result.rows).toEqual([]);
   const orphans = (await db.execute(sql`

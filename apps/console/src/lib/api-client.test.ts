@@ -15,6 +15,7 @@ const me = {
   systemAdmin: false,
   organizationId: 'org_1',
   remainingSpendAmount: 12.5,
+  owedAmount: 0,
   organizationCheckoutSessions: [],
 };
 

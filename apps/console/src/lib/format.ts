@@ -13,6 +13,12 @@ export function formatMoney(dollars: number, { omitZeroCents = false }: { omitZe
   return (omitZeroCents && whole ? wholeDollars : withCents).format(dollars);
 }
 
+/** A debt as money, rounded up to the cent so that one of a fraction of a cent never reads "$0.00": 0.000093 → "$0.01". */
+export function formatOwed(dollars: number): string {
+  // Through whole nano-dollars first, so 1.1 (110.00000000000001 cents in floating point) stays "$1.10".
+  return withCents.format(Math.ceil(Math.round(dollars * 1e9) / 1e7) / 100);
+}
+
 // Spec §9: date and 24-hour time in the browser's language.
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium', hourCycle: 'h23' });
 

@@ -38,6 +38,7 @@ export const buildPerson = (overrides: Partial<Person> = {}): Person => ({
   id: '0b9e2c1d-6a4f-4e8b-9c3d-1e2f3a4b5c6d',
   email: 'grace@example.com',
   createdAt: '2026-01-02T07:08:09.000Z',
+  owedAmount: 0,
   ...overrides,
 });
 

@@ -18,6 +18,7 @@ export const buildMe = (overrides: Partial<Me> = {}): Me => ({
   systemAdmin: false,
   organizationId: 'org_01',
   remainingSpendAmount: 42.5,
+  owedAmount: 0,
   organizationCheckoutSessions: [],
   ...overrides,
 });

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { feedbackTypes } from '../bff/feedback.js';
 import { pageOf } from '../common/pagination.js';
 
-export const personSchema = z.object({ id: z.string(), email: z.string(), createdAt: z.string() });
+export const personSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  createdAt: z.string(),
+  /** Dollars the person's organisation owes after a refund or dispute (its keys stop meanwhile); 0 when nothing. */
+  owedAmount: z.number(),
+});
 export const feedbackSchema = z.object({ id: z.string(), fromEmail: z.string(), type: z.enum(feedbackTypes), description: z.string() });
 
 export const personPageSchema = pageOf(personSchema);

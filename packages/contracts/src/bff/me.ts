@@ -10,6 +10,11 @@ export const meSchema = z.object({
   organizationId: z.string(),
   /** Dollars. */
   remainingSpendAmount: z.number(),
+  /**
+   * Dollars a refund or dispute took back that the credit could not pay; 0 when nothing is owed.
+   * While above 0 the organisation's keys are refused; the next top-ups pay it first.
+   */
+  owedAmount: z.number(),
   organizationCheckoutSessions: z.array(z.object({ checkoutSessionId: z.string(), status: checkoutStatusSchema })),
 });
 

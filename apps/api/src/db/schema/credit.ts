@@ -8,6 +8,9 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 /**
  * An organisation's prepaid credit. `balanceNanos` always equals the sum of its ledger entries
  * (both change in one transaction); `reservedNanos` is what in-flight gateway calls hold.
+ * `owedNanos` (the sum of the entries' `owedNanos`) is what a refund or dispute took back that the
+ * credit could not pay: an organisation that owes has no credit, so its keys are refused, until a
+ * top-up pays the debt first.
  */
 export const creditBalances = appSchema.table(
   'credit_balances',
@@ -17,15 +20,22 @@ export const creditBalances = appSchema.table(
       .references(() => organizations.id),
     balanceNanos: bigint('balance_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
     reservedNanos: bigint('reserved_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    owedNanos: bigint('owed_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (table) => [
     check('credit_balances_balance_not_negative', sql`${table.balanceNanos} >= 0`),
     check('credit_balances_reserved_not_negative', sql`${table.reservedNanos} >= 0`),
+    check('credit_balances_owed_not_negative', sql`${table.owedNanos} >= 0`),
+    check('credit_balances_owing_has_no_credit', sql`${table.owedNanos} = 0 OR ${table.balanceNanos} = 0`),
   ],
 );
 
-export type CreditEntryKind = 'top_up' | 'usage_charge' | 'refund' | 'adjustment';
+/**
+ * `refund` and `dispute` take back a top-up's credit, `dispute_won` gives it back, `owed_payment`
+ * pays a debt from credit just added.
+ */
+export type CreditEntryKind = 'top_up' | 'usage_charge' | 'refund' | 'dispute' | 'dispute_won' | 'owed_payment' | 'adjustment';
 
 /** The credit ledger: every change to a balance, signed, with the balance it left. */
 export const creditEntries = appSchema.table(
@@ -38,6 +48,8 @@ export const creditEntries = appSchema.table(
     kind: text('kind').$type<CreditEntryKind>().notNull(),
     amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
     balanceAfterNanos: bigint('balance_after_nanos', { mode: 'bigint' }).notNull(),
+    /** Signed change to what the organisation owes: a take-back the credit could not pay adds, an owed payment subtracts. */
+    owedNanos: bigint('owed_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
     /** What caused it (a checkout session, a chat completion); one entry per kind and reference. */
     reference: text('reference'),
     reason: text('reason'),
@@ -68,12 +80,42 @@ export const checkoutSessions = appSchema.table(
     failureMessage: text('failure_message'),
     /** Sandbox only: the card's outcome, waiting to be applied as a webhook would apply it. */
     pendingOutcome: text('pending_outcome'),
+    /** Stripe's payment_intent of the paid session: a charge's refund or dispute finds its top-up by it. */
+    paymentIntentId: text('payment_intent_id'),
+    /** What the provider charged (credit and tax), known from the first refund or dispute. */
+    chargedNanos: bigint('charged_nanos', { mode: 'bigint' }),
+    /** The provider's cumulative refund of that charge (only ever grows). */
+    refundedNanos: bigint('refunded_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
     completedAt: at('completed_at'),
   },
-  (table) => [index('checkout_sessions_organization').on(table.organizationId, table.createdAt), index('checkout_sessions_open').on(table.status, table.expiresAt)],
+  (table) => [
+    index('checkout_sessions_organization').on(table.organizationId, table.createdAt),
+    index('checkout_sessions_open').on(table.status, table.expiresAt),
+    uniqueIndex('checkout_sessions_payment_intent').on(table.paymentIntentId).where(sql`${table.paymentIntentId} IS NOT NULL`),
+  ],
+);
+
+export type DisputeStatus = 'open' | 'won' | 'lost';
+
+/** A dispute of a top-up's payment: while open or lost its amount is taken back; won, it is given back. */
+export const paymentDisputes = appSchema.table(
+  'payment_disputes',
+  {
+    provider: text('provider').notNull(),
+    id: text('id').notNull(),
+    checkoutSessionId: text('checkout_session_id')
+      .notNull()
+      .references(() => checkoutSessions.id),
+    /** The disputed amount of the charge (credit and tax), as the provider reports it. */
+    amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
+    status: text('status').$type<DisputeStatus>().notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.id] }), index('payment_disputes_checkout_session').on(table.checkoutSessionId)],
 );
 
 /** Webhook events already handled: at-least-once delivery becomes exactly-once handling. */

@@ -4,8 +4,8 @@ export { callerHours, callerSpend, type EndUserTokens, type KeyBlockRow, keySpen
 export { chatCompletions } from './chat-completions.js';
 export { feedback } from './feedback.js';
 export { secrets } from './secrets.js';
-export { billingCustomers, checkoutSessions, creditBalances, creditEntries, paymentEvents } from './credit.js';
-export type { CheckoutStatus, CreditEntryKind } from './credit.js';
+export { billingCustomers, checkoutSessions, creditBalances, creditEntries, paymentDisputes, paymentEvents } from './credit.js';
+export type { CheckoutStatus, CreditEntryKind, DisputeStatus } from './credit.js';
 export { rateWindows, reservations } from './metering.js';
 export { usageDaily } from './usage-daily.js';
 export { alertDeliveries, alertSettings } from './alerts.js';

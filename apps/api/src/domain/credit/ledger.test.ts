@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
 import { organizations } from '../../db/schema/index.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
-import { postEntry, balanceNanos } from './ledger.js';
+import { balanceNanos, creditOf, postEntry, takeBack } from './ledger.js';
 
 const testDb = setupTestDb({ schema, migrations });
 
@@ -42,6 +42,38 @@ describe('credit ledger', () => {
       'This would take the credit balance below zero.',
     );
     expect(await balanceNanos(testDb.db, organizationId)).toBe(5n);
+    await expectLedgerConsistent(testDb.db);
+  });
+
+  it('takes back what the balance holds and records the rest as owed; credit added later pays the debt first', async () => {
+    const organizationId = await newOrganization();
+    const post = (entry: Omit<Parameters<typeof postEntry>[1], 'organizationId'>) => testDb.db.transaction((tx) => postEntry(tx, { organizationId, ...entry }));
+    await post({ kind: 'top_up', amountNanos: 10n, reference: 'cs_owed_1' });
+    const taken = await testDb.db.transaction((tx) => takeBack(tx, { organizationId, kind: 'refund', amountNanos: 25n, reference: 'evt_owed_1' }));
+    expect(taken).toMatchObject({ posted: true, balanceAfterNanos: 0n, owedAfterNanos: 15n });
+    expect(await creditOf(testDb.db, organizationId)).toEqual({ balanceNanos: 0n, owedNanos: 15n });
+
+    expect(await post({ kind: 'top_up', amountNanos: 6n, reference: 'cs_owed_2' })).toMatchObject({ balanceAfterNanos: 0n, owedAfterNanos: 9n });
+    expect(await post({ kind: 'adjustment', amountNanos: 20n, reason: 'support' })).toMatchObject({ balanceAfterNanos: 11n, owedAfterNanos: 0n });
+    expect(await post({ kind: 'top_up', amountNanos: 4n, reference: 'cs_owed_3' })).toMatchObject({ balanceAfterNanos: 15n, owedAfterNanos: 0n });
+    await expectLedgerConsistent(testDb.db);
+  });
+
+  it('never leaves credit beside a debt, whatever the order of concurrent take-backs and top-ups', async () => {
+    const organizationId = await newOrganization();
+    await testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: 50n, reference: 'cs_race_0' }));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        testDb.db.transaction((tx) =>
+          i % 2
+            ? takeBack(tx, { organizationId, kind: 'refund', amountNanos: 7n, reference: `evt_race_${i}` })
+            : postEntry(tx, { organizationId, kind: 'top_up', amountNanos: 3n, reference: `cs_race_${i + 1}` }),
+        ),
+      ),
+    );
+    const { balanceNanos: balance, owedNanos: owed } = await creditOf(testDb.db, organizationId);
+    expect(balance - owed).toBe(50n + 20n * 3n - 20n * 7n);
+    expect(balance === 0n || owed === 0n).toBe(true);
     await expectLedgerConsistent(testDb.db);
   });
 

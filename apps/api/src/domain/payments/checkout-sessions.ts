@@ -21,13 +21,21 @@ export async function findCheckout(db: Database, id: string): Promise<CheckoutSe
  * Payment confirmed: the session becomes SUCCEEDED and the organisation is credited, once. This
  * wins over an earlier FAILED or EXPIRED (a paid completion is authoritative, whatever order the
  * provider's notifications arrive in); a session credits at most once, by its ledger reference.
- * `creditNanos` is what the provider says was paid for (Stripe's subtotal), when it says.
+ * `creditNanos` is what the provider says was paid for (Stripe's subtotal), when it says;
+ * `paymentIntentId` the payment a later refund or dispute names (Stripe's payment_intent).
  */
-export async function markSucceeded(db: Database, id: string, now: Date, creditNanos?: bigint): Promise<boolean> {
+export async function markSucceeded(db: Database, id: string, now: Date, paid: { creditNanos?: bigint; paymentIntentId?: string } = {}): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [session] = await tx
       .update(checkoutSessions)
-      .set({ status: 'SUCCEEDED', updatedAt: now, completedAt: now, failureMessage: null, ...(creditNanos !== undefined ? { creditNanos } : {}) })
+      .set({
+        status: 'SUCCEEDED',
+        updatedAt: now,
+        completedAt: now,
+        failureMessage: null,
+        ...(paid.creditNanos !== undefined ? { creditNanos: paid.creditNanos } : {}),
+        ...(paid.paymentIntentId !== undefined ? { paymentIntentId: paid.paymentIntentId } : {}),
+      })
       .where(and(eq(checkoutSessions.id, id), ne(checkoutSessions.status, 'SUCCEEDED')))
       .returning();
     if (!session) return false;

@@ -1,6 +1,6 @@
 import type { Database } from '@meterway/db';
 import { desc, eq } from 'drizzle-orm';
-import { checkoutSessions, organizations } from '../../db/schema/index.js';
+import { checkoutSessions, organizations, paymentDisputes } from '../../db/schema/index.js';
 import { nanosToDollars } from '../money.js';
 import type { CheckoutSession } from './checkout-sessions.js';
 
@@ -21,26 +21,63 @@ main{max-width:1000px;margin:32px auto;padding:0 16px}
 .badge{display:inline-block;background:#fff3bf;color:#8a6d00;border-radius:4px;padding:2px 8px;font-size:12px;font-weight:600}
 table{width:100%;border-collapse:collapse;margin-top:16px}th,td{text-align:left;padding:10px 8px;border-bottom:1px solid #e9ecef;font-size:14px}
 th{color:#868e96;font-weight:600}td.num,th.num{text-align:right}a{color:#1c7ed6}
+form{display:inline-flex;gap:4px;margin:0 8px 0 0}input{width:72px;font:inherit;padding:2px 4px}button{font:inherit;cursor:pointer}
 @media print{header,.noprint{display:none}body{background:#fff}.card{border:0}}
 </style></head><body><header>Meterway <span>Billing</span></header><main>${body}</main></body></html>`;
 }
 
-/** The sandbox's customer portal: every top-up of the organisation with a printable receipt. */
-export async function renderInvoices(db: Database, organizationId: string, links: { receipt: (id: string) => string; console: string }): Promise<string> {
+type Dispute = typeof paymentDisputes.$inferSelect;
+type PortalLinks = { receipt: (id: string) => string; reversals: (id: string) => string; console: string };
+
+/** A paid top-up's status: paid, or what refunds and disputes made of it. */
+function paidLabel(session: CheckoutSession, disputes: Dispute[]): string {
+  const labels = [];
+  const charged = session.creditNanos + session.taxNanos;
+  if (session.refundedNanos > 0n) labels.push(session.refundedNanos >= charged ? 'Refunded' : `Refunded ${money(session.refundedNanos)}`);
+  for (const dispute of disputes) labels.push({ open: 'Disputed', won: 'Dispute won', lost: 'Dispute lost' }[dispute.status]);
+  return labels.length ? labels.join(', ') : 'Paid';
+}
+
+const button = (action: string, url: string, label: string, field = '') =>
+  `<form method="post" action="${escape(url)}"><input type="hidden" name="action" value="${action}">${field}<button type="submit">${label}</button></form>`;
+
+/** The card network's side, for trying refunds and disputes offline: what a paid top-up can still go through. */
+function reversalForms(session: CheckoutSession, disputes: Dispute[], url: string): string {
+  const left = session.creditNanos + session.taxNanos - session.refundedNanos;
+  if (disputes.some((dispute) => dispute.status === 'open')) return button('win', url, 'Win') + button('lose', url, 'Lose');
+  if (left <= 0n) return '';
+  const amount = `<input name="amount" inputmode="decimal" aria-label="Refund amount in dollars" placeholder="${nanosToDollars(left).toFixed(2)}">`;
+  return button('refund', url, 'Refund', amount) + button('dispute', url, 'Dispute');
+}
+
+/**
+ * The sandbox's customer portal: every top-up of the organisation with a printable receipt, and
+ * for a paid one the buttons that refund or dispute it (and win or lose the dispute).
+ */
+export async function renderInvoices(db: Database, organizationId: string, links: PortalLinks): Promise<string> {
   const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   const sessions = await db.select().from(checkoutSessions).where(eq(checkoutSessions.organizationId, organizationId)).orderBy(desc(checkoutSessions.createdAt));
+  const disputes = await db
+    .select({ dispute: paymentDisputes })
+    .from(paymentDisputes)
+    .innerJoin(checkoutSessions, eq(checkoutSessions.id, paymentDisputes.checkoutSessionId))
+    .where(eq(checkoutSessions.organizationId, organizationId))
+    .orderBy(paymentDisputes.createdAt);
+  const disputesOf = (id: string) => disputes.map((row) => row.dispute).filter((dispute) => dispute.checkoutSessionId === id);
   const rows = sessions
-    .map(
-      (session) => `<tr><td>${date(session.createdAt)}</td><td class="num">${money(session.creditNanos)}</td><td class="num">${money(session.taxNanos)}</td>
-<td class="num">${money(session.creditNanos + session.taxNanos)}</td><td>${statusLabel[session.status] ?? session.status}</td>
-<td>${session.status === 'SUCCEEDED' ? `<a href="${escape(links.receipt(session.id))}">Receipt</a>` : ''}</td></tr>`,
-    )
+    .map((session) => {
+      const paid = session.status === 'SUCCEEDED';
+      return `<tr><td>${date(session.createdAt)}</td><td class="num">${money(session.creditNanos)}</td><td class="num">${money(session.taxNanos)}</td>
+<td class="num">${money(session.creditNanos + session.taxNanos)}</td><td>${paid ? paidLabel(session, disputesOf(session.id)) : (statusLabel[session.status] ?? session.status)}</td>
+<td>${paid ? `<a href="${escape(links.receipt(session.id))}">Receipt</a>` : ''}</td>
+<td class="noprint">${paid ? reversalForms(session, disputesOf(session.id), links.reversals(session.id)) : ''}</td></tr>`;
+    })
     .join('');
   return layout(
     'Invoices',
     `<div class="card"><h1 style="margin-top:0">Invoices <span class="badge">Test mode: no real money</span></h1>
 <p>${escape(organization?.name ?? '')}</p>
-${sessions.length ? `<table><thead><tr><th>Date</th><th class="num">Usage credit</th><th class="num">Tax</th><th class="num">Total</th><th>Status</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : '<p>No top-ups yet.</p>'}
+${sessions.length ? `<table><thead><tr><th>Date</th><th class="num">Usage credit</th><th class="num">Tax</th><th class="num">Total</th><th>Status</th><th></th><th class="noprint">Test the card network</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>No top-ups yet.</p>'}
 <p class="noprint"><a href="${escape(links.console)}">Back to the console</a></p></div>`,
   );
 }

@@ -20,3 +20,6 @@ export async function callStripe<T>(what: string, call: () => Promise<T>): Promi
     throw new Error(`Stripe could not ${what}: ${error.type}${error.code ? ` (${error.code})` : ''}, request ${error.requestId ?? 'unknown'}`, { cause: error });
   }
 }
+
+/** The id of a field Stripe sends as an id or, when expanded, as the object. */
+export const idOf = (field: string | { id: string } | null | undefined): string | undefined => (typeof field === 'string' ? field : field?.id);

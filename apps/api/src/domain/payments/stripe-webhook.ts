@@ -6,9 +6,10 @@ import { AppError } from '../../errors/app-error.js';
 import { nanosPerCent } from '../money.js';
 import { findCheckout, markClosed, markSucceeded } from './checkout-sessions.js';
 import type { WebhookDelivery, WebhookReceipt } from './payment-provider.js';
-import { callStripe } from './stripe-call.js';
+import { callStripe, idOf } from './stripe-call.js';
+import { applyStripeChargeEvent, isChargeEvent } from './stripe-charge-events.js';
 
-/** The only events we act on; anything else the endpoint is sent is acknowledged and ignored. */
+/** The only events we act on (these and the charge events); anything else is acknowledged and ignored. */
 const checkoutEventTypes = [
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
@@ -41,6 +42,10 @@ export function verifyStripeEvent(stripe: Stripe, webhookSecret: string, deliver
  */
 export async function applyStripeEvent(deps: { db: Database; stripe: Stripe }, event: Stripe.Event, now: Date): Promise<WebhookReceipt> {
   const receipt = (outcome: WebhookReceipt['outcome']): WebhookReceipt => ({ eventId: event.id, type: event.type, outcome });
+  if (isChargeEvent(event)) {
+    if (await alreadyHandled(deps.db, event.id)) return receipt('duplicate');
+    return receipt(await applyStripeChargeEvent(deps, event, now));
+  }
   if (!isCheckoutEvent(event)) return receipt('ignored');
   // Only sessions we created count; an id we never issued is someone else's integration (or test data).
   const ours = await findCheckout(deps.db, event.data.object.id);
@@ -66,7 +71,11 @@ async function settle(tx: Database, id: string, session: Stripe.Checkout.Session
   const paid = session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
   if (paid) {
     // The credit is what was paid for, before tax: Stripe's subtotal.
-    await markSucceeded(tx, id, now, session.amount_subtotal === null ? undefined : BigInt(session.amount_subtotal) * nanosPerCent);
+    const paymentIntentId = idOf(session.payment_intent);
+    await markSucceeded(tx, id, now, {
+      ...(session.amount_subtotal === null ? {} : { creditNanos: BigInt(session.amount_subtotal) * nanosPerCent }),
+      ...(paymentIntentId ? { paymentIntentId } : {}),
+    });
   } else if (session.status === 'expired') {
     await markClosed(tx, id, 'EXPIRED', now);
   } else if (type === 'checkout.session.async_payment_failed' && session.status === 'complete') {

@@ -1,6 +1,6 @@
 import type { Me } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
-import { balanceNanos } from '../credit/ledger.js';
+import { creditOf } from '../credit/ledger.js';
 import { nanosToDollars } from '../money.js';
 import { recentCheckouts } from '../payments/checkout-sessions.js';
 import type { Viewer } from './ensure-person.js';
@@ -11,13 +11,14 @@ export async function getMe(db: Database, viewer: Viewer): Promise<Me> {
   // read after it always includes every success this answer shows (read together, a settlement
   // committing between the two reads showed SUCCEEDED with the old balance).
   const sessions = await recentCheckouts(db, viewer.organizationId);
-  const balance = await balanceNanos(db, viewer.organizationId);
+  const credit = await creditOf(db, viewer.organizationId);
   return {
     email: viewer.email,
     organizationName: viewer.organizationName,
     systemAdmin: viewer.systemAdmin,
     organizationId: viewer.organizationId,
-    remainingSpendAmount: nanosToDollars(balance),
+    remainingSpendAmount: nanosToDollars(credit.balanceNanos),
+    owedAmount: nanosToDollars(credit.owedNanos),
     organizationCheckoutSessions: sessions,
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { feedback, organizations, persons } from '../../db/schema/index.js';
+import { takeBack } from '../../domain/credit/ledger.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
 
 const adminEmail = `admin-lists-${Date.now()}@example.com`;
@@ -81,12 +82,20 @@ describe('admin lists', () => {
   it('lists every person newest first, and pages forward and back in both orders', async () => {
     const everyone = (await t.testDb.db.select().from(persons)).sort(byKeyset);
     expect(everyone).toHaveLength(25);
-    const items = everyone.map((person) => ({ id: person.id, email: person.email, createdAt: person.createdAt.toISOString() }));
+    const items = everyone.map((person) => ({ id: person.id, email: person.email, createdAt: person.createdAt.toISOString(), owedAmount: 0 }));
     // The two signed-up people come first: they were provisioned just now, the others in 2025.
     expect(items.slice(-2).map((item) => item.email)).toContain(adminEmail);
     expect((await page('/admin/persons', {})).items).toEqual([...items].reverse());
     await walk('/admin/persons', {}, [...items].reverse(), 4);
     await walk('/admin/persons', { asc: 'true' }, items, 10);
+  });
+
+  it('shows what an organisation owes after a refund or dispute beside each of its people', async () => {
+    const [oldTimer] = (await t.testDb.db.select().from(persons)).filter((person) => person.email.startsWith('old-'));
+    await t.testDb.db.transaction((tx) => takeBack(tx, { organizationId: oldTimer!.organizationId, kind: 'refund', amountNanos: 8_250_000_000n, reference: 'evt_admin_list' }));
+    const items = (await page('/admin/persons', {})).items as { email: string; owedAmount: number }[];
+    expect(items.filter((item) => item.email.startsWith('old-')).map((item) => item.owedAmount)).toEqual(Array(23).fill(8.25));
+    expect(items.filter((item) => !item.email.startsWith('old-')).map((item) => item.owedAmount)).toEqual([0, 0]);
   });
 
   it('lists all feedback newest first, and pages forward and back in both orders', async () => {

@@ -35,6 +35,7 @@ describe('GET /bff/me and session auth', () => {
       systemAdmin: false,
       organizationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       remainingSpendAmount: 0,
+      owedAmount: 0,
       organizationCheckoutSessions: [],
     });
     expect((await me(user.cookie)).json().organizationId).toBe(body.organizationId);

@@ -3,11 +3,15 @@ import { z } from 'zod';
 import { checkoutSessions, organizations } from '../../db/schema/index.js';
 import type { RouteDeps } from '../../deps.js';
 import { renderInvoices, renderReceipt } from '../../domain/payments/portal-page.js';
+import { reverseSandboxTopUp } from '../../domain/payments/sandbox-reversals.js';
 import { verifyPortalToken } from '../../domain/payments/sandbox-provider.js';
 import { AppError } from '../../errors/app-error.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
-/** The sandbox's customer portal (Invoices): server-rendered pages behind a signed, expiring link. */
+/**
+ * The sandbox's customer portal (Invoices): server-rendered pages behind a signed, expiring link,
+ * whose buttons also refund or dispute a paid top-up (the card network's side, played offline).
+ */
 export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, config }: RouteDeps) {
   const organizationOf = (token: string) => {
     const organizationId = verifyPortalToken(secret, token, Date.now());
@@ -17,15 +21,37 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
   const html = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'private, no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'" };
 
   const tokenQuery = z.object({ token: z.string().max(300) });
+  const invoicesUrl = (token: string) => `${config.apiUrl}/sandbox/portal?token=${token}`;
 
   app.get('/sandbox/portal', { schema: { querystring: tokenQuery } }, async (request, reply) => {
     const { token } = request.query;
     const page = await renderInvoices(db.db, organizationOf(token), {
       receipt: (id) => `${config.apiUrl}/sandbox/portal/receipts/${encodeURIComponent(id)}?token=${token}`,
+      reversals: (id) => `${config.apiUrl}/sandbox/portal/top-ups/${encodeURIComponent(id)}/reversals?token=${token}`,
       console: `${config.consoleUrl}/dashboard`,
     });
     return reply.headers(html).send(page);
   });
+
+  // The page's buttons post plain HTML forms.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  const reversal = z.object({
+    action: z.enum(['refund', 'dispute', 'win', 'lose']),
+    /** Dollars of the payment to refund; empty for all that is left. */
+    amount: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().positive().max(1_000_000).optional()),
+  });
+
+  app.post(
+    '/sandbox/portal/top-ups/:checkoutSessionId/reversals',
+    { schema: { params: z.object({ checkoutSessionId: z.string().max(200) }), querystring: tokenQuery, body: reversal } },
+    async (request, reply) => {
+      const { token } = request.query;
+      await reverseSandboxTopUp(db.db, { organizationId: organizationOf(token), checkoutSessionId: request.params.checkoutSessionId, now: new Date(), ...request.body });
+      return reply.redirect(invoicesUrl(token), 303);
+    },
+  );
 
   app.get(
     '/sandbox/portal/receipts/:checkoutSessionId',
@@ -38,7 +64,7 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
         .innerJoin(organizations, eq(organizations.id, checkoutSessions.organizationId))
         .where(and(eq(checkoutSessions.id, request.params.checkoutSessionId), eq(checkoutSessions.organizationId, organizationId), eq(checkoutSessions.status, 'SUCCEEDED')));
       if (!row) throw new AppError('NotFound', 'Unknown receipt.');
-      return reply.headers(html).send(renderReceipt(row.session, row.organizationName, { invoices: `${config.apiUrl}/sandbox/portal?token=${request.query.token}` }));
+      return reply.headers(html).send(renderReceipt(row.session, row.organizationName, { invoices: invoicesUrl(request.query.token) }));
     },
   );
 }

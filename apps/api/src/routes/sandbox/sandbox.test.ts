@@ -193,3 +193,77 @@ describe('sandbox payments', () => {
     expect(response.json()).toEqual({ paymentProvider: 'sandbox' });
   });
 });
+
+describe('sandbox refunds and disputes, from the Invoices page', () => {
+  /** A paid $10 top-up ($1 tax, $11 charged) and the organisation's Invoices link. */
+  async function paidWithInvoices(remoteAddress: string) {
+    const { cookie } = await t.users.signUp();
+    const { checkoutSessionId } = await topUp(cookie, 10, '4242424242424242', remoteAddress);
+    await statusOf(cookie, checkoutSessionId);
+    const portal = new URL((await bff(cookie, 'POST', '/bff/stripe/customer-portal-session', undefined, remoteAddress)).json().url);
+    const page = async () => (await t.app.inject({ method: 'GET', url: `${portal.pathname}${portal.search}` })).body;
+    /** Presses a button of the page: its form, posted as a browser posts it. */
+    const press = (action: string, amount = '', id = checkoutSessionId) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/sandbox/portal/top-ups/${id}/reversals${portal.search}`,
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ action, amount }).toString(),
+      });
+    const credit = async () => {
+      const me = (await bff(cookie, 'GET', '/bff/me', undefined, remoteAddress)).json();
+      return { balance: me.remainingSpendAmount, owed: me.owedAmount };
+    };
+    return { checkoutSessionId, page, press, credit, portalUrl: portal.href };
+  }
+
+  it('refunds part of a payment, then the rest; each takes back the credit share of what was refunded', async () => {
+    const topUp = await paidWithInvoices('192.0.2.31');
+    expect(await topUp.page()).toMatch(/<button type="submit">Refund<\/button>.*<button type="submit">Dispute<\/button>/s);
+
+    const partly = await topUp.press('refund', '5.50');
+    expect(partly.statusCode).toBe(303);
+    expect(partly.headers.location).toBe(topUp.portalUrl);
+    expect(await topUp.credit()).toEqual({ balance: 5, owed: 0 });
+    expect(await topUp.page()).toContain('Refunded $5.50');
+
+    expect((await topUp.press('refund')).statusCode).toBe(303);
+    expect(await topUp.credit()).toEqual({ balance: 0, owed: 0 });
+    const page = await topUp.page();
+    expect(page).toContain('<td>Refunded</td>');
+    expect(page).not.toContain('>Refund</button>');
+    expect((await topUp.press('refund')).statusCode).toBe(409);
+  });
+
+  it('disputes a payment, and gives the credit back when the dispute is won', async () => {
+    const topUp = await paidWithInvoices('192.0.2.32');
+    expect((await topUp.press('dispute')).statusCode).toBe(303);
+    expect(await topUp.credit()).toEqual({ balance: 0, owed: 0 });
+    const page = await topUp.page();
+    expect(page).toContain('<td>Disputed</td>');
+    expect(page).toMatch(/>Win<\/button>.*>Lose<\/button>/s);
+    expect((await topUp.press('dispute')).statusCode).toBe(409);
+
+    expect((await topUp.press('win')).statusCode).toBe(303);
+    expect(await topUp.credit()).toEqual({ balance: 10, owed: 0 });
+    expect(await topUp.page()).toContain('<td>Dispute won</td>');
+    expect((await topUp.press('lose')).statusCode).toBe(409);
+  });
+
+  it('keeps a lost dispute taken; refuses another organisation’s top-up and a bad form', async () => {
+    const topUp = await paidWithInvoices('192.0.2.33');
+    await topUp.press('refund', '2.20');
+    await topUp.press('dispute');
+    await topUp.press('lose');
+    expect(await topUp.credit()).toEqual({ balance: 0, owed: 0 });
+    expect(await topUp.page()).toContain('<td>Refunded $2.20, Dispute lost</td>');
+
+    const other = await paidWithInvoices('192.0.2.34');
+    expect((await other.press('refund', '', topUp.checkoutSessionId)).statusCode).toBe(404);
+    expect((await other.press('refund', '12')).statusCode).toBe(400);
+    expect((await other.press('refund', '-1')).statusCode).toBe(400);
+    expect((await other.press('steal')).statusCode).toBe(400);
+    expect(await other.credit()).toEqual({ balance: 10, owed: 0 });
+  });
+});

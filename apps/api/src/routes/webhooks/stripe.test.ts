@@ -1,20 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkoutSessions, creditEntries, paymentEvents } from '../../db/schema/index.js';
-import { stripeProvider } from '../../domain/payments/stripe-provider.js';
-import { setupFakeStripe } from '../../testing/fake-stripe.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
+import { setupStripeWebhooks, webhookSecret } from '../../testing/stripe-webhooks.js';
 
-const webhookSecret = 'whsec_test_meterway_webhooks';
-const fake = setupFakeStripe();
-const t = setupTestApp(
-  { CONSOLE_URL: 'https://console.example.com' },
-  {
-    identity: true,
-    payments: ({ db }) => stripeProvider({ stripe: fake.stripe, db: db.db, publishableKey: 'pk_test_meterway', webhookSecret, automaticTax: false }),
-  },
-);
+const { fake, t, topUp, deliver, expectReceived } = setupStripeWebhooks();
 
 afterEach(async () => {
   await expectLedgerConsistent(t.testDb.db);
@@ -24,13 +15,6 @@ type Event = ReturnType<typeof fake.event>;
 
 async function signedIn() {
   return (await t.users.signUp()).cookie;
-}
-
-/** A top-up through the BFF, as the console starts one; returns the checkout session id. */
-async function topUp(cookie: string, amount: number) {
-  const response = await t.app.inject({ method: 'POST', url: '/bff/stripe/checkout-session', headers: { cookie }, payload: { amount } });
-  expect(response.statusCode).toBe(200);
-  return response.json().checkoutSessionId as string;
 }
 
 /** What the console sees: the session's status and the balance in dollars. */
@@ -49,27 +33,6 @@ async function recordedEvents(eventId: string) {
 }
 
 const retrievals = (checkoutSessionId: string) => fake.requestsTo('GET', `/v1/checkout/sessions/${checkoutSessionId}`).length;
-
-/** Delivers an event as Stripe does: JSON bytes, signed over `t=<timestamp>.<body>` with the endpoint secret. */
-function deliver(event: Event | Record<string, unknown>, options: { secret?: string; timestamp?: number; signature?: string | null; body?: string } = {}) {
-  const payload = JSON.stringify(event, null, 2);
-  const signature =
-    options.signature !== undefined
-      ? options.signature
-      : fake.stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? webhookSecret, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
-  return t.app.inject({
-    method: 'POST',
-    url: '/webhooks/stripe',
-    headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)', ...(signature === null ? {} : { 'stripe-signature': signature }) },
-    payload: options.body ?? payload,
-  });
-}
-
-async function expectReceived(event: Event | Record<string, unknown>) {
-  const response = await deliver(event);
-  expect(response.statusCode).toBe(200);
-  expect(response.json()).toEqual({ received: true });
-}
 
 describe('POST /webhooks/stripe', () => {
   it('credits a paid completion once and marks the session SUCCEEDED', async () => {

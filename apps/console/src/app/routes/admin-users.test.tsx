@@ -31,6 +31,21 @@ describe('/admin/users', () => {
     expect(Object.fromEntries(sent[0]!)).toEqual({ asc: 'false', limit: '100', searchString: '' });
   });
 
+  it('marks the people of an organisation that owes after a refund or dispute', async () => {
+    server.use(
+      meHandlers.admin(),
+      listsHandlers.persons(pageOf([buildPerson({ id: 'p-owes', email: 'owes@example.com', owedAmount: 8.25 }), buildPerson({ id: 'p-clear', email: 'clear@example.com' })])),
+    );
+    renderRoute('/admin/users');
+
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const emails = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[1]?.textContent);
+    expect(emails).toEqual(['owes@example.comOwes $8.25', 'clear@example.com']);
+  });
+
   it('has breadcrumbs Admin › Users leading back to the admin home', async () => {
     server.use(meHandlers.admin(), listsHandlers.persons(pageOf([])));
     const { user, router } = renderRoute('/admin/users');

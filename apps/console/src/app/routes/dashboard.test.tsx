@@ -43,6 +43,22 @@ describe('/dashboard: credit balance and invoices', () => {
     expect(screen.getByRole('link', { name: 'Add credits' })).toHaveAttribute('href', '/add-credits');
   });
 
+  it('shows no owed notice when nothing is owed', async () => {
+    renderDashboard();
+    expect(await screen.findByText('$25.00')).toBeInTheDocument();
+    expect(screen.queryByText(/owes/)).not.toBeInTheDocument();
+  });
+
+  it('shows what a refund or dispute left owing near the balance', async () => {
+    server.use(meHandlers.signedIn({ remainingSpendAmount: 0, owedAmount: 7.5 }), keysHandlers.list([webApp]), keysHandlers.models(), keysHandlers.blocks());
+    renderRoute('/dashboard');
+
+    const notice = (await screen.findByText('Your organisation owes $7.50')).closest('[role="status"]') as HTMLElement;
+    expect(notice).toHaveTextContent('A refund or dispute took back credit that had already been spent.');
+    expect(notice).toHaveTextContent('Your publishable keys are refused until this is paid: the next credits you add pay it first.');
+    expect(screen.getByText('$0.00')).toBeInTheDocument();
+  });
+
   it('sends the browser to the customer portal, the button loading meanwhile', async () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, origin: window.location.origin, assign });

@@ -1,8 +1,8 @@
-import { Text } from '@mantine/core';
+import { Badge, Group, Text } from '@mantine/core';
 import type { Person } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
 import { useTokenPaging } from '../../../components/pager';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatOwed } from '../../../lib/format';
 import { usePersons } from '../api/get-persons';
 import { isForbidden, NoAdminAccess } from './no-admin-access';
 
@@ -15,7 +15,21 @@ const columns: readonly PagedTableColumn<Person>[] = [
       </Text>
     ),
   },
-  { header: 'Email', cell: (row) => row.email },
+  {
+    header: 'Email',
+    // An organisation left owing by a refund or dispute is marked beside each of its people.
+    cell: (row) =>
+      row.owedAmount > 0 ? (
+        <Group gap="xs" wrap="nowrap">
+          {row.email}
+          <Badge color="red" variant="light" title="Owed after a refund or dispute; the organisation's keys are stopped">
+            Owes {formatOwed(row.owedAmount)}
+          </Badge>
+        </Group>
+      ) : (
+        row.email
+      ),
+  },
   { header: 'Created at', cell: (row) => formatDateTime(row.createdAt) },
 ];
 

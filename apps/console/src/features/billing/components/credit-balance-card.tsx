@@ -1,15 +1,24 @@
-import { Button, Card, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { formatMoney } from '../../../lib/format';
+import { formatMoney, formatOwed } from '../../../lib/format';
 import { useMe } from '../../../lib/me';
 import { InvoicesButton } from './invoices-button';
 
-/** The remaining credit (spec §2), with Add credits and Invoices. */
+/**
+ * The remaining credit (spec §2), with Add credits and Invoices; when a refund or dispute left the
+ * organisation owing, what it owes and that its keys stay stopped until a top-up pays it.
+ */
 export function CreditBalanceCard() {
   const { data: me } = useMe();
   return (
     <Card withBorder padding="lg">
+      {me && me.owedAmount > 0 ? (
+        <Alert color="red" variant="light" mb="md" role="status" title={`Your organisation owes ${formatOwed(me.owedAmount)}`}>
+          A refund or dispute took back credit that had already been spent. Your publishable keys are refused until this is paid: the next credits you add pay it
+          first.
+        </Alert>
+      ) : null}
       <Group justify="space-between" align="flex-end">
         <Stack gap={4}>
           <Text size="sm" c="gray.7">
