@@ -54,6 +54,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
 
   const metrics = apiMetrics(fastify, config, db, meter);
   const provider = deps.models ?? createModelProvider(config, metrics.upstreamHeaders);
+  fastify.addHook('onClose', async () => provider.close?.());
   const gateway = {
     meter,
     endUsers: createEndUserVerifier(),

@@ -30,6 +30,8 @@ export type ModelProvider = {
   name: string;
   complete: (body: ChatBody, signal: AbortSignal) => Promise<Completed>;
   stream: (body: ChatBody, signal: AbortSignal) => AsyncIterable<Streamed>;
+  /** Lets go of the provider's connections (the app's close). */
+  close?: () => Promise<void>;
 };
 
 /**

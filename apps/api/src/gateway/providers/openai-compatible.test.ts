@@ -1,6 +1,7 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamFailure, UpstreamTimeout } from './model-provider.js';
 import { openAiCompatible } from './openai-compatible.js';
 
 // Providers frame server-sent events with \n or \r\n and split them across packets anywhere.
@@ -18,6 +19,7 @@ beforeAll(async () => {
   server = createServer(async (request, response) => {
     let raw = '';
     for await (const chunk of request) raw += chunk;
+    if (request.url !== '/v1/chat/completions') return behave(request.url ?? '', JSON.parse(raw) as { stream?: boolean }, response);
     seen.push({ authorization: request.headers.authorization, body: JSON.parse(raw) });
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     for (let at = 0; at < wire.length; at += 7) {
@@ -31,6 +33,30 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
+async function behave(url: string, body: { stream?: boolean }, response: ServerResponse) {
+  const name = url.split('/')[1];
+  if (name === 'rate-limited') {
+    response.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Rate limit reached' } }));
+  } else if (name === 'split-character') {
+    const wire = Buffer.from(
+      body.stream
+        ? `data: ${JSON.stringify({ choices: [{ delta: { content: 'né' } }] })}\n\ndata: [DONE]\n\n`
+        : JSON.stringify({ choices: [{ message: { content: 'né' } }], usage: { prompt_tokens: 1, completion_tokens: 1 } }),
+    );
+    // Split inside the two bytes of "é".
+    const cut = wire.indexOf(Buffer.from('é')) + 1;
+    response.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' });
+    response.write(wire.subarray(0, cut));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    response.end(wire.subarray(cut));
+  } else if (name === 'quiet-stream') {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Hel' } }] })}\n\n`);
+    // …and nothing more, until the client goes.
+  }
+  // 'silent': has the request, never answers.
+}
+
 describe('the OpenAI-compatible provider', () => {
   it('reads CRLF-framed events split anywhere, forces usage on streams and sends the API key', async () => {
     const provider = openAiCompatible({ baseUrl, apiKey: 'sk-upstream', timeoutMs: 2000, idleTimeoutMs: 1000 });
@@ -41,4 +67,56 @@ describe('the OpenAI-compatible provider', () => {
     expect(pieces.at(-1)?.usage).toEqual({ promptTokens: 3, cachedTokens: 0, completionTokens: 2 });
     expect(seen.at(-1)).toMatchObject({ authorization: 'Bearer sk-upstream', body: { stream: true, stream_options: { include_usage: true } } });
   });
+
+  it('decodes a character split across two reads whole', async () => {
+    const provider = openAiCompatible({ baseUrl: behaving('split-character'), timeoutMs: 2000, idleTimeoutMs: 1000 });
+    const completed = await provider.complete({ model: 'm', messages: [] }, new AbortController().signal);
+    expect(completed.text).toBe('né');
+    const pieces = [];
+    for await (const piece of provider.stream({ model: 'm', messages: [], stream: true }, new AbortController().signal)) pieces.push(piece.text);
+    expect(pieces.join('')).toBe('né');
+  });
+
+  it("passes on the provider's own words for an error status, as a failure it does not bill", async () => {
+    const provider = openAiCompatible({ baseUrl: behaving('rate-limited'), timeoutMs: 2000, idleTimeoutMs: 1000 });
+    const failure = await provider.complete({ model: 'm', messages: [] }, new AbortController().signal).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(UpstreamFailure);
+    expect(failure).toMatchObject({ message: 'the model provider answered 429: Rate limit reached', billable: false });
+  });
+
+  it('tells a provider that never had the request (nothing listens) from one that had it and did not answer in time', async () => {
+    const refused = openAiCompatible({ baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 2000, idleTimeoutMs: 1000 });
+    const notSent = await refused.complete({ model: 'm', messages: [] }, new AbortController().signal).catch((error: unknown) => error);
+    expect(notSent).toBeInstanceOf(UpstreamFailure);
+    expect(notSent).toMatchObject({ billable: false });
+
+    const silent = openAiCompatible({ baseUrl: behaving('silent'), timeoutMs: 200, idleTimeoutMs: 1000 });
+    const timedOut = await silent.complete({ model: 'm', messages: [] }, new AbortController().signal).catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(UpstreamTimeout);
+    expect(timedOut).toMatchObject({ message: 'the model provider did not answer in time', billable: true });
+  });
+
+  it('ends a stream that goes quiet as a timeout it may bill, and one its caller stops quietly', async () => {
+    const provider = openAiCompatible({ baseUrl: behaving('quiet-stream'), timeoutMs: 2000, idleTimeoutMs: 200 });
+    const texts: string[] = [];
+    const quiet = await (async () => {
+      for await (const piece of provider.stream({ model: 'm', messages: [], stream: true }, new AbortController().signal)) texts.push(piece.text);
+    })().catch((error: unknown) => error);
+    expect(texts).toEqual(['Hel']);
+    expect(quiet).toBeInstanceOf(UpstreamTimeout);
+    expect(quiet).toMatchObject({ message: 'the model provider went quiet', billable: true });
+
+    const caller = new AbortController();
+    const stopped: string[] = [];
+    for await (const piece of provider.stream({ model: 'm', messages: [], stream: true }, caller.signal)) {
+      stopped.push(piece.text);
+      caller.abort();
+    }
+    expect(stopped).toEqual(['Hel']);
+  });
 });
+
+/** A provider at a path of its own that behaves as named. */
+function behaving(name: 'split-character' | 'rate-limited' | 'silent' | 'quiet-stream'): string {
+  return `${baseUrl.replace(/\/v1$/, '')}/${name}/v1`;
+}

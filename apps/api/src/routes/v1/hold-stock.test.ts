@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app.js';
 import { chatCompletions, creditBalances, reservations } from '../../db/schema/index.js';
 import { nanosToDollars } from '../../domain/money.js';
@@ -54,11 +54,15 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
   it.skipIf(!process.env.DATABASE_URL)('answers the next calls without waiting for admission: they are answered while the balance row is locked', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     await warmUp(account.value, account.organizationId);
+    // The stock was confirmed a moment ago, and stays so while the test locks and calls (it is
+    // trusted for stockTrustMs, which a loaded machine could spend on the test's own steps).
+    vi.useFakeTimers({ toFake: ['performance'] });
     const unlock = await lockRows(t.testDb.db, sql`select 1 from app.credit_balances where organization_id = ${account.organizationId}::uuid for update`);
     const answered = await Promise.race([
       Promise.all([1, 2, 3].map(() => client(account.value).chat.completions.create({ model, messages, max_tokens: 4 }))).then(() => 'answered'),
       pause(3_000).then(() => 'still waiting'),
     ]);
+    vi.useRealTimers();
     unlock();
     expect(answered).toBe('answered');
     await t.settled();
