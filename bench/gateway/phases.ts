@@ -1,7 +1,7 @@
 // Where a metered call's time goes, for bench/gateway/overhead.ts. First the floors: one round
 // trip to Postgres, the key lookup as drizzle builds it and prepared, one update of the hot balance
 // row (alone, and by 32 callers: the ceiling of any design writing that row per call), the upstream
-// by fetch and by the openai SDK. Then the route's steps replayed in this process with the api's
+// by fetch and by the gateway's provider. Then the route's steps replayed in this process with the api's
 // own functions, pool and provider, one timer per phase (key lookup, rate limit, parse + tokenize,
 // admission, upstream, settlement), sequentially with the node CPU and SQL statements of each,
 // then by 32 callers at once. Last, a 32-connection run against the real gateway under the CPU
@@ -39,7 +39,7 @@ type Input = {
   pids: { load: number | undefined; upstream: number | undefined };
 };
 
-const phases = ['key lookup', 'rate limit', 'parse + tokenize', 'admission', 'upstream (openai SDK)', 'settlement'] as const;
+const phases = ['key lookup', 'rate limit', 'parse + tokenize', 'admission', 'upstream (provider)', 'settlement'] as const;
 type Phase = (typeof phases)[number];
 
 // Every statement the pool sends goes through pg.Client#query (BEGIN and COMMIT included).
@@ -102,7 +102,7 @@ export async function profileGateway(input: Input): Promise<void> {
   const upstreamBody = JSON.stringify(input.body);
   const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: upstreamBody };
   await timeSequential('upstream call by fetch() + JSON.parse', async () => (await fetch(upstreamUrl, post)).json());
-  await timeSequential('upstream call by the openai SDK (provider.complete)', () => provider.complete(input.body, new AbortController().signal));
+  await timeSequential('upstream call by the gateway provider (undici)', () => provider.complete(input.body, new AbortController().signal));
 
   // The ceiling of any design that writes the organisation's balance row in each call: 32 callers
   // updating that one row in autocommit statements (the lock is held through the commit's flush).
@@ -156,7 +156,7 @@ export async function profileGateway(input: Input): Promise<void> {
     });
     done('admission');
     const result = await provider.complete({ ...body, max_tokens: admission.maxTokens }, new AbortController().signal);
-    done('upstream (openai SDK)');
+    done('upstream (provider)');
     await settle({
       reservationId: admission.reservationId,
       organizationId: key.organizationId,
