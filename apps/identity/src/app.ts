@@ -25,6 +25,7 @@ import { kratosHealthRoutes } from './routes/kratos-health.js';
 import { limitFlowCreation } from './http/flow-creation-limit.js';
 import { createSweeper } from './jobs/sweeper.js';
 import type { SweepCounts } from './domain/sweep-expired.js';
+import { type CourierAttempt, createCourier } from './mail/courier.js';
 
 export type AppDeps = {
   config: IdentityConfig;
@@ -33,6 +34,8 @@ export type AppDeps = {
   mailer?: Mailer;
   /** How often expired rows are deleted (every 10 minutes unless a test says otherwise), and who hears of each sweep. */
   sweep?: { intervalMs?: number; onSweep?: (counts: SweepCounts) => void };
+  /** How often the courier looks for due retries (every 5 s unless a test says otherwise), and who hears of each attempt. */
+  courier?: { pollIntervalMs?: number; onAttempt?: (attempt: CourierAttempt) => void };
 };
 
 /** The identity service as a Fastify plugin; server.ts and the tests both build it with createApp. */
@@ -57,8 +60,28 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   });
 
   const outbox = deps.mailer ? undefined : config.mail.smtpUrl ? undefined : devOutbox(fastify.log);
-  const mailer = countedMailer(deps.mailer ?? outbox ?? smtpMailer(config.mail.smtpUrl ?? '', config.mail.from), metrics);
-  const ctx: IdentityContext = { config, db: db.db, clock: deps.clock ?? systemClock, mailer, metrics, secret: await loadSecret(db.db, config.secret) };
+  const transport = countedMailer(deps.mailer ?? outbox ?? smtpMailer(config.mail.smtpUrl ?? '', config.mail.from), metrics);
+  const clock = deps.clock ?? systemClock;
+  // The dev outbox is memory and cannot be down, so it is written at once; a real transport is fed by the courier.
+  const courier = outbox
+    ? undefined
+    : createCourier({
+        db: db.db,
+        transport,
+        clock,
+        log: fastify.log,
+        pollIntervalMs: deps.courier?.pollIntervalMs ?? 5_000,
+        ...(deps.courier?.onAttempt ? { onAttempt: deps.courier.onAttempt } : {}),
+      });
+  if (courier) {
+    fastify.addHook('onReady', async () => {
+      courier.start();
+      void courier.drain();
+    });
+    fastify.addHook('onClose', () => courier.close());
+  }
+  const mailer = courier ?? transport;
+  const ctx: IdentityContext = { config, db: db.db, clock, mailer, metrics, secret: await loadSecret(db.db, config.secret) };
 
   if (outbox && !config.production) devOutboxRoutes(fastify, outbox);
   limitFlowCreation(fastify, ctx);

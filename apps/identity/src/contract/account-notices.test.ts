@@ -56,7 +56,7 @@ describe('mail to the account when it changes', () => {
     const node = settings.ui.nodes.find((candidate) => (candidate.attributes as { id?: string }).id === 'totp_secret_key');
     const secret = (node?.attributes as { text: { context: { secret: string } } }).text.context.secret;
     await api.updateSettingsFlow({ flow: settings.id, updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(settings) } });
-    expect(t.mail.mailsTo(email)).toHaveLength(1);
+    await t.mail.waitForMail(email, 1);
     await saveSettings(api, { method: 'totp', totp_unlink: true });
     expectNotice(
       await t.mail.waitForMail(email, 2),

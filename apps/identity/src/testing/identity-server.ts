@@ -8,6 +8,7 @@ import { migrations, schema } from '../db/index.js';
 import type { Clock } from '../domain/clock.js';
 import { loadIdentityConfig } from '../env.js';
 import { smtpMailer } from '@meterway/service';
+import type { Mailer } from '../mail/mailer.js';
 import { cookieJar } from './cookie-jar.js';
 import { startMailCatcher } from './mail-catcher.js';
 
@@ -21,7 +22,12 @@ export function testClock(): Clock & { advance: (ms: number) => void } {
  * A listening identity server on this file's own database, sending mail over SMTP to a real
  * smtp-server, as production would; `browser()` gives a client as the console uses it.
  */
-export function setupIdentityServer(options: Pick<AppDeps, 'sweep'> = {}) {
+type ServerOptions = Pick<AppDeps, 'sweep' | 'courier'> & {
+  /** The transport behind the courier; by default SMTP to the mail catcher at `catcherUrl`. */
+  transport?: (catcherUrl: string, from: string) => Mailer;
+};
+
+export function setupIdentityServer({ transport, ...options }: ServerOptions = {}) {
   const testDb = setupTestDb({ schema, migrations });
   const clock = testClock();
   let app: FastifyInstance | undefined;
@@ -33,7 +39,7 @@ export function setupIdentityServer(options: Pick<AppDeps, 'sweep'> = {}) {
     const probe = await createProbe();
     baseUrl = `http://127.0.0.1:${probe}`;
     const config = loadIdentityConfig({ LOG_LEVEL: 'silent', IDENTITY_URL: baseUrl, CONSOLE_URL: 'http://127.0.0.1:3999', SMTP_URL: mail.url });
-    app = await createApp({ ...options, config, db: testDb.handle, clock, mailer: smtpMailer(mail.url, config.mail.from) });
+    app = await createApp({ ...options, config, db: testDb.handle, clock, mailer: (transport ?? smtpMailer)(mail.url, config.mail.from) });
     await app.listen({ host: '127.0.0.1', port: probe });
   });
   afterAll(async () => {
