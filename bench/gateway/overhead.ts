@@ -3,16 +3,16 @@
 // at 32 connections: (a) the upstream itself, (b) a bare node:http pass-through proxy, (c) the
 // gateway with metering on, on Postgres (a fresh database on DATABASE_URL, dropped at the end),
 // (d) Portkey's open-source gateway (@portkey-ai/gateway), unmetered, for issue #17's comparison.
-// Upstream, proxy, Portkey and load generator run in processes of their own; the gateway runs in
-// this one, built with createApp as server.ts builds it (a pool of 10 connections). Afterwards the
-// recorded rows are checked against the 2xx the gateway sent, and the balance against the ledger;
-// when the gateway misses a target, phases.ts shows where the time goes.
+// Upstream, proxy, Portkey, load generator and gateway each run in a process of their own; the
+// gateway is the api as `npm start` builds and runs it (gateway-process.ts: dist/server.js, its pool
+// of 10 connections). Afterwards the recorded rows are checked against the 2xx the gateway sent,
+// and the balance against the ledger; when the gateway misses a target, phases.ts shows where the
+// time goes.
 //
 // BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_SAMPLES (3000 timed sequential calls per
 // target), BENCH_STREAM=1 (also SSE streams), BENCH_PROFILE=1/0 (profile always/never).
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -20,14 +20,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb } from '@meterway/db';
 import { createTestDb } from '@meterway/db/testing';
 import { sql } from 'drizzle-orm';
-import { createApp } from '../../apps/api/src/app.js';
 import { migrations, schema } from '../../apps/api/src/db/index.js';
 import { organizations, publishableKeys } from '../../apps/api/src/db/schema/index.js';
 import { postEntry } from '../../apps/api/src/domain/credit/ledger.js';
 import { newKeyValue } from '../../apps/api/src/domain/keys/key-value.js';
 import { dollarsToNanos } from '../../apps/api/src/domain/money.js';
-import { loadApiConfig } from '../../apps/api/src/env.js';
 import type { CannonSummary, LoadCommand, LoadReply, SequentialSummary, Target } from './load.js';
+import { buildGateway, startGateway } from './gateway-process.js';
 import { processTicks, profileGateway } from './phases.js';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -77,6 +76,7 @@ async function startPortkey(): Promise<{ child: ChildProcess; port: number }> {
   throw new Error(`Portkey's gateway did not answer on port ${port}`);
 }
 
+buildGateway();
 const children: ChildProcess[] = [];
 const upstream = await start('./upstream.ts');
 children.push(upstream.child);
@@ -103,31 +103,13 @@ function ask<K extends LoadCommand['kind']>(command: Omit<Extract<LoadCommand, {
 }
 
 const testDb = await createTestDb({ schema, migrations, databaseUrl });
-// The api's own pool, sized as server.ts sizes it (createDb's default), on the fresh database.
-const appDb = await createDb({ schema, databaseUrl: testDb.databaseUrl, dataDir: '', service: 'api' });
 const upstreamBaseUrl = `http://127.0.0.1:${upstream.port}/v1`;
-let closeApp = async () => {};
+let stopGateway = async () => {};
 let failed = false;
 try {
-  const app = await createApp({
-    config: loadApiConfig({ LOG_LEVEL: 'silent', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', UPSTREAM_BASE_URL: upstreamBaseUrl }),
-    db: appDb,
-  });
-  closeApp = () => app.close();
-
-  // The 2xx the gateway sent, counted at the socket: autocannon drops the calls in flight when its
-  // time is up, so the client's count may fall short of what was answered (and recorded).
-  let gatewayOk = 0;
-  app.server.prependListener('request', (request, response: ServerResponse) => {
-    if (request.method !== 'POST' || request.url !== '/v1/chat/completions') return;
-    const writeHead = response.writeHead;
-    response.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-      if (status >= 200 && status < 300) gatewayOk++;
-      return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
-    } as ServerResponse['writeHead'];
-  });
-
-  const gatewayUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const gateway = await startGateway({ databaseUrl: testDb.databaseUrl!, upstreamBaseUrl });
+  stopGateway = gateway.stop;
+  const gatewayUrl = gateway.url;
 
   // One organisation with plenty of credit and one key with a large budget, as gateway-fixture.ts makes them.
   const organizationId = randomUUID();
@@ -184,17 +166,9 @@ try {
       if (!expected.startsWith('200 ') || got !== expected) throw new Error(`${target.name} answered ${got.slice(0, 300)}\nnot the upstream's ${expected.slice(0, 300)}`);
       list.push(target);
     }
-    // The CPU the serving process spent per request: the upstream's, the proxy's or Portkey's
-    // (upstream not included), or this one's, which does nothing but the gateway's work meanwhile.
-    const servers = [upstream.child.pid, proxy.child.pid, undefined, portkey.child.pid];
-    const cpuMs = (target: Target) => {
-      const pid = servers[list.indexOf(target)];
-      if (pid === undefined) {
-        const used = process.cpuUsage();
-        return (used.user + used.system) / 1000;
-      }
-      return (processTicks(pid) ?? Number.NaN) * 10; // USER_HZ = 100
-    };
+    // The CPU the serving process spent per request (the upstream's not included).
+    const servers = [upstream.child.pid, proxy.child.pid, gateway.child.pid, portkey.child.pid];
+    const cpuMs = (target: Target) => (processTicks(servers[list.indexOf(target)]) ?? Number.NaN) * 10; // USER_HZ = 100
     const cannon = async (target: Target, connections: number, duration: number) => {
       const cpu = cpuMs(target);
       const summary = (await ask<'cannon'>({ kind: 'cannon', target, connections, seconds: duration })).cannon!;
@@ -293,10 +267,13 @@ try {
       rows: { completions: number; charged: string; reservations: number; balance: string; reserved: string; ledger: string; spent: string }[];
     }
   ).rows;
+  const counted = await gateway.counts();
+  await gateway.stop();
   const { one, many, sequential } = portkeyRow!;
   const portkeyFailures = one.errors + many.errors + one.timeouts + many.timeouts + one.non2xx + many.non2xx + sequential.failed;
   const checks = [
-    [`chat_completions rows ${facts!.completions} = 2xx the gateway sent ${gatewayOk} (client received ${clientOk})`, facts!.completions === gatewayOk && clientOk <= gatewayOk],
+    [`chat_completions rows ${facts!.completions} = calls the gateway admitted ${counted.admitted} (client received ${clientOk} answers)`, facts!.completions === counted.admitted && clientOk <= counted.admitted],
+    [`Σ recorded cost ${facts!.charged} n$ = what the gateway counted as charged ${counted.chargedNanos} n$`, Number(facts!.charged) === counted.chargedNanos],
     [`balance ${facts!.balance} = ledger sum ${facts!.ledger} n$`, facts!.balance === facts!.ledger],
     [`balance = top-up ${topUp} − Σ recorded cost ${facts!.charged} n$`, BigInt(facts!.balance) === topUp - BigInt(facts!.charged)],
     [`key spend ${facts!.spent} = Σ recorded cost n$`, facts!.spent === facts!.charged],
@@ -310,6 +287,8 @@ try {
   const profile = process.env.BENCH_PROFILE;
   if (profile === '1' || (missed && profile !== '0')) {
     console.log(`\n${missed ? 'targets missed: ' : ''}where the time goes`);
+    // The replays run the api's own functions in this process, on a pool sized as the api's.
+    const appDb = await createDb({ schema, databaseUrl: testDb.databaseUrl, dataDir: '', service: 'api' });
     await profileGateway({
       db: appDb.db,
       databaseUrl: testDb.databaseUrl!,
@@ -318,12 +297,14 @@ try {
       body: chatBody,
       upstreamBaseUrl,
       samples: Math.min(samples, 2000),
-      cannon: async (connections, duration) => {
-        const target = { name: 'gateway', url: `${gatewayUrl}/v1/chat/completions`, headers, body: JSON.stringify(chatBody) };
+      profiledGateway: () => startGateway({ databaseUrl: testDb.databaseUrl!, upstreamBaseUrl, inspect: true }),
+      cannon: async (url, connections, duration) => {
+        const target = { name: 'gateway', url: `${url}/v1/chat/completions`, headers, body: JSON.stringify(chatBody) };
         return (await ask<'cannon'>({ kind: 'cannon', target, connections, seconds: duration })).cannon!;
       },
       pids: { load: loader.child.pid, upstream: upstream.child.pid },
     });
+    await appDb.close();
     const after = (await testDb.db.execute(sql`
       select b.balance_nanos = (select coalesce(sum(amount_nanos), 0) from app.credit_entries e where e.organization_id = b.organization_id) as equal
       from app.credit_balances b where b.organization_id = ${organizationId}`)) as unknown as { rows: { equal: boolean }[] };
@@ -332,8 +313,7 @@ try {
   }
   console.log(`\nload average at the end ${load1()} (1/5/15 min)`);
 } finally {
-  await closeApp();
-  await appDb.close();
+  await stopGateway();
   await testDb.close();
   for (const child of children) child.kill();
 }

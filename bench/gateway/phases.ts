@@ -5,11 +5,10 @@
 // own functions, pool and provider, one timer per phase (key lookup, rate limit, parse + tokenize,
 // admission, upstream, settlement), sequentially with the node CPU and SQL statements of each,
 // then by 32 callers at once. Last, a 32-connection run against the real gateway under the CPU
-// profiler, with pg_stat_activity sampled (what the bench database's backends are doing) and the
-// CPU each process used.
+// profiler (a gateway process of its own, with the inspector on), with pg_stat_activity sampled
+// (what the bench database's backends are doing) and the CPU each process used.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chatRequestSchema } from '@meterway/contracts';
@@ -24,6 +23,7 @@ import { loadPricing } from '../../apps/api/src/gateway/pricing.js';
 import type { ChatBody } from '../../apps/api/src/gateway/providers/model-provider.js';
 import { openAiCompatible } from '../../apps/api/src/gateway/providers/openai-compatible.js';
 import { worstCaseOf } from '../../apps/api/src/gateway/worst-case.js';
+import type { GatewayProcess } from './gateway-process.js';
 import type { CannonSummary } from './load.js';
 
 type Input = {
@@ -34,8 +34,10 @@ type Input = {
   body: ChatBody;
   upstreamBaseUrl: string;
   samples: number;
-  /** A run against the real gateway from the load process. */
-  cannon: (connections: number, seconds: number) => Promise<CannonSummary>;
+  /** A run against a gateway at `url` from the load process. */
+  cannon: (url: string, connections: number, seconds: number) => Promise<CannonSummary>;
+  /** A gateway process of its own, with the inspector on, for the CPU profile. */
+  profiledGateway: () => Promise<GatewayProcess>;
   pids: { load: number | undefined; upstream: number | undefined };
 };
 
@@ -223,7 +225,10 @@ export async function profileGateway(input: Input): Promise<void> {
     restore();
   }
 
-  // The real gateway at 32 connections: the CPU profile of this process, what the backends do, CPU per process.
+  // The real gateway at 32 connections (a process of its own, warmed up for 2 s): its CPU profile,
+  // what the backends do, CPU per process.
+  const gateway = await input.profiledGateway();
+  await input.cannon(gateway.url, 32, 2);
   const activity = new pg.Client({ connectionString: input.databaseUrl });
   await activity.connect();
   const states = new Map<string, number>();
@@ -248,19 +253,12 @@ export async function profileGateway(input: Input): Promise<void> {
     await activity.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`)
   ).rows.map((row) => row.pid);
 
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  const before = { machine: machineTicks(), gateway: process.cpuUsage(), load: processTicks(input.pids.load), upstream: processTicks(input.pids.upstream), postgres: sumTicks(backends) };
+  const before = { machine: machineTicks(), gateway: processTicks(gateway.child.pid), load: processTicks(input.pids.load), upstream: processTicks(input.pids.upstream), postgres: ticksOf(backends) };
   const started = performance.now();
-  await session.post('Profiler.start');
-  const run = await input.cannon(32, 5);
-  const { profile } = await session.post('Profiler.stop');
+  const { result: run, profile } = await gateway.profile(() => input.cannon(gateway.url, 32, 5));
   const wall = (performance.now() - started) / 1000;
-  const gatewayCpu = process.cpuUsage(before.gateway);
-  const after = { machine: machineTicks(), load: processTicks(input.pids.load), upstream: processTicks(input.pids.upstream), postgres: sumTicks(backends) };
-  session.disconnect();
+  const after = { machine: machineTicks(), gateway: processTicks(gateway.child.pid), load: processTicks(input.pids.load), upstream: processTicks(input.pids.upstream), postgres: ticksOf(backends) };
+  await gateway.stop();
   sampling = false;
   await sampler;
   await activity.end();
@@ -269,13 +267,13 @@ export async function profileGateway(input: Input): Promise<void> {
   const tick = 100; // USER_HZ
   const percent = (ticks: number) => `${Math.round((100 * ticks) / tick / wall)} %`;
   const machineBusy = after.machine && before.machine ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total) : undefined;
-  const gatewayTicks = ((gatewayCpu.user + gatewayCpu.system) / 1e6) * tick;
+  const gatewayTicks = delta(before.gateway, after.gateway);
   const loadTicks = delta(before.load, after.load);
   const upstreamTicks = delta(before.upstream, after.upstream);
-  const postgresTicks = delta(before.postgres, after.postgres);
+  const postgresTicks = ticksBetween(before.postgres, after.postgres);
   console.log(`  CPU over the run (100 % = one core; the machine has ${cpus().length}):`);
-  console.log(`    gateway process (node)            ${percent(gatewayTicks)}`);
-  if (postgresTicks !== undefined) console.log(`    Postgres, the bench's ${backends.length} backends  ${percent(postgresTicks)}`);
+  if (gatewayTicks !== undefined) console.log(`    gateway process (node)            ${percent(gatewayTicks)}`);
+  console.log(`    Postgres, the bench's ${backends.length} backends  ${percent(postgresTicks)}`);
   if (loadTicks !== undefined) console.log(`    load generator (autocannon)       ${percent(loadTicks)}`);
   if (upstreamTicks !== undefined) console.log(`    upstream                          ${percent(upstreamTicks)}`);
   if (machineBusy !== undefined) console.log(`    whole machine busy                ${Math.round(machineBusy * 100 * cpus().length)} % (others included)`);
@@ -283,7 +281,7 @@ export async function profileGateway(input: Input): Promise<void> {
   console.log(`  the bench database's backends, average over ${snapshots} samples of pg_stat_activity:`);
   for (const [what, total] of [...states].sort((x, y) => y[1] - x[1])) console.log(`    ${(total / snapshots).toFixed(2).padStart(6)}  ${what}`);
 
-  summariseProfile(profile);
+  summariseProfile(profile as { nodes: ProfileNode[] });
   await meter.close();
 }
 
@@ -333,15 +331,19 @@ export function processTicks(pid: number | undefined): number | undefined {
   }
 }
 
-function sumTicks(pids: number[]): number | undefined {
-  let sum = 0;
+/** Each process's CPU ticks; one gone (a backend whose idle connection closed) is left out. */
+function ticksOf(pids: number[]): Map<number, number> {
+  const ticks = new Map<number, number>();
   for (const pid of pids) {
-    const ticks = processTicks(pid);
-    if (ticks === undefined) return undefined;
-    sum += ticks;
+    const used = processTicks(pid);
+    if (used !== undefined) ticks.set(pid, used);
   }
-  return sum;
+  return ticks;
 }
+
+/** The ticks the processes there at both readings used between them. */
+const ticksBetween = (from: Map<number, number>, to: Map<number, number>) =>
+  [...to].reduce((sum, [pid, ticks]) => sum + (from.has(pid) ? ticks - from.get(pid)! : 0), 0);
 
 function machineTicks(): { busy: number; total: number } | undefined {
   try {
