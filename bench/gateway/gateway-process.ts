@@ -6,6 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@meterway/service';
 
@@ -41,7 +42,11 @@ export async function startGateway(options: { databaseUrl: string; upstreamBaseU
     UPSTREAM_BASE_URL: options.upstreamBaseUrl,
   };
   const flags = options.inspect ? [`--inspect=127.0.0.1:${inspectorPort}`] : [];
-  const child = spawn(process.execPath, [...flags, '--enable-source-maps', 'dist/server.js'], { cwd: apiDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...flags, '--enable-source-maps', 'dist/server.js'], { cwd: apiDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its errors pass through; the inspector's notices ("Debugger listening…") do not.
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    if (!/^(Debugger (listening|attached|ending)|For help, see)/.test(line)) console.error(line);
+  });
   process.once('exit', () => child.kill());
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++, await sleep(100)) {
