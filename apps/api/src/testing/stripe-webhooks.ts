@@ -48,5 +48,17 @@ export function setupStripeWebhooks() {
     expect(response.json()).toEqual({ received: true });
   }
 
-  return { fake, t, topUp, deliver, expectReceived };
+  /** A paid checkout session of the same Stripe account that Meterway did not create (another product's). */
+  async function strangerSession() {
+    const stranger = await fake.stripe.checkout.sessions.create({
+      ui_mode: 'elements',
+      mode: 'payment',
+      return_url: 'https://elsewhere.example.com/done?session={CHECKOUT_SESSION_ID}',
+      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 5000, product_data: { name: 'Something else' } } }],
+    });
+    fake.complete(stranger.id);
+    return stranger.id;
+  }
+
+  return { fake, t, topUp, deliver, expectReceived, strangerSession };
 }

@@ -4,7 +4,7 @@ import { checkoutSessions, creditEntries, paymentEvents } from '../../db/schema/
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 import { setupStripeWebhooks } from '../../testing/stripe-webhooks.js';
 
-const { fake, t, topUp, deliver, expectReceived } = setupStripeWebhooks();
+const { fake, t, topUp, deliver, expectReceived, strangerSession } = setupStripeWebhooks();
 
 afterEach(async () => {
   await expectLedgerConsistent(t.testDb.db);
@@ -153,14 +153,8 @@ describe('charge.refunded', () => {
 
   it('acknowledges and posts nothing for a charge that paid no top-up of ours', async () => {
     const { cookie } = await signedIn();
-    const stranger = await fake.stripe.checkout.sessions.create({
-      ui_mode: 'elements',
-      mode: 'payment',
-      return_url: 'https://elsewhere.example.com/done?session={CHECKOUT_SESSION_ID}',
-      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 5000, product_data: { name: 'Something else' } } }],
-    });
-    fake.complete(stranger.id);
-    const event = fake.event('charge.refunded', fake.refund(stranger.id).id);
+    const stranger = await strangerSession();
+    const event = fake.event('charge.refunded', fake.refund(stranger).id);
     await expectReceived(event);
     expect(await t.testDb.db.select().from(paymentEvents).where(eq(paymentEvents.id, event.id))).toEqual([]);
     expect(await credit(cookie)).toEqual({ balance: 0, owed: 0 });

@@ -5,7 +5,7 @@ import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
 import { setupStripeWebhooks, webhookSecret } from '../../testing/stripe-webhooks.js';
 
-const { fake, t, topUp, deliver, expectReceived } = setupStripeWebhooks();
+const { fake, t, topUp, deliver, expectReceived, strangerSession } = setupStripeWebhooks();
 
 afterEach(async () => {
   await expectLedgerConsistent(t.testDb.db);
@@ -229,18 +229,12 @@ describe('POST /webhooks/stripe', () => {
   });
 
   it('acknowledges and ignores sessions Meterway did not create', async () => {
-    const stranger = await fake.stripe.checkout.sessions.create({
-      ui_mode: 'elements',
-      mode: 'payment',
-      return_url: 'https://elsewhere.example.com/done?session={CHECKOUT_SESSION_ID}',
-      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 5000, product_data: { name: 'Something else' } } }],
-    });
-    fake.complete(stranger.id);
-    const event = fake.event('checkout.session.completed', stranger.id);
+    const stranger = await strangerSession();
+    const event = fake.event('checkout.session.completed', stranger);
     await expectReceived(event);
-    expect(retrievals(stranger.id)).toBe(0);
+    expect(retrievals(stranger)).toBe(0);
     expect(await recordedEvents(event.id)).toEqual([]);
-    expect(await ledgerEntries(stranger.id)).toEqual([]);
+    expect(await ledgerEntries(stranger)).toEqual([]);
   });
 
   it('answers 503 and records nothing while Stripe cannot be read, so Stripe’s retry credits later', async () => {
