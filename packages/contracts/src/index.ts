@@ -50,3 +50,14 @@ export {
 } from './bff/payments.js';
 export { type ChatRequest, chatRequestSchema } from './gateway/chat.js';
 export { type AlertSettings, alertSettingsSchema, maxKeyBudgetPercents, maxLowBalanceAlert } from './bff/alert-settings.js';
+export {
+  continueWith,
+  errorId,
+  errorReason,
+  type FlowLike,
+  type FlowMessage,
+  type IdentityFailure,
+  isFlowBody,
+  readFailure,
+  redirectBrowserTo,
+} from './identity/failure.js';

@@ -1,5 +1,6 @@
 import { type LoginFlow, LoginFlowFromJSON, type UpdateLoginFlowBody } from '@ory/client-fetch';
-import { errorText, type Failure, isFlowBody, readFailure, redirectBrowserTo } from './failure';
+import { type IdentityFailure, isFlowBody, readFailure, redirectBrowserTo } from '@meterway/contracts';
+import { errorText } from './error-text';
 import { ory } from './ory';
 import { csrfToken } from './ui-nodes';
 
@@ -34,7 +35,7 @@ export async function submitLogin(flow: LoginFlow, body: Record<string, unknown>
   }
 }
 
-function loginFailure(failure: Failure, requestedAal: string | undefined, consoleUrl: string): LoginResult {
+function loginFailure(failure: IdentityFailure, requestedAal: string | undefined, consoleUrl: string): LoginResult {
   if (failure.kind === 'network') return { kind: 'failed', message: errorText(failure) };
   const { status, body } = failure;
   if (status === 400 && isFlowBody(body)) return { kind: 'flow', flow: LoginFlowFromJSON(body) };

@@ -1,5 +1,6 @@
 import { type SettingsFlow, SettingsFlowFromJSON, type UpdateSettingsFlowBody } from '@ory/client-fetch';
-import { errorId, errorText, type Failure, isFlowBody, readFailure, redirectBrowserTo } from './failure';
+import { type IdentityFailure, errorId, isFlowBody, readFailure, redirectBrowserTo } from '@meterway/contracts';
+import { errorText } from './error-text';
 import { ory } from './ory';
 
 /** Starting a settings flow in the browser; identity answers 303 to /ui/settings?flow=<new id>. */
@@ -34,7 +35,7 @@ export async function submitSettings(flowId: string, body: Record<string, unknow
   }
 }
 
-function settingsFailure(failure: Failure, consoleUrl: string): SettingsResult {
+function settingsFailure(failure: IdentityFailure, consoleUrl: string): SettingsResult {
   if (failure.kind === 'network') return { kind: 'failed', message: errorText(failure) };
   const { status, body } = failure;
   // Settings 401s carry no error id (§16.4): key on the status.
