@@ -1,7 +1,5 @@
+import escapeHtml from 'escape-html';
 import type { Mail } from './mailer.js';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 function layout(title: string, body: string): string {
   return `<!doctype html><html><body style="margin:0;background:#f1f3f5;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#212529">

@@ -1,9 +1,7 @@
 import type { Mail } from '@meterway/service';
+import escapeHtml from 'escape-html';
 
 const dollars = (nanos: bigint) => `$${(Number(nanos) / 1e9).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 function mail(to: string, subject: string, lines: string[], action: { label: string; url: string }): Mail {
   return {

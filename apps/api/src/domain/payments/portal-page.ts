@@ -1,11 +1,10 @@
 import type { Database } from '@meterway/db';
 import { desc, eq } from 'drizzle-orm';
+import escape from 'escape-html';
 import { checkoutSessions, organizations, paymentDisputes } from '../../db/schema/index.js';
 import { nanosToDollars } from '../money.js';
 import type { CheckoutSession } from './checkout-sessions.js';
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 const money = (nanos: bigint) => `$${nanosToDollars(nanos).toFixed(2)}`;
 const date = (value: Date) => value.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 const statusLabel: Record<string, string> = { IN_PROGRESS: 'In progress', SUCCEEDED: 'Paid', FAILED: 'Failed', EXPIRED: 'Expired' };

@@ -1,6 +1,4 @@
-/** HTML-escapes text for element content and double- or single-quoted attribute values. */
-export const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+import escapeHtml from 'escape-html';
 
 export type CodeLanguage = 'js' | 'json' | 'sh' | 'http';
 

@@ -1,4 +1,5 @@
-import { codeBlock, escapeHtml as e } from './code-block.js';
+import e from 'escape-html';
+import { codeBlock } from './code-block.js';
 import { docsScript, docsStyle } from './docs-assets.js';
 
 export type DocsModel = { id: string; inputPerMillion: number; outputPerMillion: number };
