@@ -147,6 +147,8 @@ describe('keys that require end-user tokens', () => {
   });
 
   it("refuses a blocked end user with 403 once the block is made on another instance, others go on, and lifting it lets it in again", async () => {
+    // The stock's trust is counted on performance.now(): faked, the test moves it past stockTrustMs instead of waiting.
+    vi.useFakeTimers({ toFake: ['performance'] });
     const account = await tokenKey();
     const viewer = { organizationId: account.organizationId } as Viewer;
     const alice = clientWith(account.value, await provider.token('alice'));
@@ -155,7 +157,7 @@ describe('keys that require end-user tokens', () => {
 
     // As another instance's console request would: straight to the database, this instance's copy of the key untouched.
     const block = await addBlock(t.testDb.db, viewer, account.keyId, { endUser: 'alice' }, new Date());
-    await new Promise((resolve) => setTimeout(resolve, stockTrustMs + 20));
+    vi.advanceTimersByTime(stockTrustMs + 20);
     const before = upstream.requests.length;
     const refused = await call(alice);
     expect(refused).toBeInstanceOf(OpenAI.PermissionDeniedError);

@@ -71,13 +71,20 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
   });
 
   it('gives its spare holds back a second after the key\'s last call, and the credit is whole again', async () => {
-    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
-    await warmUp(account.value, account.organizationId);
-    const held = async () => (await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId)))[0]!.reservedNanos;
-    expect(await held()).toBeGreaterThan(0n);
-    await pause(1_500);
-    expect(await spareHolds(account.organizationId)).toBe(0);
-    expect(await held()).toBe(0n);
+    // The stock's idle timer is a setTimeout: faked from before the first call, it fires when the test says.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    try {
+      const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+      await warmUp(account.value, account.organizationId);
+      const held = async () => (await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId)))[0]!.reservedNanos;
+      expect(await held()).toBeGreaterThan(0n);
+      await vi.advanceTimersByTimeAsync(1_500);
+      // The idle stock closed; its holds go back in the background, one release away.
+      await vi.waitFor(async () => expect(await spareHolds(account.organizationId)).toBe(0), { timeout: 500 });
+      expect(await held()).toBe(0n);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps none when the credit left is small: each call is then admitted on its own, exactly', async () => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatCompletions, callerSpend, publishableKeys } from '../../db/schema/index.js';
 import { addBlock, removeBlock } from '../../domain/keys/key-blocks.js';
 import { stockTrustMs } from '../../domain/metering/hold-stock.js';
@@ -20,6 +20,7 @@ afterAll(async () => upstream?.close());
 
 const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }));
 afterEach(async () => {
+  vi.useRealTimers();
   await t.settled();
   await expectLedgerConsistent(t.testDb.db);
 });
@@ -141,6 +142,8 @@ describe('per-key controls on the gateway', () => {
   });
 
   it('refuses a blocked address with 403 once the block is made on another instance, and lets it in again once lifted', async () => {
+    // The stock's trust is counted on performance.now(): faked, the test moves it past stockTrustMs instead of waiting.
+    vi.useFakeTimers({ toFake: ['performance'] });
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const viewer = { organizationId: account.organizationId } as Viewer;
     const attacker = clientFrom('127.0.0.2', account.value);
@@ -150,7 +153,7 @@ describe('per-key controls on the gateway', () => {
 
     // As another instance's console request would: straight to the database, this instance's copy of the key untouched.
     const block = await addBlock(t.testDb.db, viewer, account.keyId, { client: '127.0.0.2' }, new Date());
-    await new Promise((resolve) => setTimeout(resolve, stockTrustMs + 20));
+    vi.advanceTimersByTime(stockTrustMs + 20);
     const before = upstream.requests.length;
     const refused = await call(attacker);
     expect(refused).toBeInstanceOf(OpenAI.PermissionDeniedError);

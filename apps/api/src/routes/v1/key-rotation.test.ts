@@ -126,10 +126,12 @@ describe('a rolled key on /v1/chat/completions', () => {
 // These edits go straight to the database, as another instance's console requests would.
 describe('a key the gateway has already served', () => {
   it('follows every change made elsewhere within stockTrustMs: origins, budget, roll and delete', async () => {
+    // The stock's trust is counted on performance.now(): faked too, the test moves it past stockTrustMs instead of waiting.
+    vi.useFakeTimers({ toFake: ['Date', 'performance'], now: rolledAt });
     const key = await account();
     const elsewhere = async (change: () => Promise<unknown>) => {
       await change();
-      await new Promise((resolve) => setTimeout(resolve, stockTrustMs + 20));
+      vi.advanceTimersByTime(stockTrustMs + 20);
     };
     const edit = (input: { allowedOrigins: string[]; budget: number }) =>
       elsewhere(() => updateKey(t.testDb.db, key.viewer, key.keyId, { name: 'Edited', budgetType: 'monthly', ...input }, new Date()));

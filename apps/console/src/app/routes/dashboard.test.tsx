@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alertsHandlers } from '../../testing/alerts-handlers';
 import { buildPublishableKey, keysHandlers, type RecordedRequest } from '../../testing/keys-handlers';
 import { meHandlers } from '../../testing/me-handlers';
@@ -167,19 +167,32 @@ describe('/dashboard: publishable keys table', () => {
     expect(within(await rowOf('Port key')).getByText('localhost is allowed: remove it before going to production.')).toBeInTheDocument();
   });
 
-  it('copies the whole key; the tooltip says "Copied" for 2 seconds and the row stays closed', async () => {
-    const { user } = renderDashboard();
+  describe('with fake timers', () => {
+    // Real time still moves them (shouldAdvanceTime), so user-event and MSW answer as usual;
+    // advanceTimersByTimeAsync jumps ahead without waiting.
+    beforeEach(() => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
-    const row = within(await rowOf('Web app'));
-    await user.click(row.getByRole('button', { name: 'Copy key Web app' }));
+    it('copies the whole key; the tooltip says "Copied" for 2 seconds and the row stays closed', async () => {
+      const { user } = renderDashboard();
 
-    expect(await navigator.clipboard.readText()).toBe(webApp.value);
-    expect(screen.getByRole('tooltip')).toHaveTextContent('Copied');
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      const row = within(await rowOf('Web app'));
+      await user.click(row.getByRole('button', { name: 'Copy key Web app' }));
 
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(screen.getByText('Copied')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByText('Copied')).not.toBeInTheDocument(), { timeout: 1500 });
+      expect(await navigator.clipboard.readText()).toBe(webApp.value);
+      expect(screen.getByRole('tooltip')).toHaveTextContent('Copied');
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+      await advance(1500);
+      expect(screen.getByText('Copied')).toBeInTheDocument();
+      await advance(500);
+      await waitFor(() => expect(screen.queryByText('Copied')).not.toBeInTheDocument());
+    });
   });
 
   it("shows a 'Wooops!' toast when the keys cannot be loaded", async () => {
