@@ -75,8 +75,8 @@ export async function recoveryRoutes(app: FastifyInstance, ctx: IdentityContext)
     return sendNewFlow(request, reply, await newFlow(request, reply, returnTo), ctx.config.ui.recovery);
   });
 
-  app.get<{ Querystring: FlowQuery }>('/self-service/recovery/flows', async (request) =>
-    serializeFlow(await getBrowserFlow(request, ctx, 'recovery', `${ctx.config.identityUrl}/self-service/recovery/browser`)),
+  app.get<{ Querystring: FlowQuery }>('/self-service/recovery/flows', async (request, reply) =>
+    serializeFlow(await getBrowserFlow(request, reply, ctx, 'recovery')),
   );
 
   const submit = async (request: FastifyRequest<{ Querystring: FlowQuery }>, reply: FastifyReply) => {

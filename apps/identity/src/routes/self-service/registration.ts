@@ -49,8 +49,8 @@ export async function registrationRoutes(app: FastifyInstance, ctx: IdentityCont
     return sendNewFlow(request, reply, await newFlow(request, reply, returnTo), ctx.config.ui.registration);
   });
 
-  app.get<{ Querystring: FlowQuery }>('/self-service/registration/flows', async (request) =>
-    serializeFlow(await getBrowserFlow(request, ctx, 'registration', `${ctx.config.identityUrl}/self-service/registration/browser`)),
+  app.get<{ Querystring: FlowQuery }>('/self-service/registration/flows', async (request, reply) =>
+    serializeFlow(await getBrowserFlow(request, reply, ctx, 'registration')),
   );
 
   app.post<{ Querystring: FlowQuery }>('/self-service/registration', async (request, reply) => {

@@ -47,8 +47,8 @@ export async function verificationRoutes(app: FastifyInstance, ctx: IdentityCont
     return sendNewFlow(request, reply, await newFlow(request, reply, returnTo), ctx.config.ui.verification);
   });
 
-  app.get<{ Querystring: FlowQuery }>('/self-service/verification/flows', async (request) =>
-    serializeFlow(await getBrowserFlow(request, ctx, 'verification', `${ctx.config.identityUrl}/self-service/verification/browser`)),
+  app.get<{ Querystring: FlowQuery }>('/self-service/verification/flows', async (request, reply) =>
+    serializeFlow(await getBrowserFlow(request, reply, ctx, 'verification')),
   );
 
   const submit = async (request: FastifyRequest<{ Querystring: FlowQuery }>, reply: FastifyReply) => {

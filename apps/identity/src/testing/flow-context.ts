@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { setupTestDb } from '@meterway/db/testing';
+import type { IdentityContext } from '../context.js';
+import { migrations, schema } from '../db/index.js';
+import { createIdentity } from '../domain/identities.js';
+import { hashPassword } from '../domain/passwords.js';
+import { findActiveSession } from '../domain/sessions.js';
+import { loadIdentityConfig } from '../env.js';
+import { maskToken, newRealToken, tokensMatch } from '../flows/csrf.js';
+import { errors } from '../flows/errors.js';
+import type { FlowRequest } from '../flows/flow-request.js';
+import { flowUi } from '../flows/flow-store.js';
+import type { Outcome } from '../flows/outcome.js';
+import type { Mail } from '../mail/mailer.js';
+import { testClock } from './identity-server.js';
+import { testPassword } from './flows.js';
+
+/**
+ * What flow steps run against in unit tests: an identity context on this file's own database, a
+ * clock the test moves, and the mail and metrics the steps sent.
+ */
+export function setupFlowContext() {
+  const testDb = setupTestDb({ schema, migrations });
+  const clock = testClock();
+  const mails: Mail[] = [];
+  const logins: string[] = [];
+  const registrations: string[] = [];
+  const config = loadIdentityConfig({ LOG_LEVEL: 'silent' });
+  const ctx = (): IdentityContext => ({
+    config,
+    db: testDb.db,
+    clock,
+    mailer: { send: async (mail) => void mails.push(mail as Mail) },
+    metrics: { login: (outcome) => void logins.push(outcome), registration: (outcome) => void registrations.push(outcome), mail: () => {} },
+    secret: 'a test secret of at least thirty-two characters',
+  });
+  return { ctx, clock, mails, logins, registrations, config };
+}
+
+/**
+ * One browser (or API client): its cookies live across the requests it makes. `request()` is what a
+ * step sees of one request; `csrf()` is the masked token a form would carry.
+ */
+export function testBrowser(ctx: IdentityContext, kind: { json: boolean } = { json: false }) {
+  const jar: { csrf: string | undefined; session: string | undefined; device: string | undefined } = { csrf: undefined, session: undefined, device: undefined };
+  const request = (): FlowRequest => {
+    const sentCsrf = jar.csrf;
+    return {
+      json: kind.json,
+      acceptsJson: kind.json,
+      ip: '192.0.2.7',
+      userAgent: 'flow-steps test',
+      url: `${ctx.config.identityUrl}/self-service/test`,
+      csrfCookie: sentCsrf,
+      currentSession: async () => (jar.session ? findActiveSession(ctx.db, jar.session, ctx.clock.now(), ctx.config.sessionIdleTimeoutMs) : undefined),
+      checkCsrf: (sentToken) => {
+        if (!sentCsrf || typeof sentToken !== 'string' || !tokensMatch(sentToken, sentCsrf)) throw errors.csrf('test: the CSRF token does not match');
+      },
+      isKnownDevice: (identityId) => jar.device === identityId,
+      cookies: {
+        ensureCsrf: () => sentCsrf ?? (jar.csrf = newRealToken()),
+        rotateCsrf: () => (jar.csrf = newRealToken()),
+        setSession: (token) => void (jar.session = token),
+        setDevice: (identityId) => void (jar.device = identityId),
+      },
+    };
+  };
+  return { request, jar, csrf: () => maskToken(jar.csrf ?? '') };
+}
+
+export const uniqueEmail = () => `flow-${randomUUID()}@example.com`;
+
+/** An identity with a password, as registration leaves it. */
+export async function seedIdentity(ctx: IdentityContext, email = uniqueEmail(), password = testPassword) {
+  const identity = await createIdentity(ctx.db, { email, hashedPassword: await hashPassword(password), now: ctx.clock.now() });
+  return { identityId: identity.id, email, password };
+}
+
+/** The message ids a rendered flow shows: its own, then each node's. */
+export function shownMessageIds(outcome: Outcome): number[] {
+  if (outcome.kind !== 'render') throw new Error(`expected a rendered flow, got ${outcome.kind}`);
+  const ui = flowUi(outcome.flow);
+  return [...(ui.messages ?? []), ...ui.nodes.flatMap((node) => node.messages)].map((message) => message.id);
+}
+
+/** The Kratos error id of an error outcome. */
+export function errorIdOf(outcome: Outcome): string | undefined {
+  if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
+  return outcome.error.init.id;
+}
