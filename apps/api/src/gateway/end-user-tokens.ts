@@ -1,5 +1,6 @@
 import { maxEndUserLength } from '@meterway/contracts';
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { EndUserTokens } from '../db/schema/index.js';
 import { gatewayErrors } from './openai-error.js';
 
@@ -13,7 +14,7 @@ const clockToleranceSeconds = 30;
 const jwksCacheMs = 10 * 60_000;
 const jwksCooldownMs = 30_000;
 const jwksTimeoutMs = 5_000;
-/** Past this many JWKS URLs this instance forgets them all (a bound, not an expected number). */
+/** Past this many JWKS URLs this instance forgets the least recently used (a bound, not an expected number). */
 const maxJwksUrls = 10_000;
 
 export type EndUserVerifier = {
@@ -23,11 +24,10 @@ export type EndUserVerifier = {
 
 /** This instance's verifier of end-user tokens, keeping each JWKS URL's signing keys it fetched. */
 export function createEndUserVerifier(): EndUserVerifier {
-  const keySets = new Map<string, JWTVerifyGetKey>();
+  const keySets = new LRUCache<string, JWTVerifyGetKey>({ max: maxJwksUrls });
   const keySetOf = (jwksUrl: string) => {
     let keySet = keySets.get(jwksUrl);
     if (!keySet) {
-      if (keySets.size >= maxJwksUrls) keySets.clear();
       keySet = createRemoteJWKSet(new URL(jwksUrl), { cacheMaxAge: jwksCacheMs, cooldownDuration: jwksCooldownMs, timeoutDuration: jwksTimeoutMs });
       keySets.set(jwksUrl, keySet);
     }

@@ -1,4 +1,5 @@
 import { countTokens, encodeChat } from 'gpt-tokenizer';
+import { LRUCache } from 'lru-cache';
 
 type ContentPart = { type?: string; text?: string; refusal?: string };
 export type ChatMessage = {
@@ -25,9 +26,8 @@ const framing = Object.fromEntries(
 
 // Apps send the same system prompt and few-shot messages with every call: their counts are kept
 // (short texts only, and a bounded number of them).
-const counted = new Map<string, number>();
+const counted = new LRUCache<string, number>({ max: 2000 });
 const maxCountedLength = 4096;
-const maxCounted = 2000;
 
 function countText(text: string): number {
   if (!text) return 0;
@@ -35,7 +35,6 @@ function countText(text: string): number {
   let count = counted.get(text);
   if (count === undefined) {
     count = countTokens(text, asPlainText);
-    if (counted.size >= maxCounted) counted.clear();
     counted.set(text, count);
   }
   return count;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
+import { LRUCache } from 'lru-cache';
 import { admitHolds, type PresentedKey, Refusal } from './admit-calls.js';
 import type { Allowance } from './allowances.js';
 import { release } from './settlement.js';
@@ -77,7 +78,7 @@ const pauseNameOf = (presented: PresentedKey, allowances: Allowance[]) => `${pre
 /** This instance's stocks of holds reserved ahead, one per key as presented and period (and caller, for a key that caps its callers). */
 export function createHoldStocks(db: Database): HoldStocks {
   const byName = new Map<string, Stock>();
-  const pausedUntil = new Map<string, number>();
+  const pausedUntil = new LRUCache<string, number>({ max: 10_000 });
   const returning = new Set<Promise<void>>();
 
   /** Gives holds back in the background, tracked so giveBack can wait; a failure leaves them to expire. */
@@ -133,7 +134,6 @@ export function createHoldStocks(db: Database): HoldStocks {
       },
       (error: unknown) => {
         stock.topping = undefined;
-        if (pausedUntil.size >= 10_000) pausedUntil.clear();
         if (error instanceof Refusal) pausedUntil.set(pauseNameOf(stock.presented, stock.allowances), Date.now() + pausedMs);
         close(stock);
       },

@@ -1,4 +1,5 @@
 import type { Database } from '@meterway/db';
+import { LRUCache } from 'lru-cache';
 import type { GatewayKey } from './find-key.js';
 import { keyLookup } from './look-up-key.js';
 
@@ -19,14 +20,13 @@ export type KeyCache = {
 
 export function createKeyCache(db: Database): KeyCache {
   const lookUp = keyLookup(db);
-  const keys = new Map<string, GatewayKey>();
+  const keys = new LRUCache<string, GatewayKey>({ max: maxKeys });
   async function fresh(value: string) {
     const key = await lookUp(value);
     if (!key) {
       keys.delete(value);
       return undefined;
     }
-    if (keys.size >= maxKeys && !keys.has(value)) keys.clear();
     keys.set(value, key);
     return key;
   }

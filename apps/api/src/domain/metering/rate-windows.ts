@@ -1,5 +1,6 @@
 import type { Database } from '@meterway/db';
 import { lt, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { rateWindows } from '../../db/schema/index.js';
 
 /** Adds `calls` to the subject's shared one-minute window; the window's count afterwards. */
@@ -47,7 +48,7 @@ export type RateWindows = {
 };
 
 export function createRateWindows(db: Database): RateWindows {
-  const windows = new Map<string, Window>();
+  const windows = new LRUCache<string, Window>({ max: 100_000 });
 
   function flushLater(subject: string, window: Window) {
     window.flush ??= setTimeout(() => {
@@ -66,7 +67,6 @@ export function createRateWindows(db: Database): RateWindows {
     const start = Math.floor(now.getTime() / 60_000) * 60_000;
     let window = windows.get(subject);
     if (!window || window.start !== start) {
-      if (windows.size > 100_000) windows.clear();
       window = { start, shared: undefined, unsent: 0, flush: undefined };
       windows.set(subject, window);
     }
