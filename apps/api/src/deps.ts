@@ -9,7 +9,17 @@ import type { IdentitySessions } from './plugins/identity-sessions.js';
 
 /** What the app is built from (server.ts and the tests pass these). */
 /** Tests may inject the parts that reach outside: identity, the payment provider, the model provider, the mailer. */
-export type AppDeps = { config: ApiConfig; db: ApiDb; sessions?: IdentitySessions; payments?: PaymentProvider; models?: ModelProvider; pricing?: Pricing; mailer?: Mailer };
+export type AppDeps = {
+  config: ApiConfig;
+  db: ApiDb;
+  sessions?: IdentitySessions;
+  payments?: PaymentProvider;
+  models?: ModelProvider;
+  pricing?: Pricing;
+  mailer?: Mailer;
+  /** Called when a round of the alert poller has finished, so a test can wait for rounds instead of sleeping. */
+  onAlertRound?: () => void;
+};
 
 /** What route modules receive: the deps plus what the app resolved at boot. */
 export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider; meter: Meter; pricing: Pricing };

@@ -1,36 +1,53 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { setupTestDb } from '@meterway/db/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { migrations, schema } from '../db/index.js';
 import { organizations, persons } from '../db/schema/index.js';
 import { postEntry } from '../domain/credit/ledger.js';
 import { createApp } from '../app.js';
 import { loadApiConfig } from '../env.js';
-import { setupTestApp } from '../testing/setup-test-app.js';
 
-const t = setupTestApp({ ALERT_CHECK_INTERVAL_MS: '100', CONSOLE_URL: 'https://console.example.com' });
+// The database only: each test builds the app it needs (the poller's under a fake interval).
+const testDb = setupTestDb({ schema, migrations });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('alerts without SMTP (npm start)', () => {
   it('the poller sends a balance alert by itself into the dev outbox, once', async () => {
     const organizationId = randomUUID();
     const email = `outbox-${randomUUID()}@example.com`;
-    await t.testDb.db.insert(organizations).values({ id: organizationId, name: 'Outbox Co' });
-    await t.testDb.db.insert(persons).values({ id: randomUUID(), identityId: randomUUID(), email, organizationId });
-    await t.testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: 6_000_000_000n, reference: randomUUID() }));
-    await t.testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'usage_charge', amountNanos: -2_000_000_000n, reference: randomUUID() }));
+    await testDb.db.insert(organizations).values({ id: organizationId, name: 'Outbox Co' });
+    await testDb.db.insert(persons).values({ id: randomUUID(), identityId: randomUUID(), email, organizationId });
+    await testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: 6_000_000_000n, reference: randomUUID() }));
+    await testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'usage_charge', amountNanos: -2_000_000_000n, reference: randomUUID() }));
 
-    const outbox = async () => (await t.app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(email)}` })).json().messages as { subject: string; link: string }[];
-    const deadline = Date.now() + 10_000;
-    while ((await outbox()).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await outbox()).toMatchObject([{ subject: 'Your Meterway balance is below $5.00', link: 'https://console.example.com/add-credits' }]);
+    // Only the poller's interval is faked: the test ticks it and waits for each round to finish.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const finished: (() => void)[] = [];
+    const config = loadApiConfig({ LOG_LEVEL: 'silent', ALERT_CHECK_INTERVAL_MS: '100', CONSOLE_URL: 'https://console.example.com' });
+    const app = await createApp({ config, db: testDb.handle, onAlertRound: () => finished.shift()?.() });
+    const round = () => new Promise<void>((resolve) => {
+      finished.push(resolve);
+      vi.advanceTimersByTime(100);
+    });
+    try {
+      const outbox = async () => (await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(email)}` })).json().messages as { subject: string; link: string }[];
+      await round();
+      expect(await outbox()).toMatchObject([{ subject: 'Your Meterway balance is below $5.00', link: 'https://console.example.com/add-credits' }]);
 
-    // Many more rounds of the poller later, still one.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await outbox()).toHaveLength(1);
+      // Many more rounds of the poller later, still one.
+      for (let more = 0; more < 5; more++) await round();
+      expect(await outbox()).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
   });
 });
 
 describe('mail configuration', () => {
   it('has no dev outbox when SMTP_URL is set', async () => {
-    const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', SMTP_URL: 'smtp://127.0.0.1:1', ALERT_CHECK_INTERVAL_MS: '3600000' }), db: t.testDb.handle });
+    const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', SMTP_URL: 'smtp://127.0.0.1:1', ALERT_CHECK_INTERVAL_MS: '3600000' }), db: testDb.handle });
     expect((await app.inject({ method: 'GET', url: '/dev/outbox' })).statusCode).toBe(404);
     await app.close();
   });

@@ -28,7 +28,10 @@ export function registerAlerts(fastify: FastifyInstance, deps: AppDeps) {
   const timer = setInterval(() => {
     round ??= check()
       .catch((error: unknown) => fastify.log.error({ err: error }, 'checking alerts failed'))
-      .finally(() => (round = undefined));
+      .finally(() => {
+        round = undefined;
+        deps.onAlertRound?.();
+      });
   }, config.alerts.checkIntervalMs);
   fastify.addHook('onClose', async () => {
     clearInterval(timer);
