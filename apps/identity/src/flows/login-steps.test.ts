@@ -2,20 +2,14 @@ import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import { linkTotp } from '../domain/identity-changes.js';
 import { newTotpSecret } from '../domain/totp.js';
-import { errorIdOf, seedIdentity, setupFlowContext, shownMessageIds, testBrowser } from '../testing/flow-context.js';
+import { errorIdOf, renderedFlow, seedIdentity, setupFlowContext, shownMessageIds, testBrowser } from '../testing/flow-context.js';
 import { startLogin, submitLogin } from './login-steps.js';
-import type { Outcome } from './outcome.js';
 
 const t = setupFlowContext();
 
-const flowOf = (outcome: Outcome) => {
-  if (outcome.kind !== 'render') throw new Error(`expected a rendered flow, got ${outcome.kind}`);
-  return outcome.flow;
-};
-
 /** Opens a login flow in `browser` and submits `body` (with the browser's CSRF token) to it. */
 async function logIn(browser: ReturnType<typeof testBrowser>, body: Record<string, unknown>, start: { aal?: string } = {}) {
-  const flow = flowOf(await startLogin(t.ctx(), browser.request(), start));
+  const flow = renderedFlow(await startLogin(t.ctx(), browser.request(), start));
   return { flow, outcome: await submitLogin(t.ctx(), browser.request(), { flowId: flow.id, body: { csrf_token: browser.csrf(), ...body } }) };
 }
 
@@ -98,7 +92,7 @@ describe('login steps', () => {
   it('replaces an expired flow: a new flow for the browser, 410 with its id for an API client', async () => {
     for (const json of [false, true]) {
       const browser = testBrowser(t.ctx(), { json });
-      const flow = flowOf(await startLogin(t.ctx(), browser.request(), {}));
+      const flow = renderedFlow(await startLogin(t.ctx(), browser.request(), {}));
       t.clock.advance(61 * 60_000);
       const outcome = await submitLogin(t.ctx(), browser.request(), { flowId: flow.id, body: { method: 'password' } });
       if (json) expect(errorIdOf(outcome)).toBe('self_service_flow_expired');

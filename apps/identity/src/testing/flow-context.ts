@@ -88,3 +88,9 @@ export function errorIdOf(outcome: Outcome): string | undefined {
   if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
   return outcome.error.init.id;
 }
+
+/** The flow a render outcome shows. */
+export function renderedFlow(outcome: Outcome) {
+  if (outcome.kind !== 'render') throw new Error(`expected a rendered flow, got ${outcome.kind}`);
+  return outcome.flow;
+}
