@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { generate } from 'otplib';
-import { describe, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { csrfOf, nextTotpCode, testPassword } from '../testing/flows.js';
-import { matchFixture } from '../testing/fixtures.js';
+import { fixturesDir, matchFixture, updateFixturesCommand } from '../testing/fixtures.js';
 import { setupIdentityServer, uniqueEmail } from '../testing/identity-server.js';
 import { codeIn } from '../testing/mail-catcher.js';
 
@@ -126,5 +128,18 @@ describe('identity protocol fixtures', () => {
     const linkClient = client();
     const linkFlow = await linkClient.call('GET', '/self-service/recovery/browser');
     record('recovery-link-sent', await linkClient.call('POST', `/self-service/recovery?flow=${linkFlow.body.id}`, { method: 'link', email, csrf_token: csrfOf(linkFlow.body) }), email);
+  });
+});
+
+describe('a fixture that is not committed', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('fails the test in every run, saying how to write it on purpose, and writes nothing', () => {
+    vi.stubEnv('UPDATE_FIXTURES', '');
+    expect(() => matchFixture('no-such-flow-state', { status: 200, body: {} })).toThrow("fixture no-such-flow-state.json is missing from");
+    expect(() => matchFixture('no-such-flow-state', { status: 200, body: {} })).toThrow(updateFixturesCommand);
+    expect(existsSync(join(fixturesDir, 'no-such-flow-state.json'))).toBe(false);
   });
 });

@@ -28,18 +28,22 @@ export function normalise(value: unknown, replacements: Record<string, string> =
   return JSON.parse(text);
 }
 
+/** How to write the fixtures on purpose; the tests never write one unasked. */
+export const updateFixturesCommand = 'UPDATE_FIXTURES=1 npx vitest run --project identity apps/identity/src/contract/fixtures.test.ts';
+
 /**
- * Asserts the server's real output against the committed fixture. `UPDATE_FIXTURES=1` (or a
- * missing file) writes it instead; review the diff before committing.
+ * Asserts the server's real output against the committed fixture; a missing one fails the test
+ * in every run (the console's tests render these files too). With `UPDATE_FIXTURES=1` it writes
+ * the file instead; review the diff before committing.
  */
 export function matchFixture(name: string, actual: unknown, replacements: Record<string, string> = {}) {
   const file = join(fixturesDir, `${name}.json`);
   const normalised = normalise(actual, replacements);
-  if (process.env.UPDATE_FIXTURES === '1' || !existsSync(file)) {
-    if (process.env.CI) throw new Error(`fixture ${name}.json is missing: run the identity tests with UPDATE_FIXTURES=1 and commit it`);
+  if (process.env.UPDATE_FIXTURES === '1') {
     mkdirSync(fixturesDir, { recursive: true });
     writeFileSync(file, `${JSON.stringify(normalised, null, 2)}\n`);
     return;
   }
+  if (!existsSync(file)) throw new Error(`fixture ${name}.json is missing from ${fixturesDir}: write it with \`${updateFixturesCommand}\`, review it and commit it`);
   expect(normalised).toEqual(JSON.parse(readFileSync(file, 'utf8')));
 }
