@@ -12,6 +12,12 @@ describe('content negotiation', () => {
     expect(acceptsJson(request({}))).toBe(false);
   });
 
+  it('falls back to HTML when nothing offered is acceptable, as Kratos defaults', () => {
+    expect(acceptsJson(request({ accept: 'image/png' }))).toBe(false);
+    expect(isBrowserRequest(request({ accept: 'image/png' }))).toBe(true);
+    expect(acceptsJson(request({ accept: 'application/json;q=0' }))).toBe(false);
+  });
+
   it('answers JSON when asked for it', () => {
     expect(acceptsJson(request({ accept: 'application/json' }))).toBe(true);
     expect(isJsonRequest(request({ accept: 'application/json' }))).toBe(true);
