@@ -61,3 +61,4 @@ export {
   readFailure,
   redirectBrowserTo,
 } from './identity/failure.js';
+export { type IdentityWithAddresses, isEmailVerified } from './identity/verified-email.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isEmailVerified } from '@meterway/contracts';
 
 /** What the api needs from identity's whoami. */
 export type IdentitySession = { identityId: string; email: string; verified: boolean };
@@ -50,7 +51,7 @@ export function identitySessions(identityUrl: string, now: () => number = Date.n
     const session: IdentitySession = {
       identityId: body.identity.id,
       email,
-      verified: (body.identity.verifiable_addresses ?? []).some((address) => address.value === email && address.verified === true),
+      verified: isEmailVerified(body.identity),
     };
     if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
     cache.set(key, { expiresAt: now() + cacheTtlMs, session });

@@ -1,6 +1,7 @@
 // The console's door to the identity service (spec §4, §7, §8), over the official SDK. Every
 // function answers with the outcome the spec names; the wrapper errors of §8 are thrown only
 // where the spec says so (a flow that could not even be created, logout, a missing flow id).
+import { isEmailVerified } from '@meterway/contracts';
 import type { Session } from '@ory/client-fetch';
 import { createFlow, failureMessages, flowFailureMessages, identityApi, identityBase, identityTexts } from './identity-api';
 import {
@@ -293,8 +294,5 @@ export async function sessionStatus(): Promise<SessionStatus> {
 /** Spec §4 auth state: verified means the address equal to the e-mail trait is verified. */
 export function sessionStateOf(session: Pick<Session, 'identity'> | null): SessionState {
   if (!session?.identity) return 'logged-out';
-  const traits = session.identity.traits as { email?: unknown } | undefined;
-  const email = typeof traits?.email === 'string' ? traits.email.toLowerCase() : undefined;
-  const address = session.identity.verifiable_addresses?.find((candidate) => candidate.value.toLowerCase() === email);
-  return address?.verified ? 'logged-in' : 'email-not-verified';
+  return isEmailVerified(session.identity) ? 'logged-in' : 'email-not-verified';
 }
