@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countTokens } from 'gpt-tokenizer';
+import { costOf } from '../domain/metering/settlement.js';
 import type { Pricing } from '../gateway/pricing.js';
 
 /**
@@ -86,8 +87,7 @@ export async function startBillingUpstream(pricing: Pricing) {
   function bill(body: Json, prompt: number, cached: number, output: number) {
     const price = pricing.models.get(body.model);
     if (!price) throw new Error(`the stand-in has no price for ${body.model}`);
-    billedNanos +=
-      BigInt(prompt - cached) * price.inputNanosPerToken + BigInt(cached) * price.cachedInputNanosPerToken + BigInt(output) * price.outputNanosPerToken;
+    billedNanos += costOf({ inputTokens: prompt, cachedInputTokens: cached, outputTokens: output, prices: price }).totalNanos;
   }
 
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {

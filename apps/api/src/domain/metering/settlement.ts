@@ -75,7 +75,7 @@ export type Metered = {
 };
 
 /** What a call costs, priced from the price list: cached input at its own price, the rest at the input price. */
-export function costOf(call: Metered): { inputNanos: bigint; outputNanos: bigint; totalNanos: bigint } {
+export function costOf(call: Pick<Metered, 'inputTokens' | 'cachedInputTokens' | 'outputTokens' | 'prices'>): { inputNanos: bigint; outputNanos: bigint; totalNanos: bigint } {
   const cached = BigInt(Math.min(call.cachedInputTokens, call.inputTokens));
   const inputNanos = (BigInt(call.inputTokens) - cached) * call.prices.inputNanosPerToken + cached * call.prices.cachedInputNanosPerToken;
   const outputNanos = BigInt(call.outputTokens) * call.prices.outputNanosPerToken;

@@ -10,6 +10,7 @@ import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { listedCost, listedPrice } from '../../testing/price-list.js';
 import { lockRows } from '../../testing/row-lock.js';
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -26,7 +27,7 @@ afterEach(async () => {
   expect(await t.testDb.db.select().from(reservations)).toEqual([]);
 });
 
-// gpt-4o-mini: $0.15 / $0.60 per 1M tokens → 150 and 600 nano-dollars per token.
+// Expected amounts come from the price list (apps/api/pricing.json: gpt-4o-mini at $0.15 / $0.60 per 1M tokens).
 const model = 'gpt-4o-mini';
 const messages = [{ role: 'user' as const, content: 'Say hello in eight words.' }];
 
@@ -43,12 +44,12 @@ async function state(organizationId: string, keyId: string) {
   return { rows, balance: balance?.balanceNanos, reserved: balance?.reservedNanos, spent: spend?.spentNanos ?? 0n };
 }
 
-/** The max_tokens each call (in order) was due: what the credit still paid after the calls before it, at 600 n$ per token. */
+/** The max_tokens each call (in order) was due: what the credit still paid after the calls before it, at the model's listed output price. */
 function capsDue(credit: bigint, ids: string[], rows: (typeof chatCompletions.$inferSelect)[]) {
   let spent = 0n;
   return ids.map((id) => {
     const row = rows.find((candidate) => candidate.id === id)!;
-    const cap = (credit - spent - row.estimatedInputCostNanos!) / 600n;
+    const cap = (credit - spent - row.estimatedInputCostNanos!) / listedPrice(model).outputNanosPerToken;
     spent += row.totalCostNanos!;
     return Number(cap);
   });
@@ -64,9 +65,10 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     const row = after.rows[0]!;
     expect(row).toMatchObject({ id: completion.id, model, inputTokens: 11, outputTokens: 8, usageEstimated: false });
     expect(row.estimatedInputTokens).toBeGreaterThan(0);
-    expect(row.inputCostNanos).toBe(11n * 150n);
-    expect(row.outputCostNanos).toBe(8n * 600n);
-    expect(row.totalCostNanos).toBe(11n * 150n + 8n * 600n);
+    const cost = listedCost(model, { inputTokens: 11, outputTokens: 8 });
+    expect(row.inputCostNanos).toBe(cost.inputNanos);
+    expect(row.outputCostNanos).toBe(cost.outputNanos);
+    expect(row.totalCostNanos).toBe(cost.totalNanos);
     expect(after.balance).toBe(1_000_000_000n - row.totalCostNanos!);
     expect(after.reserved).toBe(0n);
     expect(after.spent).toBe(row.totalCostNanos);
@@ -85,7 +87,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     expect(sawUsage).toBe(false);
     expect(upstream.requests.at(-1)?.stream_options).toEqual({ include_usage: true });
     const after = await state(account.organizationId, account.keyId);
-    expect(after.rows[0]).toMatchObject({ inputTokens: 11, outputTokens: 5, usageEstimated: false, totalCostNanos: 11n * 150n + 5n * 600n });
+    expect(after.rows[0]).toMatchObject({ inputTokens: 11, outputTokens: 5, usageEstimated: false, totalCostNanos: listedCost(model, { inputTokens: 11, outputTokens: 5 }).totalNanos });
   });
 
   it('charges nothing when the provider answers with an error (502), and what was reserved when it had the request and hangs (504)', async () => {
@@ -105,7 +107,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     // The provider may bill all it could have produced: the estimated input and max_tokens of output.
     expect(after.rows).toHaveLength(1);
     const row = after.rows[0]!;
-    expect(row).toMatchObject({ usageEstimated: true, outputTokens: 10, outputCostNanos: 10n * 600n });
+    expect(row).toMatchObject({ usageEstimated: true, outputTokens: 10, outputCostNanos: listedCost(model, { inputTokens: 0, outputTokens: 10 }).outputNanos });
     expect(row.inputTokens).toBe(row.estimatedInputTokens);
     expect(after).toMatchObject({ balance: 1_000_000_000n - row.totalCostNanos!, reserved: 0n, spent: row.totalCostNanos });
   });

@@ -11,6 +11,7 @@ import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { listedPrice } from '../../testing/price-list.js';
 import { lockRows } from '../../testing/row-lock.js';
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -119,11 +120,12 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
     await warmUp(account.value, account.organizationId);
     const [before] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
     const sentBefore = upstream.requests.length;
-    // gpt-4.1 output: 8,000 n$ per token, so the credit left pays fewer tokens than the model's 32,768.
+    // gpt-4.1's listed output price ($8 per 1M tokens) makes the credit left pay fewer tokens than the model's 32,768.
     const completion = await client(account.value).chat.completions.create({ model: 'gpt-4.1', messages });
     await t.settled();
     const [row] = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.id, completion.id));
-    expect(upstream.requests.slice(sentBefore).map((request) => request.max_tokens)).toEqual([Number((before!.balanceNanos - row!.estimatedInputCostNanos!) / 8_000n)]);
+    const outputPrice = listedPrice('gpt-4.1').outputNanosPerToken;
+    expect(upstream.requests.slice(sentBefore).map((request) => request.max_tokens)).toEqual([Number((before!.balanceNanos - row!.estimatedInputCostNanos!) / outputPrice)]);
   });
 
   it('gives its spare holds back when it shuts down', async () => {

@@ -1,17 +1,15 @@
-import { packagePath } from '@meterway/service';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParams, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
-import { loadPricing } from '../../gateway/pricing.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startBillingUpstream } from '../../testing/billing-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { listedCost, listedPrice, priceList as pricing } from '../../testing/price-list.js';
 
-const pricing = loadPricing(packagePath(import.meta.url, 'pricing.json'));
 let upstream: Awaited<ReturnType<typeof startBillingUpstream>>;
 beforeAll(async () => {
   upstream = await startBillingUpstream(pricing);
@@ -146,8 +144,8 @@ describe('the meter charges at least what the provider bills, for every valid re
     const { rows, total } = await books(account, dollar);
     const row = rows[0]!;
     expect(row.cachedInputTokens).toBe(Math.floor(row.inputTokens / 2));
-    // gpt-4o: $2.50 input, $1.25 cached input, $10 output per 1M tokens.
-    expect(row.inputCostNanos).toBe(BigInt(row.inputTokens - row.cachedInputTokens) * 2_500n + BigInt(row.cachedInputTokens) * 1_250n);
+    // gpt-4o in the price list: $2.50 input, $1.25 cached input per 1M tokens.
+    expect(row.inputCostNanos).toBe(listedCost('gpt-4o', { inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: 0 }).inputNanos);
     expect(total).toBe(billed);
   });
 
@@ -158,9 +156,9 @@ describe('the meter charges at least what the provider bills, for every valid re
     const { rows, total, unpaid } = await books(account, dollar);
     expect(unpaid).toBe(0n);
     expect(total).toBe(billed);
-    // 50 output tokens beyond the limit, at 600 n$ each: above the hold by at least that much less the input estimate's slack.
+    // 50 output tokens beyond the limit, at the listed output price each: above the hold by at least that much less the input estimate's slack.
     expect(rows[0]!.overHoldNanos).toBeGreaterThan(0n);
-    expect(rows[0]!.overHoldNanos).toBeLessThanOrEqual(50n * 600n);
+    expect(rows[0]!.overHoldNanos).toBeLessThanOrEqual(50n * listedPrice('gpt-4o-mini').outputNanosPerToken);
   });
 
   it('records what the credit could not pay of a report above the hold, and never takes another call\'s hold', async () => {
