@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { prettyFactory } from 'pino-pretty';
 import { buildStale } from './stack/build-stale.mjs';
-import { formatLogLine } from './stack/log-format.mjs';
 import { root, services } from './stack/services.mjs';
 
 if (Number(process.versions.node.split('.')[0]) < 24) {
@@ -18,6 +18,8 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
 const dev = process.argv.includes('--dev');
 const stack = services({ dev });
 const rawLogs = process.env.LOG_FORMAT === 'json';
+// A pino JSON line as one short readable line (UTC time); anything else passes through unchanged.
+const pretty = prettyFactory({ colorize: Boolean(process.stdout.isTTY), translateTime: 'HH:MM:ss', ignore: 'pid,hostname', singleLine: true });
 // Every service resolves DATA_DIR the same way, whatever its working directory.
 const env = { ...process.env, DATA_DIR: resolve(root, process.env.DATA_DIR || 'data') };
 
@@ -35,7 +37,7 @@ let stopping = false;
 
 function pipe(stream, name, target) {
   createInterface({ input: stream }).on('line', (line) => {
-    target.write(`[${name.padEnd(8)}] ${rawLogs ? line : formatLogLine(line)}\n`);
+    target.write(`[${name.padEnd(8)}] ${rawLogs ? line : pretty(line).trimEnd()}\n`);
   });
 }
 
