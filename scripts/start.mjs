@@ -2,6 +2,7 @@
 // `npm start`: builds what is stale, then runs identity, api and console together, prints their
 // URLs once all three answer, and stops all three on Ctrl-C (SIGINT) or SIGTERM.
 // `npm run dev` (--dev) runs them from source with reload instead. LOG_FORMAT=json keeps raw logs.
+// Not `concurrently`: it neither waits for health checks nor stops a service's whole process group.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
