@@ -1,21 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { batchBy } from './batch.js';
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Batches that stay running until the test lets them finish, so the next items queue behind them. */
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
 
 describe('batchBy (group commit)', () => {
   it('runs a lone item at once, and sends what queued behind a running batch as the next one', async () => {
     const batches: number[][] = [];
+    const running = gate();
     const submit = batchBy(
       () => 'one key',
       async (items: number[]) => {
         batches.push(items);
-        await tick();
+        await running.opened;
         return items.map((item) => ({ ok: true as const, value: item * 10 }));
       },
     );
 
-    const results = await Promise.all([1, 2, 3, 4].map((item) => submit(item)));
+    const submitted = Promise.all([1, 2, 3, 4].map((item) => submit(item)));
+    running.open();
+    const results = await submitted;
 
     expect(results).toEqual([10, 20, 30, 40]);
     expect(batches).toEqual([[1], [2, 3, 4]]);
@@ -23,16 +31,19 @@ describe('batchBy (group commit)', () => {
 
   it('keeps groups apart and fails only the items whose outcome failed', async () => {
     const batches: string[][] = [];
+    const running = gate();
     const submit = batchBy(
       (item: string) => item[0]!,
       async (items: string[]) => {
         batches.push(items);
-        await tick();
+        await running.opened;
         return items.map((item) => (item.endsWith('!') ? { ok: false as const, error: new Error(`refused ${item}`) } : { ok: true as const, value: item }));
       },
     );
 
-    const results = await Promise.allSettled(['a1', 'b1', 'a2!', 'b2'].map((item) => submit(item)));
+    const submitted = Promise.allSettled(['a1', 'b1', 'a2!', 'b2'].map((item) => submit(item)));
+    running.open();
+    const results = await submitted;
 
     expect(results.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message))).toEqual([
       'a1',
