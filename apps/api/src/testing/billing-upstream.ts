@@ -8,10 +8,10 @@ import type { Pricing } from '../gateway/pricing.js';
  * `greedy`: every choice produces all of its limit (a provider's worst case).
  * `cached`: as greedy, and half the prompt is reported as cached input.
  * `over-report`: reports 50 output tokens more than the limit allowed (a provider that is wrong).
- * `slow`: as greedy, answering only after 300 ms.
+ * `held`: as greedy, answering only once the test calls `answerHeld()` (a slow provider, without a clock).
  * `hang`: bills the request as greedy would, and never answers.
  */
-export type BillingMode = 'greedy' | 'cached' | 'over-report' | 'slow' | 'hang';
+export type BillingMode = 'greedy' | 'cached' | 'over-report' | 'held' | 'hang';
 
 type Json = Record<string, any>;
 
@@ -83,6 +83,7 @@ export async function startBillingUpstream(pricing: Pricing) {
   let billedNanos = 0n;
   let streamsEnded = 0;
   const requests: Json[] = [];
+  const held: (() => void)[] = [];
 
   function bill(body: Json, prompt: number, cached: number, output: number) {
     const price = pricing.models.get(body.model);
@@ -104,7 +105,7 @@ export async function startBillingUpstream(pricing: Pricing) {
     bill(body, prompt, cached, completion);
     const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached } };
     if (mode === 'hang') return;
-    if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 300));
+    if (mode === 'held') await new Promise<void>((resolve) => held.push(resolve));
     const base = { id: 'chatcmpl-standin', created: 1, model: body.model };
     if (!body.stream) {
       const content = ' token'.repeat(perChoice);
@@ -135,6 +136,10 @@ export async function startBillingUpstream(pricing: Pricing) {
     streamsEnded: () => streamsEnded,
     setMode: (next: BillingMode) => {
       mode = next;
+    },
+    /** Sends the answers `held` mode is holding back. */
+    answerHeld: () => {
+      for (const answer of held.splice(0)) answer();
     },
     close: () =>
       new Promise<void>((resolve) => {

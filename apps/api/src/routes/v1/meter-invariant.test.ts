@@ -20,6 +20,7 @@ afterAll(async () => upstream?.close());
 const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1500 }), { UPSTREAM_IDLE_TIMEOUT_MS: '500' });
 afterEach(async () => {
   upstream.setMode('greedy');
+  upstream.answerHeld();
   await t.settled();
   await expectLedgerConsistent(t.testDb.db);
   expect(await t.testDb.db.select().from(reservations)).toEqual([]);
@@ -188,7 +189,7 @@ const rowsOf = (account: Account) => t.testDb.db.select().from(chatCompletions).
 
 describe('calls that reached the provider are paid for, however they end', () => {
   it('a client that leaves before a slow answer: the answer is read and its usage charged', async () => {
-    upstream.setMode('slow');
+    upstream.setMode('held');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const [sent, billedBefore] = [upstream.requests.length, upstream.billedNanos()];
     const abort = new AbortController();
@@ -198,6 +199,8 @@ describe('calls that reached the provider are paid for, however they end', () =>
     await until(() => upstream.requests.length > sent, 'the provider has the request');
     abort.abort();
     expect(await pending).toBeInstanceOf(OpenAI.APIUserAbortError);
+    // Only now does the provider answer: after the client has gone.
+    upstream.answerHeld();
     await until(async () => (await rowsOf(account)).length === 1, 'the abandoned call is settled');
     const { rows, total } = await books(account, dollar);
     expect(rows[0]).toMatchObject({ usageEstimated: false, outputTokens: 14 });
