@@ -226,7 +226,7 @@ const pathParam = (...real: string[]) => fc.oneof(fc.uuid(), nastyString, fc.con
 
 // Valid bodies, straight from the contracts' rules; each case mutates one and the contract decides whether it still passes.
 const keyBody = fc.record({
-  name: fc.string({ minLength: 1, maxLength: 100 }).filter((name) => name.trim() !== ''),
+  name: fc.string({ minLength: 3, maxLength: 100 }).filter((name) => name.trim().length >= 3),
   budget: fc.integer({ min: 0, max: 1_000_000 }),
   budgetType: fc.constant('monthly'),
   allowedOrigins: fc.array(fc.constantFrom(appOrigin, 'http://localhost:5173', 'localhost'), { maxLength: 3 }),

@@ -105,12 +105,22 @@ const keyControls = {
     .optional(),
 };
 
+/** A key name's length after trimming: the console's form and the api apply this one rule. */
+const keyNameLength = { min: 3, max: 100 } as const;
+
 /** POST and PUT /bff/publishable-keys (spec §7), with the per-key controls. */
 export const publishableKeyInputSchema = z.object({
   name: z
     .string({ error: m.required })
     .transform((value) => value.trim())
-    .pipe(z.string().min(1, m.required).max(100, m.maxLength(100))),
+    .pipe(
+      z
+        .string()
+        // A blank name is only "required", not also too short.
+        .min(1, { error: m.required, abort: true })
+        .min(keyNameLength.min, m.minLength(keyNameLength.min))
+        .max(keyNameLength.max, m.maxLength(keyNameLength.max)),
+    ),
   budget: z.number({ error: m.required }).finite(m.required).min(0, m.min(0)).max(maxKeyBudget, m.max(maxKeyBudget)),
   budgetType: z.literal('monthly', { error: 'budgetType must be monthly' }).default('monthly'),
   allowedOrigins: z

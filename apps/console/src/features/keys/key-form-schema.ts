@@ -1,6 +1,6 @@
 import {
   defaultPerClientLimits,
-  maxKeyBudget,
+  isAllowedOrigin,
   type PublishableKey,
   type PublishableKeyInput,
   publishableKeyInputSchema,
@@ -8,16 +8,10 @@ import {
 } from '@meterway/contracts';
 import { randomId } from '@mantine/hooks';
 import { z } from 'zod/mini';
-import { requiredText } from '../../lib/validation';
 
 /** Spec §3 and §9: a new key gets a $10 monthly budget and allows localhost. */
 export const defaultKeyBudget = 10;
 export const defaultAllowedOrigin = 'localhost';
-
-/** The key name's length after trimming; the api accepts at most 100. */
-export const keyNameLength = { min: 3, max: 100 } as const;
-/** The budget's range in dollars, the api's own. */
-export const keyBudgetRange = { min: 0, max: maxKeyBudget } as const;
 
 /** `key` only keeps React's rows stable while domains are added and removed. */
 export type AllowedDomain = { key: string; value: string };
@@ -43,26 +37,8 @@ export type KeyFormValues = {
 
 export const allowedDomain = (value = ''): AllowedDomain => ({ key: randomId(), value });
 
-/** Spec §5: an entry is an http(s) address or the literal localhost; blank entries do not count. */
-export const isAcceptedDomain = (value: string): boolean => {
-  const trimmed = value.trim();
-  return trimmed === '' || trimmed === defaultAllowedOrigin || /^https?:\/\//i.test(trimmed);
-};
-
-/** Spec §5 number field: a number, then "Minimum is N" / "Maximum is N". */
-const budget = z.union([z.number(), z.string()]).check(
-  z.superRefine((value, context) => {
-    const message =
-      typeof value !== 'number' || !Number.isFinite(value)
-        ? validationMessages.required
-        : value < keyBudgetRange.min
-          ? validationMessages.min(keyBudgetRange.min)
-          : value > keyBudgetRange.max
-            ? validationMessages.max(keyBudgetRange.max)
-            : undefined;
-    if (message) context.addIssue({ code: 'custom', message });
-  }),
-);
+/** The contract's rule for one entry (an http(s) origin without a path, or localhost); blank entries do not count. */
+export const isAcceptedDomain = (value: string): boolean => value.trim() === '' || isAllowedOrigin(value.trim());
 
 /** An empty NumberInput ('') is null, no limit; a string it could not make a number of becomes NaN, which the contract refuses. */
 export const limitOf = (value: number | string): number | null => (value === '' ? null : Number(value));
@@ -98,14 +74,16 @@ const endUserTokens = z.object({ required: z.boolean(), issuer: z.string(), audi
   }),
 );
 
-// The messages are the contracts' (validationMessages), shared with the api's own checks.
+// Every field is judged by the contract's rule for it, so the form refuses what the api would,
+// with the api's message (spec §5's texts, from the contracts' validationMessages).
 export const keyFormSchema = z.object({
-  name: requiredText(keyNameLength),
-  budget,
-  /** One message for the list: "All items must start with http:// or https://". */
+  name: z.string().check(byContract(controls.name, (name: string) => name)),
+  /** Spec §5 number field: NumberInput's '' (empty) is not a number, "This field is required"; then "Minimum is N" / "Maximum is N". */
+  budget: numberInput.check(byContract(controls.budget, (budget: number | string) => budget)),
+  /** One message for the list, e.g. "All items must start with http:// or https://"; the rows at fault are marked by isAcceptedDomain. */
   allowedDomains: z
     .array(z.object({ key: z.string(), value: z.string() }))
-    .check(z.refine((domains) => domains.every((domain) => isAcceptedDomain(domain.value)), { error: validationMessages.origins })),
+    .check(byContract(controls.allowedOrigins, (domains: AllowedDomain[]) => domains.map((domain) => domain.value))),
   allowedModels: z.array(z.string()).check(byContract(controls.allowedModels, modelsOf)),
   maxOutputTokensPerCall: numberInput.check(byContract(controls.maxOutputTokensPerCall, limitOf)),
   requestsPerMinute: numberInput.check(byContract(controls.perClientLimits, (value: number | string) => ({ requestsPerMinute: limitOf(value) }))),
