@@ -4,7 +4,7 @@ import type { IdentityContext } from '../context.js';
 import { migrations, schema } from '../db/index.js';
 import { createIdentity } from '../domain/identities.js';
 import { hashPassword } from '../domain/passwords.js';
-import { findActiveSession } from '../domain/sessions.js';
+import { createSession, findActiveSession, recordActivity } from '../domain/sessions.js';
 import { loadIdentityConfig } from '../env.js';
 import { maskToken, newRealToken, tokensMatch } from '../flows/csrf.js';
 import { errors } from '../flows/errors.js';
@@ -52,7 +52,10 @@ export function testBrowser(ctx: IdentityContext, kind: { json: boolean } = { js
       userAgent: 'flow-steps test',
       url: `${ctx.config.identityUrl}/self-service/test`,
       csrfCookie: sentCsrf,
-      currentSession: async () => (jar.session ? findActiveSession(ctx.db, jar.session, ctx.clock.now(), ctx.config.sessionIdleTimeoutMs) : undefined),
+      currentSession: async () => {
+        const session = jar.session && (await findActiveSession(ctx.db, jar.session, ctx.clock.now(), ctx.config.sessionIdleTimeoutMs));
+        return session ? recordActivity(ctx.db, session, ctx.clock.now()) : undefined;
+      },
       checkCsrf: (sentToken) => {
         if (!sentCsrf || typeof sentToken !== 'string' || !tokensMatch(sentToken, sentCsrf)) throw errors.csrf('test: the CSRF token does not match');
       },
@@ -65,7 +68,20 @@ export function testBrowser(ctx: IdentityContext, kind: { json: boolean } = { js
       },
     };
   };
-  return { request, jar, csrf: () => maskToken(jar.csrf ?? '') };
+  /** Holds a session of `identityId`, as if it had signed in (at `authenticatedAt`, by default now). */
+  const signIn = async (identityId: string, options: { aal?: 'aal1' | 'aal2'; authenticatedAt?: Date } = {}) => {
+    const now = ctx.clock.now();
+    const { token } = await createSession(ctx.db, {
+      identityId,
+      aal: options.aal ?? 'aal1',
+      methods: [{ method: 'password', aal: 'aal1', completed_at: now.toISOString() }],
+      device: { ip_address: '192.0.2.7', user_agent: 'flow-steps test', location: '' },
+      now,
+      ...(options.authenticatedAt ? { authenticatedAt: options.authenticatedAt } : {}),
+    });
+    jar.session = token;
+  };
+  return { request, jar, signIn, csrf: () => maskToken(jar.csrf ?? '') };
 }
 
 export const uniqueEmail = () => `flow-${randomUUID()}@example.com`;

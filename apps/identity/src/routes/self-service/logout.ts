@@ -6,7 +6,7 @@ import { errors, KratosError } from '../../flows/errors.js';
 import { clearSessionCookie, rotateCsrf } from '../../http/cookies.js';
 import { currentSession } from '../../http/current-session.js';
 import { isJsonRequest } from '../../http/negotiation.js';
-import { returnToFrom } from './flow-helpers.js';
+import { returnToFrom } from '../../flows/flow-urls.js';
 
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
