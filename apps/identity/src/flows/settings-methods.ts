@@ -4,7 +4,7 @@ import { emailTaken, findCredential, normalizeEmail } from '../domain/identities
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../domain/passwords.js';
 import { revokeOtherSessions } from '../domain/sessions.js';
 import { matchTotp } from '../domain/totp.js';
-import { stringField } from '../http/body.js';
+import { stringField } from './string-field.js';
 import { emailChangedMail, passwordChangedMail, totpRemovedMail } from '../mail/templates.js';
 import { withFlowParam } from './flow-urls.js';
 import { issueSession } from './issue-session.js';

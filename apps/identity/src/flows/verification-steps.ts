@@ -1,8 +1,8 @@
 import type { IdentityContext } from '../context.js';
 import { consumeCode } from '../domain/codes.js';
 import { markAddressVerified, normalizeEmail } from '../domain/identities.js';
-import { stringField } from '../http/body.js';
-import { consumeRateLimit, rateRules } from '../http/rate-limit.js';
+import { stringField } from './string-field.js';
+import { consumeRateLimit, rateRules } from '../domain/rate-limit.js';
 import { errors } from './errors.js';
 import { isExpired, minutesSinceExpiry, requireFlow } from './flow-lookup.js';
 import type { FlowRequest } from './flow-request.js';

@@ -18,5 +18,3 @@ export function submittedBody(body: unknown): Record<string, unknown> {
   }
   return out;
 }
-
-export const stringField = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdentityContext } from '../context.js';
-import { consumeRateLimit, rateRules } from './rate-limit.js';
+import { consumeRateLimit, rateRules } from '../domain/rate-limit.js';
 
 /** The routes that start a flow (Kratos' `/self-service/<flow>/browser`); logout's makes no row. */
 const createsFlow = /^\/self-service\/(login|registration|verification|recovery|settings)\/browser$/;
