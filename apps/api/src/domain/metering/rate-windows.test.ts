@@ -27,6 +27,15 @@ describe('shared rate windows', () => {
     await expect.poll(() => sharedCount(keyId), { timeout: 2000 }).toBe(40);
   });
 
+  it('counts most calls here until the window is nearly full, each time a quarter of what is left', async () => {
+    const keyId = randomUUID();
+    for (let i = 0; i < 600; i++) expect(await consumeKeyRate(keyId, 1000, now())).toBeUndefined();
+
+    // Counting each call in the database first from half the limit on would have made it 600.
+    expect(await sharedCount(keyId)).toBeLessThan(600);
+    await expect.poll(() => sharedCount(keyId), { timeout: 2000 }).toBe(600);
+  });
+
   it('holds the limit exactly near it, with Retry-After seconds to the next window', async () => {
     const keyId = randomUUID();
     const outcomes = [];

@@ -31,6 +31,8 @@ export async function deletePastWindows(db: Database, now: Date): Promise<void> 
 type Window = { start: number; shared: number | undefined; unsent: number; flush: NodeJS.Timeout | undefined };
 
 const flushAfterMs = 100;
+/** An instance counts locally at most 1/localShare of what its window has left. */
+const localShare = 4;
 
 export type RateWindows = {
   /**
@@ -38,9 +40,12 @@ export type RateWindows = {
    * key), shared by every instance through the database. Returns the seconds to wait when the
    * subject is over its limit.
    *
-   * Far from the limit (under half of it, as last seen), calls are counted here and added to the
-   * shared count within 100 ms, so the hot path does not touch the database; near the limit every
-   * call is counted in the database first, so the limit holds exactly where it matters.
+   * Calls are counted here and added to the shared count within 100 ms, so the hot path does not
+   * touch the database, as long as this instance's unsent calls stay within a quarter of what the
+   * window had left when last seen (four instances counting at once stay within the limit). That
+   * share shrinks as the window fills: the call past it adds everything unsent to the shared count
+   * and waits for it, and in the last few calls of a window each call is counted in the database
+   * first, so the limit holds exactly where it matters.
    */
   consume: (subject: string, limitPerMinute: number, now: Date) => Promise<number | undefined>;
   /** Stops the pending flushes: at shutdown at most 100 ms of counts are lost; the limit is a guard, not a bill. */
@@ -70,7 +75,7 @@ export function createRateWindows(db: Database): RateWindows {
       window = { start, shared: undefined, unsent: 0, flush: undefined };
       windows.set(subject, window);
     }
-    if (window.shared !== undefined && window.shared + window.unsent + 1 <= limitPerMinute / 2) {
+    if (window.shared !== undefined && (window.unsent + 1) * localShare <= limitPerMinute - window.shared) {
       window.unsent += 1;
       flushLater(subject, window);
       return undefined;
