@@ -42,7 +42,7 @@ export type RateWindows = {
    *
    * Calls are counted here and added to the shared count within 100 ms, so the hot path does not
    * touch the database, as long as this instance's unsent calls stay within a quarter of what the
-   * window had left when last seen (four instances counting at once stay within the limit). That
+   * window had left when last seen (four instances that saw the same count stay within the limit). That
    * share shrinks as the window fills: the call past it adds everything unsent to the shared count
    * and waits for it, and in the last few calls of a window each call is counted in the database
    * first, so the limit holds exactly where it matters.
