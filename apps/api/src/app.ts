@@ -26,7 +26,7 @@ import { loadPricing, pricedModelsOf } from './gateway/pricing.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { stripeWebhookRoutes } from './routes/webhooks/stripe.js';
 
-export type { AppDeps, RouteDeps } from './deps.js';
+export type { AppDeps } from './deps.js';
 
 /** The whole api as a Fastify plugin; server.ts and the tests both build it with createApp, which gives it the instance's meter. */
 export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void> {

@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import { apiBaseUrl } from '../config/runtime-config';
 import { ApiError, RequestAbortedError } from './api-error';
 
-export { ApiError, genericErrorMessage, RequestAbortedError, requestAbortedMessage, statusMessages } from './api-error';
+export { ApiError, RequestAbortedError } from './api-error';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type QueryValue = string | number | boolean | null | undefined;

@@ -22,7 +22,7 @@ import { logger } from './logger';
 import { secondFactorRedirect } from './second-factor';
 
 export { identityApi, identityTexts } from './identity-api';
-export { csrfToken, flowMessages, isFlowError, joinMessages, matchesMessage } from './identity-flow';
+export { flowMessages } from './identity-flow';
 
 export type Credentials = { email: string; password: string };
 

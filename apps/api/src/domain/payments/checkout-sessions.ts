@@ -73,6 +73,3 @@ export async function recentCheckouts(db: Database, organizationId: string, limi
     .orderBy(desc(checkoutSessions.createdAt))
     .limit(limit);
 }
-
-export const terminalStatuses: CheckoutStatus[] = ['SUCCEEDED', 'FAILED', 'EXPIRED'];
-export const isTerminal = (status: CheckoutStatus) => terminalStatuses.includes(status);

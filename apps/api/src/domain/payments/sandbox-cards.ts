@@ -15,8 +15,6 @@ const outcomes: Record<string, CardOutcome> = {
   '4000000000000127': { outcome: 'decline', code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
 };
 
-export const successCard = '4242424242424242';
-
 function luhnValid(number: string): boolean {
   let sum = 0;
   for (let i = 0; i < number.length; i++) {

@@ -1,4 +1,4 @@
-import type { UiNode, UiNodeInputAttributes, UiText } from '@ory/client-fetch';
+import type { UiNode, UiNodeInputAttributes } from '@ory/client-fetch';
 
 /**
  * Reading Kratos UI nodes (identity-protocol.md §4.2) and turning a form back into the JSON body
@@ -41,8 +41,6 @@ export function csrfToken(nodes: readonly UiNode[]): string {
 export function formGroups(nodes: readonly UiNode[]): string[] {
   return [...new Set(nodes.map((node) => node.group as string))].filter((group) => group !== 'default');
 }
-
-export const errorMessages = (messages: readonly UiText[]): UiText[] => messages.filter((message) => message.type === 'error');
 
 export function initialValues(nodes: readonly UiNode[]): FormValues {
   const values: FormValues = {};
