@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { z } from 'zod/mini';
+import { z } from 'zod';
 
 /**
  * The shared list URL query parameters of spec §2, parsed and validated here once. The URL is
@@ -9,16 +9,16 @@ import { z } from 'zod/mini';
  */
 
 /** A non-empty text; anything else is absent. */
-const text = (max: number) => z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(max))), undefined);
+const text = (max: number) => z.string().min(1).max(max).optional().catch(undefined);
 
 export const listParamsSchema = z.object({
   /** Sent to the list calls, which ignore it (spec §7). 200 is the API's own limit. */
   searchString: text(200),
   /** 1-based; whole and positive, else 1 ("0", "-2", "2.5", "abc" → 1). */
-  page: z.catch(z.coerce.number().check(z.int(), z.positive()), 1),
+  page: z.coerce.number().int().positive().catch(1),
   sortField: text(100),
   /** 'ASC' or 'DESC' exactly; any other spelling ('asc', 'down') is dropped. */
-  sortDirection: z.catch(z.optional(z.enum(['ASC', 'DESC'])), undefined),
+  sortDirection: z.enum(['ASC', 'DESC']).optional().catch(undefined),
   publishableKeyId: text(200),
   secretKeyId: text(200),
   checkoutSessionId: text(500),

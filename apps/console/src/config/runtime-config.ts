@@ -1,6 +1,4 @@
-// zod/mini: this loads before the first paint; it is ~18 kB (gzip) lighter than zod and its
-// schemas compose with the contracts' zod schemas.
-import { z } from 'zod/mini';
+import { z } from 'zod';
 
 /**
  * What `/config.json` holds. The server writes it from the environment, so one build serves every

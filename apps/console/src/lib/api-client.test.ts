@@ -1,7 +1,7 @@
 import { meSchema } from '@meterway/contracts';
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod/mini';
+import { z } from 'zod';
 import { setRuntimeConfig } from '../config/runtime-config';
 import { server } from '../testing/msw-server';
 import { testRuntimeConfig } from '../testing/runtime-config';

@@ -1,5 +1,5 @@
 import { emailNotVerifiedSchema } from '@meterway/contracts';
-import { z } from 'zod/mini';
+import type { z } from 'zod';
 import { apiBaseUrl } from '../config/runtime-config';
 import { ApiError, RequestAbortedError } from './api-error';
 
@@ -26,14 +26,14 @@ export type ApiRequestOptions = {
  * schema's error for a body of the wrong shape, and Error('API URL not found') when the page's
  * origin has no API (from `apiBaseUrl()`).
  */
-export function apiRequest<Schema extends z.core.$ZodType>(
+export function apiRequest<Schema extends z.ZodType>(
   path: string,
   options: ApiRequestOptions & { schema: Schema },
 ): Promise<z.output<Schema>>;
 export function apiRequest(path: string, options?: ApiRequestOptions): Promise<unknown>;
 export async function apiRequest(
   path: string,
-  { method = 'GET', body, query, signal, schema }: ApiRequestOptions & { schema?: z.core.$ZodType } = {},
+  { method = 'GET', body, query, signal, schema }: ApiRequestOptions & { schema?: z.ZodType } = {},
 ): Promise<unknown> {
   const url = apiUrl(path, query);
   const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' };
@@ -55,7 +55,7 @@ export async function apiRequest(
 
   const content = await readBody(response, signal);
   if (!response.ok) throw new ApiError(response.status, response.statusText, content);
-  return schema ? z.parse(schema, content) : content;
+  return schema ? schema.parse(content) : content;
 }
 
 function apiUrl(path: string, query: ApiRequestOptions['query']): string {

@@ -1,5 +1,4 @@
-// zod/mini keeps the public screens light; these fields compose with zod schemas too.
-import { z } from 'zod/mini';
+import { z } from 'zod';
 
 /** The form messages of spec §5, word for word. */
 export const validationMessages = {
@@ -15,18 +14,16 @@ type TextRules = { min?: number; max?: number };
  * a password keeps its spaces. One message per field, the first rule that fails.
  */
 export function requiredText({ min, max }: TextRules = {}) {
-  return z.string().check(
-    z.superRefine((value, context) => {
-      const length = value.trim().length;
-      const message =
-        length === 0
-          ? validationMessages.required
-          : min !== undefined && length < min
-            ? validationMessages.minLength(min)
-            : max !== undefined && length > max
-              ? validationMessages.maxLength(max)
-              : undefined;
-      if (message) context.addIssue({ code: 'custom', message });
-    }),
-  );
+  return z.string().superRefine((value, context) => {
+    const length = value.trim().length;
+    const message =
+      length === 0
+        ? validationMessages.required
+        : min !== undefined && length < min
+          ? validationMessages.minLength(min)
+          : max !== undefined && length > max
+            ? validationMessages.maxLength(max)
+            : undefined;
+    if (message) context.addIssue({ code: 'custom', message });
+  });
 }

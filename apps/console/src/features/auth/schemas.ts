@@ -1,7 +1,7 @@
-import { z } from 'zod/mini';
+import { z } from 'zod';
 import { requiredText } from '../../lib/validation';
 
-// The auth forms' rules (spec §5, §9). zod/mini, as the shared helpers: these load on /login.
+// The auth forms' rules (spec §5, §9).
 
 /** Login credentials: e-mail and password, 3 to 100 characters. */
 export const loginSchema = z.object({
@@ -16,7 +16,7 @@ export const termsRequiredMessage = 'You must agree to the terms of service and 
 /** Signup: the login rules plus the required terms checkbox. */
 export const signupSchema = z.object({
   ...loginSchema.shape,
-  acceptTerms: z.boolean().check(z.refine((accepted) => accepted, termsRequiredMessage)),
+  acceptTerms: z.boolean().refine((accepted) => accepted, termsRequiredMessage),
 });
 
 export type SignupValues = z.infer<typeof signupSchema>;

@@ -7,7 +7,7 @@ import {
   validationMessages,
 } from '@meterway/contracts';
 import { randomId } from '@mantine/hooks';
-import { z } from 'zod/mini';
+import { z } from 'zod';
 
 /** Spec §3 and §9: a new key gets a $10 monthly budget and allows localhost. */
 export const defaultKeyBudget = 10;
@@ -49,11 +49,12 @@ const modelsOf = (models: string[]): string[] | null => (models.length > 0 ? mod
 const controls = publishableKeyInputSchema.shape;
 
 /** The api's own rule for a field decides, so the form shows the message the api would answer. */
-const byContract = <Value>(rule: z.core.$ZodType, inputOf: (value: Value) => unknown) =>
-  z.superRefine<Value>((value, context) => {
-    const result = z.safeParse(rule, inputOf(value));
+const byContract =
+  <Value>(rule: z.ZodType, inputOf: (value: Value) => unknown) =>
+  (value: Value, context: z.RefinementCtx<Value>) => {
+    const result = rule.safeParse(inputOf(value));
     if (!result.success) context.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? validationMessages.required });
-  });
+  };
 
 const numberInput = z.union([z.number(), z.string()]);
 
@@ -63,31 +64,31 @@ const tokenSettingsOf = ({ issuer, audience, jwksUrl }: EndUserTokenValues) => (
 
 /** The end-user limits, each by the contract's rule for it. */
 const endUserLimit = (field: 'requestsPerMinute' | 'spendPerDay' | 'spendPerMonth') =>
-  numberInput.check(byContract(controls.perEndUserLimits, (value: number | string) => ({ [field]: limitOf(value) })));
+  numberInput.superRefine(byContract(controls.perEndUserLimits, (value: number | string) => ({ [field]: limitOf(value) })));
 
 /** Only while required: the contract's message for each setting, under its own field. */
-const endUserTokens = z.object({ required: z.boolean(), issuer: z.string(), audience: z.string(), jwksUrl: z.string() }).check(
-  z.superRefine((tokens: EndUserTokenValues, context) => {
+const endUserTokens = z
+  .object({ required: z.boolean(), issuer: z.string(), audience: z.string(), jwksUrl: z.string() })
+  .superRefine((tokens: EndUserTokenValues, context) => {
     if (!tokens.required) return;
-    const result = z.safeParse(controls.endUserTokens, tokenSettingsOf(tokens));
+    const result = controls.endUserTokens.safeParse(tokenSettingsOf(tokens));
     for (const issue of result.error?.issues ?? []) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-  }),
-);
+  });
 
 // Every field is judged by the contract's rule for it, so the form refuses what the api would,
 // with the api's message (spec §5's texts, from the contracts' validationMessages).
 export const keyFormSchema = z.object({
-  name: z.string().check(byContract(controls.name, (name: string) => name)),
+  name: z.string().superRefine(byContract(controls.name, (name: string) => name)),
   /** Spec §5 number field: NumberInput's '' (empty) is not a number, "This field is required"; then "Minimum is N" / "Maximum is N". */
-  budget: numberInput.check(byContract(controls.budget, (budget: number | string) => budget)),
+  budget: numberInput.superRefine(byContract(controls.budget, (budget: number | string) => budget)),
   /** One message for the list, e.g. "All items must start with http:// or https://"; the rows at fault are marked by isAcceptedDomain. */
   allowedDomains: z
     .array(z.object({ key: z.string(), value: z.string() }))
-    .check(byContract(controls.allowedOrigins, (domains: AllowedDomain[]) => domains.map((domain) => domain.value))),
-  allowedModels: z.array(z.string()).check(byContract(controls.allowedModels, modelsOf)),
-  maxOutputTokensPerCall: numberInput.check(byContract(controls.maxOutputTokensPerCall, limitOf)),
-  requestsPerMinute: numberInput.check(byContract(controls.perClientLimits, (value: number | string) => ({ requestsPerMinute: limitOf(value) }))),
-  spendPerDay: numberInput.check(byContract(controls.perClientLimits, (value: number | string) => ({ spendPerDay: limitOf(value) }))),
+    .superRefine(byContract(controls.allowedOrigins, (domains: AllowedDomain[]) => domains.map((domain) => domain.value))),
+  allowedModels: z.array(z.string()).superRefine(byContract(controls.allowedModels, modelsOf)),
+  maxOutputTokensPerCall: numberInput.superRefine(byContract(controls.maxOutputTokensPerCall, limitOf)),
+  requestsPerMinute: numberInput.superRefine(byContract(controls.perClientLimits, (value: number | string) => ({ requestsPerMinute: limitOf(value) }))),
+  spendPerDay: numberInput.superRefine(byContract(controls.perClientLimits, (value: number | string) => ({ spendPerDay: limitOf(value) }))),
   perEndUserLimits: z.object({
     requestsPerMinute: endUserLimit('requestsPerMinute'),
     spendPerDay: endUserLimit('spendPerDay'),
