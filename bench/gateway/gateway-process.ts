@@ -39,6 +39,8 @@ export async function startGateway(options: { databaseUrl: string; upstreamBaseU
     DATA_DIR: mkdtempSync(join(tmpdir(), 'meterway-bench-')),
     LOG_LEVEL: 'silent',
     GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000',
+    // The load generator's connections are visitors behind one proxy hop (load.ts).
+    TRUST_PROXY: '1',
     UPSTREAM_BASE_URL: options.upstreamBaseUrl,
   };
   const flags = options.inspect ? [`--inspect=127.0.0.1:${inspectorPort}`] : [];

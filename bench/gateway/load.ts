@@ -26,8 +26,24 @@ export type LoadCommand =
 
 export type LoadReply = { id: number; cannon?: CannonSummary; sequential?: Record<string, SequentialSummary>; error?: string };
 
+/**
+ * A publishable key is called by many visitors: each connection is a visitor of its own, with its
+ * own address (X-Forwarded-For, which the gateway believes with TRUST_PROXY=1; the other targets
+ * ignore it), so per-address caps count each one apart, as they would behind a load balancer.
+ */
+const visitorAddress = (connection: number) => `10.0.${connection >> 8}.${connection & 255}`;
+
 async function cannon(target: Target, connections: number, seconds: number): Promise<CannonSummary> {
-  const result = await autocannon({ url: target.url, method: 'POST', headers: target.headers, body: target.body, connections, duration: seconds });
+  let connection = 0;
+  const result = await autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration: seconds,
+    setupClient: (client) => client.setHeaders({ ...target.headers, 'x-forwarded-for': visitorAddress(connection++) }),
+  });
   return {
     p50: result.latency.p50,
     p99: result.latency.p99,

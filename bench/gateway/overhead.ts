@@ -126,8 +126,9 @@ try {
     spendLimitNanos: dollarsToNanos(1_000_000),
     allowedOrigins: [origin],
     // Every per-key control on (issue #18), set wide enough that none refuses the bench's calls,
-    // all from one address: the allowed model, an output limit, and the per-address and per-end-user
-    // caps (the address is the end user: the key takes no end-user tokens).
+    // each connection a visitor with an address of its own (load.ts): the allowed model, an output
+    // limit, and the per-address and per-end-user caps (the address is the end user: the key takes
+    // no end-user tokens).
     allowedModels: [chatBody.model],
     maxOutputTokensPerCall: 1024,
     clientRequestsPerMinute: 100_000,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { LRUCache } from 'lru-cache';
-import { admitHolds, type PresentedKey, Refusal } from './admit-calls.js';
+import { admitHolds, type PresentedKey, Refusal, StaleKey } from './admit-calls.js';
 import type { Allowance } from './allowances.js';
+import type { GatewayKey } from './find-key.js';
 import { release } from './settlement.js';
 
 /** Spare holds a stock starts with; it doubles them (up to the most) whenever calls find none left, and tops up once half are in use. */
@@ -35,8 +36,6 @@ type Stock = {
   /** How many spare holds it keeps: as many as calls of the key come in while a top-up is on its way. */
   target: number;
   spare: Spare[];
-  /** When an app.admit_calls that succeeded for this key as presented last started (performance.now()). */
-  confirmedAt: number;
   topping: Promise<void> | undefined;
   closed: boolean;
   idle: NodeJS.Timeout;
@@ -80,6 +79,15 @@ export function createHoldStocks(db: Database): HoldStocks {
   const byName = new Map<string, Stock>();
   const pausedUntil = new LRUCache<string, number>({ max: 10_000 });
   const returning = new Set<Promise<void>>();
+  /**
+   * When an app.admit_calls that succeeded for a key (as this instance read it) last started
+   * (performance.now()). Shared by the key's stocks, one per caller: any of them confirms the key
+   * row (a block or an edit is a new version), so a key with many callers is not checked once per caller.
+   */
+  const confirmedAt = new WeakMap<GatewayKey, number>();
+  const confirm = (key: GatewayKey, startedAt: number) => confirmedAt.set(key, Math.max(confirmedAt.get(key) ?? 0, startedAt));
+  /** Keys with a top-up on its way, which confirms them when it succeeds. */
+  const confirming = new WeakSet<GatewayKey>();
 
   /** Gives holds back in the background, tracked so giveBack can wait; a failure leaves them to expire. */
   function returnHolds(ids: string[]): Promise<void> {
@@ -115,6 +123,8 @@ export function createHoldStocks(db: Database): HoldStocks {
     const started = Date.now();
     const startedAt = performance.now();
     const ids = Array.from({ length: Math.max(0, stock.target - stock.spare.length) }, () => randomUUID());
+    const key = stock.presented.key;
+    confirming.add(key);
     stock.topping = admitHolds(db, {
       presented: stock.presented,
       now: new Date(started),
@@ -127,13 +137,17 @@ export function createHoldStocks(db: Database): HoldStocks {
     }).then(
       async () => {
         stock.topping = undefined;
+        confirming.delete(key);
+        confirm(key, startedAt);
         if (stock.closed) return returnHolds(ids);
         const usableUntil = started + Math.min(30_000, stock.ttlMs / 4);
         stock.spare.push(...ids.map((id) => ({ id, usableUntil })));
-        stock.confirmedAt = Math.max(stock.confirmedAt, startedAt);
       },
       (error: unknown) => {
         stock.topping = undefined;
+        confirming.delete(key);
+        // A changed key stops all its stocks at once, not only this caller's.
+        if (error instanceof StaleKey) confirmedAt.delete(key);
         if (error instanceof Refusal) pausedUntil.set(pauseNameOf(stock.presented, stock.allowances), Date.now() + pausedMs);
         close(stock);
       },
@@ -148,7 +162,7 @@ export function createHoldStocks(db: Database): HoldStocks {
       close(stock);
       return undefined;
     }
-    const sinceConfirmed = performance.now() - stock.confirmedAt;
+    const sinceConfirmed = performance.now() - (confirmedAt.get(presented.key) ?? 0);
     if (worst > stock.amount || sinceConfirmed > stockTrustMs) return undefined;
     const now = Date.now();
     if ((stock.spare[0]?.usableUntil ?? Infinity) <= now) {
@@ -163,7 +177,8 @@ export function createHoldStocks(db: Database): HoldStocks {
       return undefined;
     }
     stock.idle.refresh();
-    if (stock.spare.length <= stock.target / 2 || sinceConfirmed > stockTrustMs / 2) topUp(stock);
+    // One top-up at a time confirms the key for all its stocks.
+    if (stock.spare.length <= stock.target / 2 || (sinceConfirmed > stockTrustMs / 2 && !confirming.has(presented.key))) topUp(stock);
     return { id: spare.id, amount: stock.amount };
   }
 
@@ -187,14 +202,13 @@ export function createHoldStocks(db: Database): HoldStocks {
         ttlMs,
         target: firstSpareHolds,
         spare: [],
-        confirmedAt: startedAt,
         topping: undefined,
         closed: false,
         idle: setTimeout(() => close(stock!), idleMs).unref(),
       };
       byName.set(name, stock);
     }
-    stock.confirmedAt = Math.max(stock.confirmedAt, startedAt);
+    confirm(presented.key, startedAt);
     stock.idle.refresh();
     topUp(stock);
   }

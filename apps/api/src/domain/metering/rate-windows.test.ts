@@ -36,6 +36,15 @@ describe('shared rate windows', () => {
     await expect.poll(() => sharedCount(keyId), { timeout: 2000 }).toBe(600);
   });
 
+  it('adds the calls of every subject counted here to their shared counts together', async () => {
+    const subjects = [1, 2, 3].map((n) => `${randomUUID()} 10.0.0.${n}`);
+    for (const [index, subject] of subjects.entries()) {
+      for (let i = 0; i <= index * 5; i++) expect(await consumeKeyRate(subject, 1000, now())).toBeUndefined();
+    }
+
+    await expect.poll(() => Promise.all(subjects.map(sharedCount)), { timeout: 2000 }).toEqual([1, 6, 11]);
+  });
+
   it('holds the limit exactly near it, with Retry-After seconds to the next window', async () => {
     const keyId = randomUUID();
     const outcomes = [];

@@ -2,24 +2,27 @@ import type { Database } from '@meterway/db';
 import { lt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { rateWindows } from '../../db/schema/index.js';
+import { pgArray, pgTextArray, rowsOf } from './sql-values.js';
 
-/** Adds `calls` to the subject's shared one-minute window; the window's count afterwards. */
-async function addToWindow(db: Database, subject: string, windowStart: Date, calls: number): Promise<number> {
-  const start = sql`${windowStart.toISOString()}::timestamptz`;
-  const [row] = await db
-    .insert(rateWindows)
-    .values({ subject, windowStart, count: calls })
-    .onConflictDoUpdate({
-      target: rateWindows.subject,
-      // A late flush for a window already past changes nothing.
-      set: {
-        count: sql`case when ${rateWindows.windowStart} = ${start} then ${rateWindows.count} + ${calls}
-          when ${rateWindows.windowStart} < ${start} then ${calls} else ${rateWindows.count} end`,
-        windowStart: sql`greatest(${rateWindows.windowStart}, ${start})`,
-      },
-    })
-    .returning({ count: rateWindows.count });
-  return row?.count ?? calls;
+type Added = { subject: string; windowStart: number; calls: number };
+
+/**
+ * Adds calls to subjects' shared one-minute windows in one statement (one commit however many
+ * subjects a flush carries); each window's count afterwards. A late flush for a window already
+ * past changes nothing. Rows go in subject order, so two instances' flushes never deadlock.
+ */
+async function addToWindows(db: Database, added: Added[]): Promise<Map<string, number>> {
+  const rows = [...added].sort((a, b) => (a.subject < b.subject ? -1 : 1));
+  const result = await db.execute(sql`insert into app.rate_windows as w (subject, window_start, count)
+    select * from unnest(${pgTextArray(rows.map((row) => row.subject))}::text[],
+      ${pgTextArray(rows.map((row) => new Date(row.windowStart).toISOString()))}::timestamptz[],
+      ${pgArray(rows.map((row) => row.calls))}::integer[])
+    on conflict (subject) do update set
+      count = case when w.window_start = excluded.window_start then w.count + excluded.count
+        when w.window_start < excluded.window_start then excluded.count else w.count end,
+      window_start = greatest(w.window_start, excluded.window_start)
+    returning subject, count`);
+  return new Map(rowsOf<{ subject: string; count: number }>(result).map((row) => [row.subject, Number(row.count)]));
 }
 
 /** Windows that ended over a minute ago count for nothing: one row per client address would otherwise pile up. */
@@ -28,7 +31,7 @@ export async function deletePastWindows(db: Database, now: Date): Promise<void> 
 }
 
 /** This instance's view of one subject's current window. */
-type Window = { start: number; shared: number | undefined; unsent: number; flush: NodeJS.Timeout | undefined };
+type Window = { start: number; shared: number | undefined; unsent: number };
 
 const flushAfterMs = 100;
 /** An instance counts locally at most 1/localShare of what its window has left. */
@@ -52,37 +55,46 @@ export type RateWindows = {
   close: () => void;
 };
 
+const minuteOf = (epochMs: number) => Math.floor(epochMs / 60_000) * 60_000;
+
 export function createRateWindows(db: Database): RateWindows {
   const windows = new LRUCache<string, Window>({ max: 100_000 });
+  /** Windows with calls counted here and not yet added to the shared count, flushed together. */
+  const unsent = new Map<string, Window>();
+  let flushTimer: NodeJS.Timeout | undefined;
 
-  function flushLater(subject: string, window: Window) {
-    window.flush ??= setTimeout(() => {
-      window.flush = undefined;
-      const calls = window.unsent;
-      window.unsent = 0;
-      if (calls === 0 || window.start !== Math.floor(Date.now() / 60_000) * 60_000) return;
-      addToWindow(db, subject, new Date(window.start), calls).then(
-        (count) => (window.shared = count),
-        () => undefined,
-      );
-    }, flushAfterMs).unref();
+  function flush() {
+    flushTimer = undefined;
+    const current = minuteOf(Date.now());
+    const flushed = [...unsent].filter(([, window]) => window.unsent > 0 && window.start === current);
+    const added = flushed.map(([subject, window]) => ({ subject, windowStart: window.start, calls: window.unsent }));
+    for (const window of unsent.values()) window.unsent = 0;
+    unsent.clear();
+    if (added.length === 0) return;
+    addToWindows(db, added).then(
+      (counts) => {
+        for (const [subject, window] of flushed) window.shared = counts.get(subject) ?? window.shared;
+      },
+      () => undefined,
+    );
   }
 
   async function consume(subject: string, limitPerMinute: number, now: Date) {
-    const start = Math.floor(now.getTime() / 60_000) * 60_000;
+    const start = minuteOf(now.getTime());
     let window = windows.get(subject);
     if (!window || window.start !== start) {
-      window = { start, shared: undefined, unsent: 0, flush: undefined };
+      window = { start, shared: undefined, unsent: 0 };
       windows.set(subject, window);
     }
     if (window.shared !== undefined && (window.unsent + 1) * localShare <= limitPerMinute - window.shared) {
       window.unsent += 1;
-      flushLater(subject, window);
+      unsent.set(subject, window);
+      flushTimer ??= setTimeout(flush, flushAfterMs).unref();
       return undefined;
     }
     const calls = window.unsent + 1;
     window.unsent = 0;
-    const count = await addToWindow(db, subject, new Date(start), calls);
+    const count = (await addToWindows(db, [{ subject, windowStart: start, calls }])).get(subject) ?? calls;
     window.shared = count;
     if (count <= limitPerMinute) return undefined;
     return Math.max(1, Math.ceil((start + 60_000 - now.getTime()) / 1000));
@@ -91,7 +103,8 @@ export function createRateWindows(db: Database): RateWindows {
   return {
     consume,
     close: () => {
-      for (const window of windows.values()) clearTimeout(window.flush);
+      clearTimeout(flushTimer);
+      unsent.clear();
       windows.clear();
     },
   };
