@@ -3,7 +3,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 /**
  * Anti-CSRF tokens in nosurf's format (identity-protocol.md §3.2): the cookie holds a real token
  * of 32 random bytes; each flow carries it masked with a fresh pad, so no two pages show the same
- * value (BREACH), and a submit is accepted when its token unmasks to the cookie's.
+ * value (BREACH), and a submit is accepted when its token unmasks to the cookie's. Hand-written:
+ * no maintained npm package speaks nosurf's masking, which the Ory SDK and elements expect.
  */
 const tokenLength = 32;
 

@@ -1,4 +1,5 @@
-// CSV as RFC 4180 writes it, made safe to open in a spreadsheet.
+// CSV as RFC 4180 writes it, made safe to open in a spreadsheet. Hand-written rather than a CSV
+// library: the export streams rows as the socket drains and must defuse formulas, in a dozen lines.
 
 /**
  * A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(…), @SUM(…)),
