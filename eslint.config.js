@@ -1,6 +1,7 @@
 // One lint setup for the whole workspace: TypeScript rules and hooks rules for React. The
 // architecture rules of STYLE.md (arrows point one way, no cycles) live in .dependency-cruiser.cjs.
 import js from '@eslint/js';
+import checkFile from 'eslint-plugin-check-file';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -19,6 +20,24 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
+  },
+  {
+    // STYLE rule 15: kebab-case file names (middle parts like .test and .config are checked apart)
+    // and named exports only, so a thing has one name wherever it is imported.
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': ['error', { '**/*.{ts,tsx,js,mjs,cjs}': 'KEBAB_CASE' }, { ignoreMiddleExtensions: true }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use a named export.' },
+        { selector: "ExportSpecifier[exported.name='default']", message: 'Use a named export.' },
+      ],
+    },
+  },
+  {
+    // The tools load these configs by their default export.
+    files: ['eslint.config.js', '**/vite.config.ts', '**/vitest.config.ts', '**/drizzle.config.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     files: ['scripts/**', 'bench/**', 'e2e/**', '**/*.config.{js,ts}', '.ci/**'],

@@ -10,7 +10,7 @@ declare module 'vitest' {
 }
 
 /** Boots one stack for all specs, as `npm start` does, and stops it at the end. */
-export default async function setup(project: TestProject) {
+export async function setup(project: TestProject) {
   // Fail before the slow boot, with the install hint, rather than after it.
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium was not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium\`.`);
