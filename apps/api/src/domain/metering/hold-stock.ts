@@ -6,7 +6,11 @@ import type { Allowance } from './allowances.js';
 import type { GatewayKey } from './find-key.js';
 import { release } from './settlement.js';
 
-/** Spare holds a stock starts with; it doubles them (up to the most) whenever calls find none left, and tops up once half are in use. */
+/**
+ * Spare holds a stock starts with; it tops up once half are in use, and doubles them (up to the
+ * most) whenever calls find none left or use half within stockTrustMs of the last top-up, so a
+ * busy caller's stock tops up a few times a second, not every few calls.
+ */
 const firstSpareHolds = 16;
 const mostSpareHolds = 256;
 /** What must stay free beyond a stock, as a multiple of it: a stock is at most 1/64 of what is free. */
@@ -35,6 +39,8 @@ type Stock = {
   ttlMs: number;
   /** How many spare holds it keeps: as many as calls of the key come in while a top-up is on its way. */
   target: number;
+  /** When its last top-up started (performance.now()). */
+  toppedUpAt: number;
   spare: Spare[];
   topping: Promise<void> | undefined;
   closed: boolean;
@@ -122,6 +128,7 @@ export function createHoldStocks(db: Database): HoldStocks {
     if (stock.topping || stock.closed) return;
     const started = Date.now();
     const startedAt = performance.now();
+    stock.toppedUpAt = startedAt;
     const ids = Array.from({ length: Math.max(0, stock.target - stock.spare.length) }, () => randomUUID());
     const key = stock.presented.key;
     confirming.add(key);
@@ -177,8 +184,10 @@ export function createHoldStocks(db: Database): HoldStocks {
       return undefined;
     }
     stock.idle.refresh();
+    const runningLow = stock.spare.length <= stock.target / 2;
+    if (runningLow && !stock.topping && performance.now() - stock.toppedUpAt < stockTrustMs) stock.target = Math.min(stock.target * 2, mostSpareHolds);
     // One top-up at a time confirms the key for all its stocks.
-    if (stock.spare.length <= stock.target / 2 || (sinceConfirmed > stockTrustMs / 2 && !confirming.has(presented.key))) topUp(stock);
+    if (runningLow || (sinceConfirmed > stockTrustMs / 2 && !confirming.has(presented.key))) topUp(stock);
     return { id: spare.id, amount: stock.amount };
   }
 
@@ -201,6 +210,7 @@ export function createHoldStocks(db: Database): HoldStocks {
         amount: 2n * worst,
         ttlMs,
         target: firstSpareHolds,
+        toppedUpAt: startedAt,
         spare: [],
         topping: undefined,
         closed: false,

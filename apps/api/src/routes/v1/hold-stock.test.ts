@@ -71,6 +71,19 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
     expect(rows.every((row) => row.totalCostNanos! > 0n)).toBe(true);
   });
 
+  it('holds more at a time for a busy key: calls that use half its holds within stockTrustMs double them', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    await warmUp(account.value, account.organizationId);
+    // performance.now() stands still: every call comes within stockTrustMs of the last top-up.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      for (let call = 0; call < 12; call++) await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });
+      await vi.waitFor(async () => expect(await spareHolds(account.organizationId)).toBeGreaterThan(16));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('gives its spare holds back a second after the key\'s last call, and the credit is whole again', async () => {
     // The stock's idle timer is a setTimeout: faked from before the first call, it fires when the test says.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
