@@ -1,9 +1,10 @@
-import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { AuthCard } from '@meterway/ui-kit';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../config/paths';
 import { useRecoverByCode } from '../../features/auth/api/recover-by-code';
 import { useRecoveryFlow } from '../../features/auth/api/get-recovery-flow';
+import { AuthSwitchLink } from '../../features/auth/components/auth-switch-link';
 import { CodeForm } from '../../features/auth/components/code-form';
 import { FailureAlert } from '../../features/auth/components/failure-alert';
 import { browserLocation } from '../../lib/browser-location';
@@ -65,12 +66,9 @@ function RecoveryCodeStep({ flowId }: { flowId: string }) {
           )
         }
       />
-      <Text size="sm" c="dimmed" ta="center">
-        No code?{' '}
-        <Anchor component={Link} to={paths.recover.getHref()} fw={500}>
-          Send a new one
-        </Anchor>
-      </Text>
+      <AuthSwitchLink prompt="No code?" to={paths.recover.getHref()}>
+        Send a new one
+      </AuthSwitchLink>
     </Stack>
   );
 }
@@ -89,11 +87,7 @@ export function Component() {
         ) : (
           <StartAgain>There is no account recovery in progress. Start one by requesting a recovery e-mail.</StartAgain>
         )}
-        <Text size="sm" c="dimmed" ta="center">
-          <Anchor component={Link} to={paths.login.getHref()} fw={500}>
-            Back to login
-          </Anchor>
-        </Text>
+        <AuthSwitchLink to={paths.login.getHref()}>Back to login</AuthSwitchLink>
       </Stack>
     </AuthCard>
   );

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Stack, Text } from '@mantine/core';
+import { Alert, Stack } from '@mantine/core';
 import { AuthCard } from '@meterway/ui-kit';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useRecoverByLink } from '../../features/auth/api/recover-by-link';
 import { useSendRecoveryCode } from '../../features/auth/api/send-recovery-code';
 import type { SessionAlreadyAvailable } from '../../features/auth/api/unless-signed-in';
+import { AuthSwitchLink } from '../../features/auth/components/auth-switch-link';
 import { FailureAlert } from '../../features/auth/components/failure-alert';
 import { RecoverForm } from '../../features/auth/components/recover-form';
 import { useContinueWithSession } from '../../features/auth/hooks/use-go-on-with-session';
@@ -55,12 +56,9 @@ export function Component() {
             });
           }}
         />
-        <Text size="sm" c="dimmed" ta="center">
-          Remembered it?{' '}
-          <Anchor component={Link} to={paths.login.getHref()} fw={500}>
-            Back to login
-          </Anchor>
-        </Text>
+        <AuthSwitchLink prompt="Remembered it?" to={paths.login.getHref()}>
+          Back to login
+        </AuthSwitchLink>
       </Stack>
     </AuthCard>
   );

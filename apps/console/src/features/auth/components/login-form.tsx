@@ -1,8 +1,10 @@
-import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { type LoginValues, loginSchema } from '../schemas';
+import { AuthSwitchLink } from './auth-switch-link';
+import { EmailInput } from './email-input';
 import { FailureAlert } from './failure-alert';
 
 type LoginFormProps = {
@@ -25,14 +27,7 @@ export function LoginForm({ onSubmit, messages = [], loading = false }: LoginFor
     <form noValidate onSubmit={form.onSubmit((values) => onSubmit?.(values))}>
       <Stack gap="md">
         {messages.length > 0 && <FailureAlert messages={messages} />}
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="username"
-          placeholder="you@company.com"
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
+        <EmailInput autoComplete="username" key={form.key('email')} {...form.getInputProps('email')} />
         <Stack gap={6}>
           <PasswordInput
             label="Password"
@@ -50,12 +45,9 @@ export function LoginForm({ onSubmit, messages = [], loading = false }: LoginFor
         <Button type="submit" fullWidth loading={loading}>
           Login
         </Button>
-        <Text size="sm" c="dimmed" ta="center">
-          Don&apos;t have an account?{' '}
-          <Anchor component={Link} to={paths.signup.getHref()} fw={500}>
-            Sign up
-          </Anchor>
-        </Text>
+        <AuthSwitchLink prompt="Don't have an account?" to={paths.signup.getHref()}>
+          Sign up
+        </AuthSwitchLink>
       </Stack>
     </form>
   );

@@ -1,6 +1,7 @@
-import { Button, Stack, TextInput } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { type RecoverValues, recoverSchema } from '../schemas';
+import { EmailInput } from './email-input';
 
 type RecoverFormProps = {
   /** The main action: mail a link that signs the account in. Valid values only. */
@@ -26,14 +27,7 @@ export function RecoverForm({ onSendLink, onSendCode, sendingLink = false, sendi
   return (
     <form noValidate onSubmit={form.onSubmit((values) => onSendLink(values))}>
       <Stack gap="md">
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@company.com"
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
+        <EmailInput autoComplete="email" key={form.key('email')} {...form.getInputProps('email')} />
         <Button type="submit" fullWidth loading={sendingLink} disabled={busy && !sendingLink}>
           Send recovery link
         </Button>

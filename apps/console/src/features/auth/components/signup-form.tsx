@@ -1,8 +1,9 @@
-import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, PasswordInput, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { type SignupValues, signupSchema } from '../schemas';
+import { AuthSwitchLink } from './auth-switch-link';
+import { EmailInput } from './email-input';
 import { FailureAlert } from './failure-alert';
 
 type SignupFormProps = {
@@ -27,14 +28,7 @@ export function SignupForm({ onSubmit, messages = [], loading = false }: SignupF
     <form noValidate onSubmit={form.onSubmit((values) => onSubmit?.(values))}>
       <Stack gap="md">
         {messages.length > 0 && <FailureAlert messages={messages} />}
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@company.com"
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
+        <EmailInput autoComplete="email" key={form.key('email')} {...form.getInputProps('email')} />
         <PasswordInput
           label="Password"
           autoComplete="new-password"
@@ -61,12 +55,9 @@ export function SignupForm({ onSubmit, messages = [], loading = false }: SignupF
         <Button type="submit" fullWidth loading={loading}>
           Sign up
         </Button>
-        <Text size="sm" c="dimmed" ta="center">
-          Already have an account?{' '}
-          <Anchor component={Link} to={paths.login.getHref()} fw={500}>
-            Log in
-          </Anchor>
-        </Text>
+        <AuthSwitchLink prompt="Already have an account?" to={paths.login.getHref()}>
+          Log in
+        </AuthSwitchLink>
       </Stack>
     </form>
   );
