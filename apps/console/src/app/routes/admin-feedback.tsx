@@ -1,19 +1,10 @@
-import { Stack, Title } from '@mantine/core';
-import { PageContainer } from '../../components/page-container';
-import { AdminBreadcrumbs } from '../../features/admin/components/admin-breadcrumbs';
+import { AdminListPage } from '../../features/admin/components/admin-list-page';
 import { FeedbackTable } from '../../features/admin/components/feedback-table';
 
 export function Component() {
   return (
-    <PageContainer size="md">
-      <title>Feedback · Admin · Meterway</title>
-      <Stack gap="md">
-        <AdminBreadcrumbs current="Feedback" />
-        <Title order={1} fz={24}>
-          Feedback
-        </Title>
-        <FeedbackTable />
-      </Stack>
-    </PageContainer>
+    <AdminListPage title="Feedback">
+      <FeedbackTable />
+    </AdminListPage>
   );
 }
