@@ -1,20 +1,14 @@
 import { Text } from '@mantine/core';
 import type { Feedback } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
+import { idColumn } from '../../../components/id-column';
 import { useTokenPaging } from '../../../components/pager';
 import { feedbackTypeLabels } from '../../../lib/feedback-types';
 import { useFeedback } from '../api/get-feedback';
 import { isForbidden, NoAdminAccess } from './no-admin-access';
 
 const columns: readonly PagedTableColumn<Feedback>[] = [
-  {
-    header: 'ID',
-    cell: (row) => (
-      <Text ff="monospace" size="xs">
-        {row.id}
-      </Text>
-    ),
-  },
+  idColumn(),
   { header: 'From Email', cell: (row) => row.fromEmail },
   { header: 'Type', cell: (row) => feedbackTypeLabels[row.type] },
   // Descriptions are free text up to 5000 characters; keep the author's line breaks.

@@ -1,20 +1,14 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge, Group } from '@mantine/core';
 import type { Person } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
+import { idColumn } from '../../../components/id-column';
 import { useTokenPaging } from '../../../components/pager';
 import { formatDateTime, formatOwed } from '../../../lib/format';
 import { usePersons } from '../api/get-persons';
 import { isForbidden, NoAdminAccess } from './no-admin-access';
 
 const columns: readonly PagedTableColumn<Person>[] = [
-  {
-    header: 'ID',
-    cell: (row) => (
-      <Text ff="monospace" size="xs">
-        {row.id}
-      </Text>
-    ),
-  },
+  idColumn(),
   {
     header: 'Email',
     // An organisation left owing by a refund or dispute is marked beside each of its people.

@@ -1,20 +1,14 @@
 import { Text } from '@mantine/core';
 import type { ChatCompletion } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
+import { idColumn } from '../../../components/id-column';
 import { useTokenPaging } from '../../../components/pager';
 import { useChatCompletions } from '../api/get-chat-completions';
 import { formatDateTime } from '../../../lib/format';
 import { formatCost, formatTokens } from '../usage-format';
 
 const columns: readonly PagedTableColumn<ChatCompletion>[] = [
-  {
-    header: 'ID',
-    cell: (row) => (
-      <Text ff="monospace" size="xs">
-        {row.id}
-      </Text>
-    ),
-  },
+  idColumn(),
   { header: 'Created at', cell: (row) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.createdAt)}</Text> },
   { header: 'Model', cell: (row) => row.model },
   // Who called (issue #18): the end user of the key's token, and the caller's /24 or /48, never its full address.
