@@ -1,6 +1,7 @@
-import { Button, Card, Group, NumberInput, Stack, TagsInput, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, TagsInput, Text, Title } from '@mantine/core';
 import { type AlertSettings, maxKeyBudgetPercents } from '@meterway/contracts';
 import { useForm } from '@mantine/form';
+import { DollarInput } from '../../../components/dollar-input';
 import { notifySuccess } from '../../../lib/notify';
 import { loadAlertSettingsFailed, useAlertSettings } from '../api/get-alert-settings';
 import { useUpdateAlertSettings } from '../api/update-alert-settings';
@@ -38,13 +39,9 @@ function AlertsForm({ settings }: { settings: AlertSettings }) {
     <form noValidate onSubmit={form.onSubmit(save)}>
       <Stack gap="md">
         <Text size="sm">We e-mail everyone in your organisation once each time a threshold is crossed.</Text>
-        <NumberInput
+        <DollarInput
           label="Low balance"
           description="Alert when the credit balance falls below this amount; $0 turns it off"
-          // Mantine's dimmed grey misses WCAG AA contrast on white.
-          descriptionProps={{ c: 'gray.7' }}
-          prefix="$"
-          decimalScale={2}
           {...form.getInputProps('lowBalance')}
         />
         <TagsInput

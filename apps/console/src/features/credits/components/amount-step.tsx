@@ -1,5 +1,6 @@
-import { Button, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
+import { DollarInput } from '../../../components/dollar-input';
 import { type CheckoutSessionStarted, useCreateCheckoutSession } from '../api/create-checkout-session';
 import { amountLimits, type AmountValues, amountSchema } from '../amount-schema';
 
@@ -25,12 +26,10 @@ export function AmountStep({ onStarted }: AmountStepProps) {
         <Text size="sm">
           Credit pays for your API usage. Choose how much to add, from ${amountLimits.min} to ${amountLimits.max}.
         </Text>
-        <NumberInput
+        <DollarInput
           label="Amount"
-          prefix="$"
           min={amountLimits.min}
           max={amountLimits.max}
-          decimalScale={2}
           allowNegative={false}
           // Out-of-range values stay as typed so the form can say why they are refused.
           clampBehavior="none"

@@ -1,6 +1,7 @@
-import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
+import { DollarInput } from '../../../components/dollar-input';
 import { type KeyFormValues, keyFormSchema } from '../key-form-schema';
 import { AllowedDomainsField } from './allowed-domains-field';
 import { EndUserLimitsFieldset } from './end-user-limits-fieldset';
@@ -32,15 +33,7 @@ export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryActi
     <form noValidate onSubmit={form.onSubmit(onSubmit)}>
       <Stack gap="md">
         <TextInput label="Name" placeholder="Web app" data-autofocus {...form.getInputProps('name')} />
-        <NumberInput
-          label="Budget"
-          description="Dollars this key may spend per calendar month"
-          // Mantine's dimmed grey misses WCAG AA contrast on white.
-          descriptionProps={{ c: 'gray.7' }}
-          prefix="$"
-          decimalScale={2}
-          {...form.getInputProps('budget')}
-        />
+        <DollarInput label="Budget" description="Dollars this key may spend per calendar month" {...form.getInputProps('budget')} />
         <AllowedDomainsField form={form} />
         <KeyLimitsFieldset form={form} worstCaseDailySpend={worstCaseDailySpend} />
         <EndUserLimitsFieldset form={form} />
