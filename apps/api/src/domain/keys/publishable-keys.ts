@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defaultPerClientLimits, type PublishableKey, type PublishableKeyFields } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { keySpend, publishableKeys } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { dollarsToNanos, nanosToDollars, periodStart } from '../money.js';
@@ -105,22 +106,31 @@ export async function createKey(db: Database, viewer: Viewer, input: KeyInput, n
 export const liveKeyOf = (viewer: Viewer, keyId: string) =>
   and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt));
 
-export async function updateKey(db: Database, viewer: Viewer, keyId: string, input: KeyInput, now: Date): Promise<PublishableKey> {
+/** Writes a change to the viewer's live key with the next version, and answers with the key as it now is. */
+async function changeLiveKey(db: Database, viewer: Viewer, keyId: string, change: PgUpdateSetSource<typeof publishableKeys>, now: Date): Promise<PublishableKey> {
   const [key] = await db
     .update(publishableKeys)
-    .set({
+    .set({ ...change, version: sql`${publishableKeys.version} + 1`, updatedAt: now })
+    .where(liveKeyOf(viewer, keyId))
+    .returning();
+  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
+  return toContract(key, await spentThisPeriod(db, keyId, now), now);
+}
+
+export async function updateKey(db: Database, viewer: Viewer, keyId: string, input: KeyInput, now: Date): Promise<PublishableKey> {
+  return changeLiveKey(
+    db,
+    viewer,
+    keyId,
+    {
       name: input.name,
       spendLimitNanos: dollarsToNanos(input.budget),
       spendLimitPeriod: input.budgetType,
       allowedOrigins: input.allowedOrigins,
       ...controlsOf(input),
-      version: sql`${publishableKeys.version} + 1`,
-      updatedAt: now,
-    })
-    .where(liveKeyOf(viewer, keyId))
-    .returning();
-  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
-  return toContract(key, await spentThisPeriod(db, keyId, now), now);
+    },
+    now,
+  );
 }
 
 /**
@@ -129,20 +139,18 @@ export async function updateKey(db: Database, viewer: Viewer, keyId: string, inp
  */
 export async function rollKey(db: Database, viewer: Viewer, keyId: string, overlapHours: number, now: Date): Promise<PublishableKey> {
   const overlap = overlapHours > 0;
-  const [key] = await db
-    .update(publishableKeys)
-    .set({
+  return changeLiveKey(
+    db,
+    viewer,
+    keyId,
+    {
       value: newKeyValue(),
       // The right-hand side reads the row as it was: the value being replaced.
       previousValue: overlap ? sql`${publishableKeys.value}` : null,
       previousValueExpiresAt: overlap ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
-      version: sql`${publishableKeys.version} + 1`,
-      updatedAt: now,
-    })
-    .where(liveKeyOf(viewer, keyId))
-    .returning();
-  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
-  return toContract(key, await spentThisPeriod(db, keyId, now), now);
+    },
+    now,
+  );
 }
 
 async function spentThisPeriod(db: Database, keyId: string, now: Date): Promise<Spend> {
