@@ -14,33 +14,44 @@ function layout(title: string, body: string): string {
 const codeBlock = (code: string) =>
   `<p style="font-size:28px;letter-spacing:6px;font-weight:700;font-family:ui-monospace,monospace;margin:16px 0">${escapeHtml(code)}</p>`;
 
-export function verificationCodeMail(to: string, code: string): Mail {
+type CodeMailTexts = {
+  template: Mail['template'];
+  subject: string;
+  heading: string;
+  /** Completes "please … by entering the following code" and "Enter this code to …". */
+  purpose: string;
+  ifNotYou: string;
+};
+
+function codeMail(to: string, code: string, { template, subject, heading, purpose, ifNotYou }: CodeMailTexts): Mail {
+  const validity = `The code is valid for one hour. ${ifNotYou}`;
   return {
     to,
-    template: 'verification_code',
+    template,
     code,
-    subject: 'Please verify your email address',
-    text: `Hi,\n\nplease verify your account by entering the following code:\n\n${code}\n\nThe code is valid for one hour. If you did not sign up for Meterway, ignore this e-mail.\n`,
-    html: layout(
-      'Verify your email address',
-      `<p>Enter this code to verify your account:</p>${codeBlock(code)}<p style="color:#868e96">The code is valid for one hour. If you did not sign up for Meterway, ignore this e-mail.</p>`,
-    ),
+    subject,
+    text: `Hi,\n\nplease ${purpose} by entering the following code:\n\n${code}\n\n${validity}\n`,
+    html: layout(heading, `<p>Enter this code to ${purpose}:</p>${codeBlock(code)}<p style="color:#868e96">${validity}</p>`),
   };
 }
 
-export function recoveryCodeMail(to: string, code: string): Mail {
-  return {
-    to,
+export const verificationCodeMail = (to: string, code: string) =>
+  codeMail(to, code, {
+    template: 'verification_code',
+    subject: 'Please verify your email address',
+    heading: 'Verify your email address',
+    purpose: 'verify your account',
+    ifNotYou: 'If you did not sign up for Meterway, ignore this e-mail.',
+  });
+
+export const recoveryCodeMail = (to: string, code: string) =>
+  codeMail(to, code, {
     template: 'recovery_code',
-    code,
     subject: 'Recover access to your account',
-    text: `Hi,\n\nplease recover access to your account by entering the following code:\n\n${code}\n\nThe code is valid for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.\n`,
-    html: layout(
-      'Recover access to your account',
-      `<p>Enter this code to recover access to your account:</p>${codeBlock(code)}<p style="color:#868e96">The code is valid for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.</p>`,
-    ),
-  };
-}
+    heading: 'Recover access to your account',
+    purpose: 'recover access to your account',
+    ifNotYou: 'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  });
 
 export function recoveryLinkMail(to: string, link: string): Mail {
   return {
