@@ -1,19 +1,13 @@
-import { bigint, boolean, index, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, text, timestamp } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
-import { organizations } from './people.js';
-import { publishableKeys } from './publishable-keys.js';
+import { keyOwnerColumns } from './key-owner-columns.js';
 
 /** One metered gateway call; costs in nano-dollars. Written by the gateway, listed by the console. */
 export const chatCompletions = appSchema.table(
   'chat_completions',
   {
     id: text('id').primaryKey(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
-    publishableKeyId: uuid('publishable_key_id')
-      .notNull()
-      .references(() => publishableKeys.id),
+    ...keyOwnerColumns(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     model: text('model').notNull(),
     estimatedInputTokens: integer('estimated_input_tokens').notNull(),

@@ -1,7 +1,6 @@
 import { bigint, date, index, integer, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
-import { organizations } from './people.js';
-import { publishableKeys } from './publishable-keys.js';
+import { keyOwnerColumns } from './key-owner-columns.js';
 
 /**
  * What an in-flight gateway call holds against its organisation's credit and its key's monthly
@@ -12,12 +11,7 @@ export const reservations = appSchema.table(
   'reservations',
   {
     id: uuid('id').primaryKey(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
-    publishableKeyId: uuid('publishable_key_id')
-      .notNull()
-      .references(() => publishableKeys.id),
+    ...keyOwnerColumns(),
     periodStart: date('period_start', { mode: 'string' }).notNull(),
     amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
     /** The allowances of its caller the hold counts against (caller_spend rows), for a key that sets any. */
