@@ -5,7 +5,7 @@ import { idColumn } from '../../../components/id-column';
 import { useTokenPaging } from '../../../components/pager';
 import { feedbackTypeLabels } from '../../../lib/feedback-types';
 import { useFeedback } from '../api/get-feedback';
-import { isForbidden, NoAdminAccess } from './no-admin-access';
+import { noAdminAccessFor } from './no-admin-access';
 
 const columns: readonly PagedTableColumn<Feedback>[] = [
   idColumn(),
@@ -34,7 +34,7 @@ export function FeedbackTable() {
       columns={columns}
       rowKey={(row) => row.id}
       emptyText="No feedback found"
-      renderError={(error) => (isForbidden(error) ? <NoAdminAccess /> : undefined)}
+      renderError={noAdminAccessFor}
     />
   );
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
 
-export const isForbidden = (error: unknown): boolean => error instanceof ApiError && error.status === 403;
+const isForbidden = (error: unknown): boolean => error instanceof ApiError && error.status === 403;
 
 /** For a signed-in person who is not a system admin; the api's 403 decides, the console only explains. */
 export function NoAdminAccess() {
@@ -16,3 +16,6 @@ export function NoAdminAccess() {
     </Alert>
   );
 }
+
+/** An admin list's renderError: the explanation for the api's 403, the list's usual retry for anything else. */
+export const noAdminAccessFor = (error: unknown) => (isForbidden(error) ? <NoAdminAccess /> : undefined);

@@ -5,7 +5,7 @@ import { idColumn } from '../../../components/id-column';
 import { useTokenPaging } from '../../../components/pager';
 import { formatDateTime, formatOwed } from '../../../lib/format';
 import { usePersons } from '../api/get-persons';
-import { isForbidden, NoAdminAccess } from './no-admin-access';
+import { noAdminAccessFor } from './no-admin-access';
 
 const columns: readonly PagedTableColumn<Person>[] = [
   idColumn(),
@@ -39,7 +39,7 @@ export function PersonsTable() {
       columns={columns}
       rowKey={(row) => row.id}
       emptyText="No users found"
-      renderError={(error) => (isForbidden(error) ? <NoAdminAccess /> : undefined)}
+      renderError={noAdminAccessFor}
     />
   );
 }
