@@ -22,6 +22,7 @@ const columns: readonly PagedTableColumn<Feedback>[] = [
   },
 ];
 
+// Wired like PersonsTable on purpose: PagedTable is the shared part; the hook, columns and texts are each list's own.
 /** All submitted feedback, newest first (system admins only). */
 export function FeedbackTable() {
   const paging = useTokenPaging();
