@@ -2,19 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { chromiumPath } from '../../e2e/support/browser.js';
-
-/** The e2e browser's flags: nothing reaches outside this machine. */
-const chromeFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { chromeFlags, chromiumPath } from '../../e2e/support/browser.js';
 
 export type LighthouseFigure = {
   score: number;

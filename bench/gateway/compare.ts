@@ -15,6 +15,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { createDb } from '@meterway/db';
 import { createTestDb } from '@meterway/db/testing';
+import { wideOpenControls } from './bench-key.js';
 import type { CannonSummary, LoadReply, Target } from './load.js';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -51,23 +52,15 @@ async function boot(name: string, src: string) {
     await Promise.all(['app.ts', 'db/index.ts', 'db/schema/index.ts', 'domain/credit/ledger.ts', 'domain/keys/key-value.ts', 'domain/money.ts', 'env.ts'].map(load));
   const testDb = await createTestDb({ schema, migrations, databaseUrl });
   const appDb = await createDb({ schema, databaseUrl: testDb.databaseUrl, dataDir: '', service: 'api' });
-  const config = loadApiConfig({ LOG_LEVEL: 'silent', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', UPSTREAM_BASE_URL: `http://127.0.0.1:${upstream.port}/v1` });
+  // TRUST_PROXY: the load generator's connections are visitors of their own (load.ts).
+  const config = loadApiConfig({ LOG_LEVEL: 'silent', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', TRUST_PROXY: '1', UPSTREAM_BASE_URL: `http://127.0.0.1:${upstream.port}/v1` });
   const app = await createApp({ config, db: appDb });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const organizationId = randomUUID();
   await testDb.db.insert(organizations).values({ id: organizationId, name: `Compare ${name}` });
   await testDb.db.transaction((tx: unknown) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(1_000_000), reference: `cs_${randomUUID()}` }));
   const value = newKeyValue();
-  const caps = {
-    allowedModels: ['gpt-4o-mini'],
-    maxOutputTokensPerCall: 1024,
-    clientRequestsPerMinute: 100_000,
-    clientSpendPerDayNanos: dollarsToNanos(1_000_000),
-    endUserRequestsPerMinute: 100_000,
-    endUserSpendPerDayNanos: dollarsToNanos(1_000_000),
-    endUserSpendPerMonthNanos: dollarsToNanos(1_000_000),
-  };
-  const controls = withCaps ? Object.fromEntries(Object.entries(caps).filter(([column]) => column in publishableKeys)) : {};
+  const controls = withCaps ? Object.fromEntries(Object.entries(wideOpenControls).filter(([column]) => column in publishableKeys)) : {};
   await testDb.db
     .insert(publishableKeys)
     .values({ id: randomUUID(), organizationId, name: 'Compare key', value, spendLimitNanos: dollarsToNanos(1_000_000), allowedOrigins: [origin], ...controls });

@@ -25,6 +25,7 @@ import { organizations, publishableKeys } from '../../apps/api/src/db/schema/ind
 import { postEntry } from '../../apps/api/src/domain/credit/ledger.js';
 import { newKeyValue } from '../../apps/api/src/domain/keys/key-value.js';
 import { dollarsToNanos } from '../../apps/api/src/domain/money.js';
+import { wideOpenControls } from './bench-key.js';
 import type { CannonSummary, LoadCommand, LoadReply, SequentialSummary, Target } from './load.js';
 import { buildGateway, startGateway } from './gateway-process.js';
 import { processTicks, profileGateway } from './phases.js';
@@ -129,13 +130,7 @@ try {
     // each connection a visitor with an address of its own (load.ts): the allowed model, an output
     // limit, and the per-address and per-end-user caps (the address is the end user: the key takes
     // no end-user tokens).
-    allowedModels: [chatBody.model],
-    maxOutputTokensPerCall: 1024,
-    clientRequestsPerMinute: 100_000,
-    clientSpendPerDayNanos: dollarsToNanos(1_000_000),
-    endUserRequestsPerMinute: 100_000,
-    endUserSpendPerDayNanos: dollarsToNanos(1_000_000),
-    endUserSpendPerMonthNanos: dollarsToNanos(1_000_000),
+    ...wideOpenControls,
   });
 
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${keyValue}`, origin };

@@ -4,7 +4,19 @@ import { afterAll, beforeAll } from 'vitest';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's Chromium, headless, with nothing that reaches outside this machine; Playwright gives each launch a fresh profile. */
+/** Headless, and nothing reaches outside this machine (the e2e browser's and the console bench's Lighthouse runs). */
+export const chromeFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Debian's Chromium with chromeFlags; Playwright gives each launch a fresh profile. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
@@ -14,16 +26,7 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: chromeFlags,
   });
 }
 
