@@ -70,8 +70,7 @@ function notificationsOnDemandPlugin(): Plugin {
   return {
     name: 'meterway-notifications-on-demand',
     enforce: 'pre',
-    resolveId: (source, importer, options) =>
-      source === '@mantine/notifications' && options.kind === 'dynamic-import' ? container : undefined,
+    resolveId: (source, importer, options) => (source === '@mantine/notifications' && options.kind === 'dynamic-import' ? container : undefined),
     load: (id) => (id === container ? "export { Notifications } from '@mantine/notifications';" : undefined),
   };
 }

@@ -81,7 +81,9 @@ try {
   // The plan of the deep page as keysetPage builds it: an index range scan from the cursor.
   const plan = (await db.db.execute(sql`explain (analyze, costs off, timing off, summary off)
     select * from app.chat_completions where organization_id = ${me.organizationId}
-      and (created_at, id) < (timestamptz '2026-01-02T00:00:00Z', 'chatcmpl-8') order by created_at desc, id desc limit 101`)) as unknown as { rows: { 'QUERY PLAN': string }[] };
+      and (created_at, id) < (timestamptz '2026-01-02T00:00:00Z', 'chatcmpl-8') order by created_at desc, id desc limit 101`)) as unknown as {
+    rows: { 'QUERY PLAN': string }[];
+  };
   console.log(plan.rows.map((row) => `  ${row['QUERY PLAN']}`).join('\n'));
 } finally {
   await app.close();

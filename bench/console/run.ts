@@ -44,10 +44,18 @@ try {
   const best = mobile.reduce((a, b) => (b.score > a.score ? b : a));
   const median = [...mobile].sort((a, b) => a.score - b.score)[Math.floor(mobile.length / 2)]!;
   console.log('');
-  console.log(`console /login JS gzipped   ${kB(bundle.totalGzipBytes)} in ${bundle.files.length} files   target ≤ ${kB(targets.jsGzipBytes)}: ${verdict(bundle.totalGzipBytes <= targets.jsGzipBytes)}`);
-  console.log(`lighthouse /login (mobile)  best ${best.score.toFixed(2)}, median ${median.score.toFixed(2)} of ${mobile.length}   target ≥ ${targets.score}: ${verdict(best.score >= targets.score)}`);
+  console.log(
+    `console /login JS gzipped   ${kB(bundle.totalGzipBytes)} in ${bundle.files.length} files   target ≤ ${kB(targets.jsGzipBytes)}: ${verdict(bundle.totalGzipBytes <= targets.jsGzipBytes)}`,
+  );
+  console.log(
+    `lighthouse /login (mobile)  best ${best.score.toFixed(2)}, median ${median.score.toFixed(2)} of ${mobile.length}   target ≥ ${targets.score}: ${verdict(best.score >= targets.score)}`,
+  );
   console.log(`lighthouse /login (desktop) ${desktop.score.toFixed(2)}`);
-  console.log(`load average during the run: ${loadavg().map((value) => value.toFixed(1)).join(' / ')} on this machine`);
+  console.log(
+    `load average during the run: ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' / ')} on this machine`,
+  );
 } finally {
   await served.stop();
 }

@@ -45,7 +45,14 @@ function loggedOutIdentity(consoleOrigin: string): Server {
       response.writeHead(204).end();
       return;
     }
-    const body = { error: { code: 401, status: 'Unauthorized', reason: 'No valid session credentials found in the request.', message: 'The request could not be authorized' } };
+    const body = {
+      error: {
+        code: 401,
+        status: 'Unauthorized',
+        reason: 'No valid session credentials found in the request.',
+        message: 'The request could not be authorized',
+      },
+    };
     response.writeHead(request.url?.startsWith('/sessions/whoami') ? 401 : 404, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body));
   });

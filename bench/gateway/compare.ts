@@ -49,22 +49,42 @@ const cannon = (target: Target, connections: number, duration: number) =>
 async function boot(name: string, src: string) {
   const load = (path: string) => import(resolve(src, path));
   const [{ createApp }, { migrations, schema }, { organizations, publishableKeys }, { postEntry }, { newKeyValue }, { dollarsToNanos }, { loadApiConfig }] =
-    await Promise.all(['app.ts', 'db/index.ts', 'db/schema/index.ts', 'domain/credit/ledger.ts', 'domain/keys/key-value.ts', 'domain/money.ts', 'env.ts'].map(load));
+    await Promise.all(
+      ['app.ts', 'db/index.ts', 'db/schema/index.ts', 'domain/credit/ledger.ts', 'domain/keys/key-value.ts', 'domain/money.ts', 'env.ts'].map(load),
+    );
   const testDb = await createTestDb({ schema, migrations, databaseUrl });
   const appDb = await createDb({ schema, databaseUrl: testDb.databaseUrl, dataDir: '', service: 'api' });
   // TRUST_PROXY: the load generator's connections are visitors of their own (load.ts).
-  const config = loadApiConfig({ LOG_LEVEL: 'silent', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', TRUST_PROXY: '1', UPSTREAM_BASE_URL: `http://127.0.0.1:${upstream.port}/v1` });
+  const config = loadApiConfig({
+    LOG_LEVEL: 'silent',
+    GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000',
+    TRUST_PROXY: '1',
+    UPSTREAM_BASE_URL: `http://127.0.0.1:${upstream.port}/v1`,
+  });
   const app = await createApp({ config, db: appDb });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const organizationId = randomUUID();
   await testDb.db.insert(organizations).values({ id: organizationId, name: `Compare ${name}` });
-  await testDb.db.transaction((tx: unknown) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(1_000_000), reference: `cs_${randomUUID()}` }));
+  await testDb.db.transaction((tx: unknown) =>
+    postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(1_000_000), reference: `cs_${randomUUID()}` }),
+  );
   const value = newKeyValue();
   const controls = withCaps ? Object.fromEntries(Object.entries(wideOpenControls).filter(([column]) => column in publishableKeys)) : {};
-  await testDb.db
-    .insert(publishableKeys)
-    .values({ id: randomUUID(), organizationId, name: 'Compare key', value, spendLimitNanos: dollarsToNanos(1_000_000), allowedOrigins: [origin], ...controls });
-  const target: Target = { name, url: `${url}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${value}`, origin }, body };
+  await testDb.db.insert(publishableKeys).values({
+    id: randomUUID(),
+    organizationId,
+    name: 'Compare key',
+    value,
+    spendLimitNanos: dollarsToNanos(1_000_000),
+    allowedOrigins: [origin],
+    ...controls,
+  });
+  const target: Target = {
+    name,
+    url: `${url}/v1/chat/completions`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${value}`, origin },
+    body,
+  };
   return { target, close: async () => (await app.close(), await appDb.close(), await testDb.close()) };
 }
 

@@ -53,14 +53,26 @@ export async function startGateway(options: { databaseUrl: string; upstreamBaseU
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++, await sleep(100)) {
     if (child.exitCode !== null || tries > 300) throw new Error(`the gateway did not start on port ${port}`);
-    if (await fetch(`${url}/healthz`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
   }
   return {
     url,
     child,
     counts: async () => {
       const lines = (await (await fetch(`${url}/metrics`)).text()).split('\n');
-      const value = (prefix: string, part = '') => Number(lines.find((line) => line.startsWith(prefix) && line.includes(part))?.split(' ').at(-1) ?? Number.NaN);
+      const value = (prefix: string, part = '') =>
+        Number(
+          lines
+            .find((line) => line.startsWith(prefix) && line.includes(part))
+            ?.split(' ')
+            .at(-1) ?? Number.NaN,
+        );
       return {
         admitted: value('meterway_api_gateway_admissions_total{', 'outcome="admitted"'),
         chargedNanos: value('meterway_api_gateway_charged_nanodollars_total '),

@@ -41,7 +41,10 @@ const versusPortkey = { p50: 0.5, perSecond: 2.5 };
 const origin = 'https://app.example.com';
 const chatBody = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 };
 
-const load1 = () => loadavg().map((value) => value.toFixed(2)).join(' / ');
+const load1 = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
 console.log(`gateway overhead bench · ${new Date().toISOString()} · Node ${process.version} · ${cpus().length} CPUs · load average ${load1()} (1/5/15 min)`);
 
 /** A bench process of its own (tsx's loader is inherited); resolves with the port it reports, if any. */
@@ -71,7 +74,13 @@ async function startPortkey(): Promise<{ child: ChildProcess; port: number }> {
   process.once('exit', () => child.kill()); // no IPC channel to end it with this process, as the forked ones end
   for (let tries = 0; tries < 300; tries++, await sleep(100)) {
     if (child.exitCode !== null) break;
-    if (await fetch(`http://127.0.0.1:${port}/`).then((response) => response.ok, () => false)) return { child, port };
+    if (
+      await fetch(`http://127.0.0.1:${port}/`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return { child, port };
   }
   child.kill();
   throw new Error(`Portkey's gateway did not answer on port ${port}`);
@@ -159,7 +168,8 @@ try {
       const portkeyHeaders = { ...headers, 'x-portkey-provider': 'openai', 'x-portkey-custom-host': upstreamBaseUrl };
       const target = { name: '(d) Portkey, unmetered', url: `http://127.0.0.1:${portkey.port}/v1/chat/completions`, headers: portkeyHeaders, body };
       const [expected, got] = [await answerOf(list[0]!), await answerOf(target)];
-      if (!expected.startsWith('200 ') || got !== expected) throw new Error(`${target.name} answered ${got.slice(0, 300)}\nnot the upstream's ${expected.slice(0, 300)}`);
+      if (!expected.startsWith('200 ') || got !== expected)
+        throw new Error(`${target.name} answered ${got.slice(0, 300)}\nnot the upstream's ${expected.slice(0, 300)}`);
       list.push(target);
     }
     // The CPU the serving process spent per request (the upstream's not included).
@@ -192,7 +202,9 @@ try {
   // The table.
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   const int = (value: number) => Math.round(value).toLocaleString('en');
-  console.log(`\nsequential: ${samples} timed calls per target, round-robin across targets; c=1 and c=32: autocannon ${seconds} s after ${warmupSeconds} s warm-up;`);
+  console.log(
+    `\nsequential: ${samples} timed calls per target, round-robin across targets; c=1 and c=32: autocannon ${seconds} s after ${warmupSeconds} s warm-up;`,
+  );
   console.log('CPU/req: CPU time of the serving process (upstream; proxy, gateway, Portkey alone) per request');
   console.log(`load average ${load1()} (1/5/15 min)\n`);
   const header = ['target', 'seq p50', 'seq p90', 'seq p99', 'c=1 req/s', 'c=32 p50', 'c=32 p99', 'c=32 req/s', 'CPU/req c=1, 32', 'errors / non-2xx'];
@@ -209,7 +221,8 @@ try {
     `${row.one.errors + row.many.errors + row.one.timeouts + row.many.timeouts} / ${row.one.non2xx + row.many.non2xx + row.sequential.failed}`,
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column]!.length)));
-  for (const cells of [header, ...table]) console.log(cells.map((cell, column) => (column ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  '));
+  for (const cells of [header, ...table])
+    console.log(cells.map((cell, column) => (column ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  '));
 
   console.log('\nadded over (a), sequential:');
   let missed = false;
@@ -268,7 +281,10 @@ try {
   const { one, many, sequential } = portkeyRow!;
   const portkeyFailures = one.errors + many.errors + one.timeouts + many.timeouts + one.non2xx + many.non2xx + sequential.failed;
   const checks = [
-    [`chat_completions rows ${facts!.completions} = calls the gateway admitted ${counted.admitted} (client received ${clientOk} answers)`, facts!.completions === counted.admitted && clientOk <= counted.admitted],
+    [
+      `chat_completions rows ${facts!.completions} = calls the gateway admitted ${counted.admitted} (client received ${clientOk} answers)`,
+      facts!.completions === counted.admitted && clientOk <= counted.admitted,
+    ],
     [`Σ recorded cost ${facts!.charged} n$ = what the gateway counted as charged ${counted.chargedNanos} n$`, Number(facts!.charged) === counted.chargedNanos],
     [`balance ${facts!.balance} = ledger sum ${facts!.ledger} n$`, facts!.balance === facts!.ledger],
     [`balance = top-up ${topUp} − Σ recorded cost ${facts!.charged} n$`, BigInt(facts!.balance) === topUp - BigInt(facts!.charged)],

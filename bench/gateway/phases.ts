@@ -94,10 +94,14 @@ export async function profileGateway(input: Input): Promise<void> {
   await timeSequential('select $1 (extended protocol, as drizzle sends parameters)', () => db.execute(sql`select ${1}::int`));
   const key = await findKey(input.keyValue);
   await timeSequential('key select as drizzle builds it on every call', () =>
-    db.select().from(publishableKeys).where(and(eq(publishableKeys.value, input.keyValue), isNull(publishableKeys.deletedAt))).limit(1),
+    db
+      .select()
+      .from(publishableKeys)
+      .where(and(eq(publishableKeys.value, input.keyValue), isNull(publishableKeys.deletedAt)))
+      .limit(1),
   );
   await timeSequential('the key lookup prepared once (keyFinder, named)', () => findKey(input.keyValue));
-  await timeSequential('autocommit update of the organisation\'s balance row', () =>
+  await timeSequential("autocommit update of the organisation's balance row", () =>
     db.execute(sql`update app.credit_balances set reserved_nanos = reserved_nanos where organization_id = ${key!.organizationId}`),
   );
   const upstreamUrl = `${input.upstreamBaseUrl}/chat/completions`;
@@ -202,10 +206,14 @@ export async function profileGateway(input: Input): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const means = phases.map((phase) => durations.get(phase)!.reduce((sum, value) => sum + value, 0) / total);
     const whole = means.reduce((sum, value) => sum + value, 0);
-    console.log(`\nthe route's steps replayed, ${callers === 1 ? 'one at a time' : `${callers} callers at once`}: ${total} calls, ${Math.round(total / seconds)} calls/s`);
+    console.log(
+      `\nthe route's steps replayed, ${callers === 1 ? 'one at a time' : `${callers} callers at once`}: ${total} calls, ${Math.round(total / seconds)} calls/s`,
+    );
     const sequential = callers === 1;
     // Process CPU per phase is meaningful one call at a time only (other calls run meanwhile).
-    console.log(`  ${'phase'.padEnd(22)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'mean'.padStart(9)}  share${sequential ? '  node CPU (mean)  SQL statements' : ''}`);
+    console.log(
+      `  ${'phase'.padEnd(22)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'mean'.padStart(9)}  share${sequential ? '  node CPU (mean)  SQL statements' : ''}`,
+    );
     const extra = (cpuMs: number, count: number) => (sequential ? `  ${ms(cpuMs / total).padStart(15)}  ${(count / total).toFixed(1).padStart(14)}` : '');
     for (const [index, phase] of phases.entries()) {
       const sorted = durations.get(phase)!.sort((x, y) => x - y);
@@ -250,20 +258,36 @@ export async function profileGateway(input: Input): Promise<void> {
     }
   })();
   const backends = (
-    await activity.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`)
+    await activity.query<{ pid: number }>(
+      `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+    )
   ).rows.map((row) => row.pid);
 
-  const before = { machine: machineTicks(), gateway: processTicks(gateway.child.pid), load: processTicks(input.pids.load), upstream: processTicks(input.pids.upstream), postgres: ticksOf(backends) };
+  const before = {
+    machine: machineTicks(),
+    gateway: processTicks(gateway.child.pid),
+    load: processTicks(input.pids.load),
+    upstream: processTicks(input.pids.upstream),
+    postgres: ticksOf(backends),
+  };
   const started = performance.now();
   const { result: run, profile } = await gateway.profile(() => input.cannon(gateway.url, 32, 5));
   const wall = (performance.now() - started) / 1000;
-  const after = { machine: machineTicks(), gateway: processTicks(gateway.child.pid), load: processTicks(input.pids.load), upstream: processTicks(input.pids.upstream), postgres: ticksOf(backends) };
+  const after = {
+    machine: machineTicks(),
+    gateway: processTicks(gateway.child.pid),
+    load: processTicks(input.pids.load),
+    upstream: processTicks(input.pids.upstream),
+    postgres: ticksOf(backends),
+  };
   await gateway.stop();
   sampling = false;
   await sampler;
   await activity.end();
 
-  console.log(`\nthe gateway at c=32 for 5 s under the profiler: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms (the profiler slows it)`);
+  console.log(
+    `\nthe gateway at c=32 for 5 s under the profiler: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms (the profiler slows it)`,
+  );
   const tick = 100; // USER_HZ
   const percent = (ticks: number) => `${Math.round((100 * ticks) / tick / wall)} %`;
   const machineBusy = after.machine && before.machine ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total) : undefined;
@@ -357,4 +381,3 @@ function machineTicks(): { busy: number; total: number } | undefined {
 }
 
 const delta = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? undefined : to - from);
-

@@ -30,9 +30,17 @@ const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'warn', DATABAS
 try {
   let started = performance.now();
   // Four keys, three models, over the last 90 days.
-  const seeded = await seedChatCompletions(db.databaseUrl!, { rows: rowCount, keys: 4, models: ['gpt-4o-mini', 'gpt-4o', 'meterway-demo'], days: 90, identityId });
+  const seeded = await seedChatCompletions(db.databaseUrl!, {
+    rows: rowCount,
+    keys: 4,
+    models: ['gpt-4o-mini', 'gpt-4o', 'meterway-demo'],
+    days: 90,
+    identityId,
+  });
   const [counts] = (
-    (await db.db.execute(sql`select (select count(*) from app.chat_completions)::int as total, (select count(*) from app.usage_daily)::int as daily`)) as unknown as {
+    (await db.db.execute(
+      sql`select (select count(*) from app.chat_completions)::int as total, (select count(*) from app.usage_daily)::int as daily`,
+    )) as unknown as {
       rows: { total: number; daily: number }[];
     }
   ).rows;

@@ -19,7 +19,10 @@ if (!databaseUrl) {
   console.error('Set DATABASE_URL to a Postgres server, e.g. postgres://postgres@127.0.0.1:5432/postgres');
   process.exit(1);
 }
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' / ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
 // sysconf(_SC_CLK_TCK): 100 on every Linux that Node supports.
 const clockTicksPerSecond = 100;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -22,10 +22,7 @@ export type SeedOptions = {
 
 const rowsPerStatement = 100_000;
 
-export async function seedChatCompletions(
-  databaseUrl: string,
-  options: SeedOptions,
-): Promise<{ organizationId: string; publishableKeyIds: string[] }> {
+export async function seedChatCompletions(databaseUrl: string, options: SeedOptions): Promise<{ organizationId: string; publishableKeyIds: string[] }> {
   const organizationCount = options.organizations ?? 1;
   const keyCount = options.keys ?? 2;
   const models = options.models ?? ['demo-small', 'demo-large'];

@@ -14,7 +14,12 @@ describe('the api journey on the embedded default', () => {
     await person.signUp(`journey-${Date.now()}@example.com`);
     const bff = (method: string, path: string, body?: unknown) => person.call(method, `${stack.apiUrl}${path}`, body, { origin: stack.consoleUrl });
 
-    const key = await bff('POST', '/bff/publishable-keys', { name: 'Web app', budget: 10, budgetType: 'monthly', allowedOrigins: ['https://shop.example.com'] });
+    const key = await bff('POST', '/bff/publishable-keys', {
+      name: 'Web app',
+      budget: 10,
+      budgetType: 'monthly',
+      allowedOrigins: ['https://shop.example.com'],
+    });
     expect(key.status).toBe(201);
 
     const checkout = await bff('POST', '/bff/stripe/checkout-session', { amount: 25 });
@@ -29,8 +34,13 @@ describe('the api journey on the embedded default', () => {
     const client = new OpenAI({ baseURL: `${stack.apiUrl}/v1`, apiKey: key.body.value, maxRetries: 0, defaultHeaders: { origin: 'https://shop.example.com' } });
     const completion = await client.chat.completions.create({ model: 'meterway-demo', messages: [{ role: 'user', content: 'Hello there' }] });
     expect(completion.choices[0]?.message.content).toMatch(/^Meterway demo model here/);
-    const refused = await new OpenAI({ baseURL: `${stack.apiUrl}/v1`, apiKey: key.body.value, maxRetries: 0, defaultHeaders: { origin: 'https://evil.example.net' } })
-      .chat.completions.create({ model: 'meterway-demo', messages: [{ role: 'user', content: 'Hi' }] })
+    const refused = await new OpenAI({
+      baseURL: `${stack.apiUrl}/v1`,
+      apiKey: key.body.value,
+      maxRetries: 0,
+      defaultHeaders: { origin: 'https://evil.example.net' },
+    }).chat.completions
+      .create({ model: 'meterway-demo', messages: [{ role: 'user', content: 'Hi' }] })
       .catch((error) => error);
     expect(refused.status).toBe(403);
 
@@ -38,7 +48,12 @@ describe('the api journey on the embedded default', () => {
     await expect.poll(async () => (await bff('GET', '/bff/chat-completions')).body.items.length, { timeout: 5_000 }).toBe(1);
     const usage = await bff('GET', '/bff/chat-completions');
     const row = usage.body.items[0];
-    expect(row).toMatchObject({ id: completion.id, model: 'meterway-demo', inputTokens: completion.usage?.prompt_tokens, outputTokens: completion.usage?.completion_tokens });
+    expect(row).toMatchObject({
+      id: completion.id,
+      model: 'meterway-demo',
+      inputTokens: completion.usage?.prompt_tokens,
+      outputTokens: completion.usage?.completion_tokens,
+    });
     expect(row.totalCost).toBeGreaterThan(0);
     const me = (await bff('GET', '/bff/me')).body;
     expect(me.remainingSpendAmount).toBeCloseTo(25 - row.totalCost, 9);

@@ -7,8 +7,7 @@ import { useBrowser } from '../support/browser.js';
 const stack = inject('stack');
 const chromium = useBrowser();
 
-const noPageOverflow = (page: Page) =>
-  page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) <= window.innerWidth);
+const noPageOverflow = (page: Page) => page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) <= window.innerWidth);
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -35,7 +34,9 @@ async function toastBox(page: Page, text: string): Promise<Box> {
 
 /** Not clipped: the element shows all of its text within its own box. */
 const showsInFull = (page: Page, text: string) =>
-  page.getByText(text, { exact: true }).evaluate((element) => element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= window.innerWidth);
+  page
+    .getByText(text, { exact: true })
+    .evaluate((element) => element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= window.innerWidth);
 
 describe('the console on small and large screens in Chromium', () => {
   const email = `ada.screens.${Date.now()}@example.com`;

@@ -95,7 +95,12 @@ describe('usage and admin in the console', () => {
     // Settlement follows the answer by a moment.
     await expect.poll(async () => (await person.bff('GET', '/bff/chat-completions')).body.items.length, { timeout: 5_000 }).toBe(1);
     const row = (await person.bff('GET', '/bff/chat-completions')).body.items[0];
-    expect(row).toMatchObject({ id: call.body.id, model: 'meterway-demo', inputTokens: call.body.usage.prompt_tokens, outputTokens: call.body.usage.completion_tokens });
+    expect(row).toMatchObject({
+      id: call.body.id,
+      model: 'meterway-demo',
+      inputTokens: call.body.usage.prompt_tokens,
+      outputTokens: call.body.usage.completion_tokens,
+    });
     expect(row.totalCost).toBeGreaterThan(0);
 
     await page.goto(`${stack.consoleUrl}/chat-completions`);

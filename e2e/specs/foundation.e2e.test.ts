@@ -87,6 +87,11 @@ describe('the stack as npm start runs it', () => {
 async function logIn(identityUrl: string, email: string, password: string): Promise<number> {
   const person = identitySession(identityUrl);
   const flow = await person.call('GET', '/self-service/login/browser');
-  const submitted = await person.call('POST', `/self-service/login?flow=${flow.body.id}`, { method: 'password', identifier: email, password, csrf_token: csrfOf(flow.body) });
+  const submitted = await person.call('POST', `/self-service/login?flow=${flow.body.id}`, {
+    method: 'password',
+    identifier: email,
+    password,
+    csrf_token: csrfOf(flow.body),
+  });
   return submitted.status;
 }

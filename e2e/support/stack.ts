@@ -33,17 +33,18 @@ export async function startStack(options: { dataDir?: string; env?: NodeJS.Proce
   child.stderr?.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-  const ready = await Promise.race([
-    waitFor(() => output.includes('Meterway is running'), 170_000).then(() => true),
-    exited.then(() => false),
-  ]);
+  const ready = await Promise.race([waitFor(() => output.includes('Meterway is running'), 170_000).then(() => true), exited.then(() => false)]);
   if (!ready) throw new Error(`The stack did not start:\n${output}`);
   return { ...urls, dataDir, output: () => output, stop: () => stop(child, exited) };
 }
 
 /** Runs scripts/start.mjs to its end (for boots that must fail) and returns its exit code and output. */
 export async function runStackToExit(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env: { ...process.env, ...(await isolatedEnv()), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env: { ...process.env, ...(await isolatedEnv()), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

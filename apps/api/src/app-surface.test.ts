@@ -26,8 +26,7 @@ describe('api surface', () => {
   });
 
   it('answers console preflights with credentials, for the console origin only', async () => {
-    const preflight = (origin: string) =>
-      t.app.inject({ method: 'OPTIONS', url: '/bff/me', headers: { origin, 'access-control-request-method': 'GET' } });
+    const preflight = (origin: string) => t.app.inject({ method: 'OPTIONS', url: '/bff/me', headers: { origin, 'access-control-request-method': 'GET' } });
     const allowed = await preflight('https://console.example.com');
     expect(allowed.statusCode).toBe(204);
     expect(allowed.headers['access-control-allow-origin']).toBe('https://console.example.com');

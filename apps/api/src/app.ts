@@ -73,7 +73,12 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   // What the console calls: its origin only, with cookies. The payment config and the sandbox's
   // checkout are public; the BFF and the admin routes need a signed-in viewer.
   await zod.register(async (fromConsole: FastifyZodInstance) => {
-    await fromConsole.register(cors, { origin: [new URL(config.consoleUrl).origin], credentials: true, methods: ['GET', 'POST', 'PUT', 'DELETE'], exposedHeaders: ['Content-Disposition', 'X-Total-Count'] });
+    await fromConsole.register(cors, {
+      origin: [new URL(config.consoleUrl).origin],
+      credentials: true,
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      exposedHeaders: ['Content-Disposition', 'X-Total-Count'],
+    });
     configRoutes(fromConsole, routeDeps);
     if (routeDeps.payments.name === 'sandbox') await registerSandbox(fromConsole, routeDeps);
     await fromConsole.register(async (console: FastifyZodInstance) => {

@@ -65,7 +65,11 @@ const matrix: Record<string, Case> = {
   'POST /bff/publishable-keys': { url: () => '/bff/publishable-keys', body: keyBody, expect: signedIn(201) },
   'PUT /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, body: keyBody, expect: ownerOnly(200) },
   // Before DELETE, which leaves no key to roll.
-  'POST /bff/publishable-keys/:publishableKeyId/roll': { url: () => `/bff/publishable-keys/${f.keyOfA}/roll`, body: { overlapHours: 1 }, expect: ownerOnly(200) },
+  'POST /bff/publishable-keys/:publishableKeyId/roll': {
+    url: () => `/bff/publishable-keys/${f.keyOfA}/roll`,
+    body: { overlapHours: 1 },
+    expect: ownerOnly(200),
+  },
   'GET /bff/publishable-keys/:publishableKeyId/callers': { url: () => `/bff/publishable-keys/${f.keyOfA}/callers`, expect: ownerOnly(200) },
   'GET /bff/publishable-keys/:publishableKeyId/blocks': { url: () => `/bff/publishable-keys/${f.keyOfA}/blocks`, expect: ownerOnly(200) },
   'POST /bff/publishable-keys/:publishableKeyId/blocks': {
@@ -111,7 +115,12 @@ const matrix: Record<string, Case> = {
     body: { action: 'refund' },
     expect: everyone(404),
   },
-  'POST /webhooks/stripe': { app: 'stripe', url: () => '/webhooks/stripe', body: { id: 'evt_matrix', object: 'event', type: 'checkout.session.completed' }, expect: everyone(400) },
+  'POST /webhooks/stripe': {
+    app: 'stripe',
+    url: () => '/webhooks/stripe',
+    body: { id: 'evt_matrix', object: 'event', type: 'checkout.session.completed' },
+    expect: everyone(400),
+  },
 };
 
 const cookies = {} as Record<Role, string | undefined>;
@@ -127,7 +136,12 @@ async function send(options: InjectOptions, app = t.app): Promise<LightMyRequest
   return response;
 }
 const as = (role: Role, method: InjectOptions['method'], url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-  send({ method, url, headers: { ...headers, ...(cookies[role] ? { cookie: cookies[role] } : {}) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  send({
+    method,
+    url,
+    headers: { ...headers, ...(cookies[role] ? { cookie: cookies[role] } : {}) },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 const gateway = (method: 'GET' | 'POST', url: string, headers: Record<string, string>) =>
   send({ method, url, headers, ...(method === 'POST' ? { payload: chatBody } : {}) });
 
@@ -167,7 +181,8 @@ beforeAll(async () => {
   await settleSandbox(t.testDb.db, new Date());
   f.openCheckoutOfA = (await as('userA', 'POST', '/bff/stripe/checkout-session', { amount: 7 })).json();
   f.checkoutOfB = (await as('userB', 'POST', '/bff/stripe/checkout-session', { amount: 3 })).json();
-  const tokenOf = async (role: 'userA' | 'userB') => new URL((await as(role, 'POST', '/bff/stripe/customer-portal-session')).json().url).searchParams.get('token') ?? '';
+  const tokenOf = async (role: 'userA' | 'userB') =>
+    new URL((await as(role, 'POST', '/bff/stripe/customer-portal-session')).json().url).searchParams.get('token') ?? '';
   f.portalTokenOfA = await tokenOf('userA');
   f.portalTokenOfB = await tokenOf('userB');
 
@@ -190,7 +205,11 @@ describe('IDOR attempts on user A', () => {
   it("B and the admin can neither read, update nor delete A's publishable key by its id, and learn nothing from trying", async () => {
     const unknownId = '00000000-0000-4000-8000-000000000000';
     for (const role of ['userB', 'admin'] as const) {
-      const put = await as(role, 'PUT', `/bff/publishable-keys/${f.gatewayKeyOfA.id}`, { ...keyBody, name: 'Taken over', allowedOrigins: ['https://evil.example.net'] });
+      const put = await as(role, 'PUT', `/bff/publishable-keys/${f.gatewayKeyOfA.id}`, {
+        ...keyBody,
+        name: 'Taken over',
+        allowedOrigins: ['https://evil.example.net'],
+      });
       const putUnknown = await as(role, 'PUT', `/bff/publishable-keys/${unknownId}`, keyBody);
       expect(put.statusCode).toBe(404);
       // The same answer as for a key that exists nowhere: no oracle for A's key ids.

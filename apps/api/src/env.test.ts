@@ -21,10 +21,12 @@ describe('RESERVATION_TTL_MS', () => {
   it('refuses a lifetime that is not a whole number of milliseconds of at least a second', () => {
     expect(problemsOf({ RESERVATION_TTL_MS: 'ten minutes' })).toEqual([expect.stringMatching(/^RESERVATION_TTL_MS: must be a number/)]);
     expect(problemsOf({ RESERVATION_TTL_MS: '1.5' })).toEqual([expect.stringMatching(/^RESERVATION_TTL_MS: /)]);
-    expect(problemsOf({ RESERVATION_TTL_MS: '500', UPSTREAM_TIMEOUT_MS: '1000' })).toContainEqual(expect.stringMatching(/^RESERVATION_TTL_MS: must be at least 1000/));
+    expect(problemsOf({ RESERVATION_TTL_MS: '500', UPSTREAM_TIMEOUT_MS: '1000' })).toContainEqual(
+      expect.stringMatching(/^RESERVATION_TTL_MS: must be at least 1000/),
+    );
   });
 
-  it('refuses a lifetime under twice the upstream timeout: a call may run for half its hold\'s lifetime', () => {
+  it("refuses a lifetime under twice the upstream timeout: a call may run for half its hold's lifetime", () => {
     expect(problemsOf({ RESERVATION_TTL_MS: '119999' })).toEqual([expect.stringMatching(/^RESERVATION_TTL_MS: must be at least twice UPSTREAM_TIMEOUT_MS/)]);
     expect(problemsOf({ RESERVATION_TTL_MS: '8000', UPSTREAM_TIMEOUT_MS: '4000' })).toEqual([]);
   });

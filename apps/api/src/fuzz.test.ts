@@ -47,13 +47,31 @@ const adminEmail = `fuzz-admin-${Date.now()}@example.com`;
 const t = setupTestApp({ SYSTEM_ADMIN_EMAILS: adminEmail, GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000' }, { identity: true });
 const fake = setupFakeStripe();
 const webhookSecret = 'whsec_fuzz_only_stripe_signs_with_this';
-const stripeApp = setupTestApp({}, { payments: ({ db }) => stripeProvider({ stripe: fake.stripe, db: db.db, publishableKey: 'pk_test_fuzz', webhookSecret, automaticTax: false }) });
+const stripeApp = setupTestApp(
+  {},
+  { payments: ({ db }) => stripeProvider({ stripe: fake.stripe, db: db.db, publishableKey: 'pk_test_fuzz', webhookSecret, automaticTax: false }) },
+);
 
 const rootLimit = 256 * 1024;
 const gatewayLimit = 1024 * 1024;
 const appOrigin = 'https://app.example.com';
 /** Every table a malformed request could touch, except the gateway's per-minute request counts. */
-const guardedTables = ['organizations', 'persons', 'publishable_keys', 'key_spend', 'credit_balances', 'credit_entries', 'checkout_sessions', 'payment_events', 'billing_customers', 'reservations', 'chat_completions', 'feedback', 'secrets', 'alert_settings'];
+const guardedTables = [
+  'organizations',
+  'persons',
+  'publishable_keys',
+  'key_spend',
+  'credit_balances',
+  'credit_entries',
+  'checkout_sessions',
+  'payment_events',
+  'billing_customers',
+  'reservations',
+  'chat_completions',
+  'feedback',
+  'secrets',
+  'alert_settings',
+];
 
 const { tally, statuses, send, check, fuzzRoute, summary } = createTally();
 
@@ -94,7 +112,8 @@ beforeAll(async () => {
   await leaving.identity('GET', `/self-service/logout?token=${logout.body.logout_token}`);
   f.cookies = { anonymous: '', forged: '', revoked, unverified: unverified.cookie, owner: owner.cookie, other: other.cookie, admin: admin.cookie };
   const keyBody = { name: 'Fuzz', budget: 10, allowedOrigins: [appOrigin] };
-  const bff = (cookie: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const bff = (cookie: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
   f.key = await bff(owner.cookie, 'POST', '/bff/publishable-keys', keyBody);
   f.otherKey = await bff(other.cookie, 'POST', '/bff/publishable-keys', keyBody);
   const doomed = await bff(owner.cookie, 'POST', '/bff/publishable-keys', keyBody);
@@ -103,7 +122,11 @@ beforeAll(async () => {
 
   // Credit through a real sandbox top-up, and a second checkout left open for the confirm endpoint.
   const paid = await bff(owner.cookie, 'POST', '/bff/stripe/checkout-session', { amount: 20 });
-  await inject({ method: 'POST', url: `/sandbox/checkout-sessions/${paid.checkoutSessionId}/confirm`, payload: { clientSecret: paid.clientSecret, cardNumber: '4242424242424242', expiry: '12/40', cvc: '123' } });
+  await inject({
+    method: 'POST',
+    url: `/sandbox/checkout-sessions/${paid.checkoutSessionId}/confirm`,
+    payload: { clientSecret: paid.clientSecret, cardNumber: '4242424242424242', expiry: '12/40', cvc: '123' },
+  });
   f.paidCheckout = paid.checkoutSessionId;
   for (let attempt = 0; attempt < 100; attempt++) {
     const me = await bff(owner.cookie, 'GET', '/bff/me');
@@ -154,7 +177,11 @@ const forgedCookie = fc.oneof(
 
 /** The Cookie header a role's browser sends, now and then with junk beside the session or a forged one before it. */
 function cookieOf(role: Role): fc.Arbitrary<string | undefined> {
-  if (role === 'anonymous') return fc.oneof(fc.constant(undefined), headerValue.map((value) => value.replace(/ory_kratos_session/gi, '')));
+  if (role === 'anonymous')
+    return fc.oneof(
+      fc.constant(undefined),
+      headerValue.map((value) => value.replace(/ory_kratos_session/gi, '')),
+    );
   if (role === 'forged') return forgedCookie;
   const real = f.cookies[role];
   return fc.oneof(
@@ -201,7 +228,16 @@ function request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: fc.Arbitrary<st
       if (cookie !== undefined) headers.cookie = cookie;
       if (encoded.contentType !== undefined) headers['content-type'] = encoded.contentType;
       const authenticated = signedIn.includes(role) && cookie !== undefined && sessionOf(cookie) === sessionOf(f.cookies[role]);
-      return { method, url: path, headers, remoteAddress, role, signedIn: authenticated, ...(encoded.payload !== undefined ? { payload: encoded.payload } : {}), ...(encoded.oversized ? { oversized: true } : {}) };
+      return {
+        method,
+        url: path,
+        headers,
+        remoteAddress,
+        role,
+        signedIn: authenticated,
+        ...(encoded.payload !== undefined ? { payload: encoded.payload } : {}),
+        ...(encoded.oversized ? { oversized: true } : {}),
+      };
     });
 }
 
@@ -221,7 +257,12 @@ const listQuery = (tokens: fc.Arbitrary<string>) =>
     .map(queryString);
 
 const anyQuery = fc.array(fc.tuple(nastyString, nastyString), { maxLength: 3 }).map(queryString);
-const pageTokens = () => fc.oneof(forgedPageToken, fc.constantFrom(f.chatToken, f.personsToken), fc.constantFrom(f.chatToken, f.personsToken).map((token) => `${token.slice(0, -2)}AA`));
+const pageTokens = () =>
+  fc.oneof(
+    forgedPageToken,
+    fc.constantFrom(f.chatToken, f.personsToken),
+    fc.constantFrom(f.chatToken, f.personsToken).map((token) => `${token.slice(0, -2)}AA`),
+  );
 const pathParam = (...real: string[]) => fc.oneof(fc.uuid(), nastyString, fc.constantFrom('00000000-0000-0000-0000-000000000000', ...real)).map(percentEncode);
 
 // Valid bodies, straight from the contracts' rules; each case mutates one and the contract decides whether it still passes.
@@ -231,8 +272,14 @@ const keyBody = fc.record({
   budgetType: fc.constant('monthly'),
   allowedOrigins: fc.array(fc.constantFrom(appOrigin, 'http://localhost:5173', 'localhost'), { maxLength: 3 }),
 });
-const feedbackBody = fc.record({ type: fc.constantFrom(...feedbackTypes), description: fc.string({ minLength: 1, maxLength: 200 }).filter((text) => text.trim() !== '') });
-const alertSettingsBody = fc.record({ lowBalance: fc.integer({ min: 0, max: 10_000 }), keyBudgetPercents: fc.uniqueArray(fc.integer({ min: 1, max: 100 }), { maxLength: 10 }) });
+const feedbackBody = fc.record({
+  type: fc.constantFrom(...feedbackTypes),
+  description: fc.string({ minLength: 1, maxLength: 200 }).filter((text) => text.trim() !== ''),
+});
+const alertSettingsBody = fc.record({
+  lowBalance: fc.integer({ min: 0, max: 10_000 }),
+  keyBudgetPercents: fc.uniqueArray(fc.integer({ min: 1, max: 100 }), { maxLength: 10 }),
+});
 const checkoutBody = fc.record({ amount: fc.integer({ min: 100, max: 10_000 }).map((cents) => cents / 100) });
 const confirmBody = () =>
   fc.record({
@@ -248,7 +295,10 @@ const reversalBody = fc.record(
 const chatBody = fc.record(
   {
     model: fc.constantFrom('meterway-demo', 'gpt-4o-mini'),
-    messages: fc.array(fc.record({ role: fc.constantFrom('system', 'user', 'assistant'), content: fc.string({ maxLength: 40 }) }), { minLength: 1, maxLength: 3 }),
+    messages: fc.array(fc.record({ role: fc.constantFrom('system', 'user', 'assistant'), content: fc.string({ maxLength: 40 }) }), {
+      minLength: 1,
+      maxLength: 3,
+    }),
     max_tokens: fc.integer({ min: 1, max: 20 }),
     stream: fc.boolean(),
   },
@@ -259,7 +309,8 @@ const valid = (schema: { safeParse: (value: unknown) => { success: boolean } }) 
   const json = jsonOf(payload);
   return json.ok && schema.safeParse(json.value).success;
 };
-const bodies = (validBody: fc.Arbitrary<unknown>, limit = rootLimit) => fc.oneof({ weight: 4, arbitrary: mutationsOf(validBody) }, { weight: 1, arbitrary: validBody }).chain((value) => encodings(value, limit));
+const bodies = (validBody: fc.Arbitrary<unknown>, limit = rootLimit) =>
+  fc.oneof({ weight: 4, arbitrary: mutationsOf(validBody) }, { weight: 1, arbitrary: validBody }).chain((value) => encodings(value, limit));
 /** Mutations by signed-in people must be malformed: a well-formed one would rightly change state. */
 const malformedFor = (schema: Parameters<typeof valid>[0]) => (c: Case) => !(c.signedIn && valid(schema)(c.payload as string | undefined));
 const ownKeyOf = (c: Case) => c.role === 'owner' && String(c.url).toLowerCase().includes(f.key.id);
@@ -287,17 +338,63 @@ type Spec = { family: Family; cases: () => fc.Arbitrary<Case>; runs: number; app
  * requests that fuzz it and the error shape its failures must have.
  */
 const specs: Record<string, Spec> = {
-  'GET /healthz': { family: 'problem', runs: 80, cases: () => request('GET', anyQuery.map((query) => `/healthz${query}`)) },
-  'GET /metrics': { family: 'problem', runs: 40, cases: () => request('GET', anyQuery.map((query) => `/metrics${query}`)) },
-  'GET /openapi.json': { family: 'problem', runs: 40, cases: () => request('GET', anyQuery.map((query) => `/openapi.json${query}`)) },
-  'GET /docs': { family: 'problem', runs: 80, cases: () => request('GET', anyQuery.map((query) => `/docs${query}`)) },
-  'GET /bff/config': { family: 'problem', runs: 120, cases: () => request('GET', anyQuery.map((query) => `/bff/config${query}`)) },
+  'GET /healthz': {
+    family: 'problem',
+    runs: 80,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/healthz${query}`),
+      ),
+  },
+  'GET /metrics': {
+    family: 'problem',
+    runs: 40,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/metrics${query}`),
+      ),
+  },
+  'GET /openapi.json': {
+    family: 'problem',
+    runs: 40,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/openapi.json${query}`),
+      ),
+  },
+  'GET /docs': {
+    family: 'problem',
+    runs: 80,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/docs${query}`),
+      ),
+  },
+  'GET /bff/config': {
+    family: 'problem',
+    runs: 120,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/bff/config${query}`),
+      ),
+  },
   'GET /v1/models': {
     family: 'openai',
     runs: 250,
     cases: () =>
       fc
-        .tuple(request('GET', anyQuery.map((query) => `/v1/models${query}`)), authorization())
+        .tuple(
+          request(
+            'GET',
+            anyQuery.map((query) => `/v1/models${query}`),
+          ),
+          authorization(),
+        )
         .map(([c, auth]) => ({ ...c, headers: { ...(c.headers as object), ...(auth ? { authorization: headerSafe(auth) } : {}) } })),
   },
   'POST /v1/chat/completions': {
@@ -305,7 +402,14 @@ const specs: Record<string, Spec> = {
     runs: 320,
     cases: () =>
       fc
-        .tuple(request('POST', anyQuery.map((query) => `/v1/chat/completions${query}`), bodies(chatBody, gatewayLimit)), authorization())
+        .tuple(
+          request(
+            'POST',
+            anyQuery.map((query) => `/v1/chat/completions${query}`),
+            bodies(chatBody, gatewayLimit),
+          ),
+          authorization(),
+        )
         .map(([c, auth]): Case => ({ ...c, headers: { ...(c.headers as object), ...(auth ? { authorization: headerSafe(auth) } : {}) } }))
         .filter((c) => !chargeable(c)),
   },
@@ -316,17 +420,33 @@ const specs: Record<string, Spec> = {
       request(
         'GET',
         fc
-          .tuple(pathParam(f.openCheckout.id, f.paidCheckout), fc.oneof(fc.constantFrom(f.openCheckout.clientSecret, '', `${f.openCheckout.clientSecret}x`), nastyString), fc.boolean())
-          .map(([id, secret, twice]) => `/sandbox/checkout-sessions/${id}${queryString(twice ? [['client_secret', secret], ['client_secret', secret]] : [['client_secret', secret]])}`),
+          .tuple(
+            pathParam(f.openCheckout.id, f.paidCheckout),
+            fc.oneof(fc.constantFrom(f.openCheckout.clientSecret, '', `${f.openCheckout.clientSecret}x`), nastyString),
+            fc.boolean(),
+          )
+          .map(
+            ([id, secret, twice]) =>
+              `/sandbox/checkout-sessions/${id}${queryString(
+                twice
+                  ? [
+                      ['client_secret', secret],
+                      ['client_secret', secret],
+                    ]
+                  : [['client_secret', secret]],
+              )}`,
+          ),
       ),
   },
   'POST /sandbox/checkout-sessions/:checkoutSessionId/confirm': {
     family: 'problem',
     runs: 300,
     cases: () =>
-      request('POST', pathParam(f.openCheckout.id, f.paidCheckout).map((id) => `/sandbox/checkout-sessions/${id}/confirm`), bodies(confirmBody())).filter(
-        (c) => !(String(c.url).includes(f.openCheckout.id) && valid(sandboxConfirmSchema)(c.payload as string | undefined)),
-      ),
+      request(
+        'POST',
+        pathParam(f.openCheckout.id, f.paidCheckout).map((id) => `/sandbox/checkout-sessions/${id}/confirm`),
+        bodies(confirmBody()),
+      ).filter((c) => !(String(c.url).includes(f.openCheckout.id) && valid(sandboxConfirmSchema)(c.payload as string | undefined))),
   },
   'GET /sandbox/portal': {
     family: 'problem',
@@ -335,7 +455,10 @@ const specs: Record<string, Spec> = {
       request(
         'GET',
         fc
-          .oneof(fc.constantFrom(f.portalToken, f.expiredPortalToken, `${f.portalToken}x`, `${f.portalToken}.<script>`, f.portalToken.replace(/^./, 'A')), forgedPageToken)
+          .oneof(
+            fc.constantFrom(f.portalToken, f.expiredPortalToken, `${f.portalToken}x`, `${f.portalToken}.<script>`, f.portalToken.replace(/^./, 'A')),
+            forgedPageToken,
+          )
           .map((token) => `/sandbox/portal${queryString([['token', token]])}`),
       ),
   },
@@ -363,57 +486,102 @@ const specs: Record<string, Spec> = {
         bodies(reversalBody),
       ),
   },
-  'GET /bff/me': { family: 'problem', runs: 150, cases: () => request('GET', anyQuery.map((query) => `/bff/me${query}`)) },
-  'GET /bff/publishable-keys': { family: 'problem', runs: 150, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/bff/publishable-keys${query}`)) },
+  'GET /bff/me': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/bff/me${query}`),
+      ),
+  },
+  'GET /bff/publishable-keys': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/bff/publishable-keys${query}`),
+      ),
+  },
   'POST /bff/publishable-keys': {
     family: 'problem',
     runs: 300,
-    cases: () => request('POST', anyQuery.map((query) => `/bff/publishable-keys${query}`), bodies(keyBody)).filter(malformedFor(publishableKeyInputSchema)),
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/publishable-keys${query}`),
+        bodies(keyBody),
+      ).filter(malformedFor(publishableKeyInputSchema)),
   },
   'PUT /bff/publishable-keys/:publishableKeyId': {
     family: 'problem',
     runs: 300,
     cases: () =>
-      request('PUT', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}`), bodies(keyBody)).filter(
-        malformedFor(publishableKeyInputSchema),
-      ),
+      request(
+        'PUT',
+        pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}`),
+        bodies(keyBody),
+      ).filter(malformedFor(publishableKeyInputSchema)),
   },
   'DELETE /bff/publishable-keys/:publishableKeyId': {
     family: 'problem',
     runs: 300,
     cases: () =>
-      request('DELETE', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}`), bodies(fc.constant({}))).filter(
-        (c) => !ownKeyOf(c) && !(c.role === 'other' && String(c.url).toLowerCase().includes(f.otherKey.id)),
-      ),
+      request(
+        'DELETE',
+        pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}`),
+        bodies(fc.constant({})),
+      ).filter((c) => !ownKeyOf(c) && !(c.role === 'other' && String(c.url).toLowerCase().includes(f.otherKey.id))),
   },
   // Malformed bodies only: a valid roll would change the key.
   'POST /bff/publishable-keys/:publishableKeyId/roll': {
     family: 'problem',
     runs: 300,
     cases: () =>
-      request('POST', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/roll`), bodies(fc.constant({ overlapHours: 1 }))).filter(
-        malformedFor(publishableKeyRollSchema),
+      request(
+        'POST',
+        pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/roll`),
+        bodies(fc.constant({ overlapHours: 1 })),
+      ).filter(malformedFor(publishableKeyRollSchema)),
+  },
+  'GET /bff/models': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/bff/models${query}`),
       ),
   },
-  'GET /bff/models': { family: 'problem', runs: 100, cases: () => request('GET', anyQuery.map((query) => `/bff/models${query}`)) },
   'GET /bff/publishable-keys/:publishableKeyId/callers': {
     family: 'problem',
     runs: 150,
-    cases: () => request('GET', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/callers`)),
+    cases: () =>
+      request(
+        'GET',
+        pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/callers`),
+      ),
   },
   'GET /bff/publishable-keys/:publishableKeyId/blocks': {
     family: 'problem',
     runs: 150,
-    cases: () => request('GET', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/blocks`)),
+    cases: () =>
+      request(
+        'GET',
+        pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/blocks`),
+      ),
   },
   // Malformed bodies only: a valid one would block an address.
   'POST /bff/publishable-keys/:publishableKeyId/blocks': {
     family: 'problem',
     runs: 300,
     cases: () =>
-      request('POST', pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/blocks`), bodies(fc.constant({ clientAddress: '198.51.100.9' }))).filter(
-        malformedFor(keyBlockInputSchema),
-      ),
+      request(
+        'POST',
+        pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/bff/publishable-keys/${id}/blocks`),
+        bodies(fc.constant({ clientAddress: '198.51.100.9' })),
+      ).filter(malformedFor(keyBlockInputSchema)),
   },
   'DELETE /bff/publishable-keys/:publishableKeyId/blocks/:blockId': {
     family: 'problem',
@@ -428,30 +596,106 @@ const specs: Record<string, Spec> = {
   'POST /bff/stripe/checkout-session': {
     family: 'problem',
     runs: 300,
-    cases: () => request('POST', anyQuery.map((query) => `/bff/stripe/checkout-session${query}`), bodies(checkoutBody)).filter(malformedFor(checkoutSessionRequestSchema)),
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/stripe/checkout-session${query}`),
+        bodies(checkoutBody),
+      ).filter(malformedFor(checkoutSessionRequestSchema)),
   },
   'POST /bff/stripe/customer-portal-session': {
     family: 'problem',
     runs: 150,
-    cases: () => request('POST', anyQuery.map((query) => `/bff/stripe/customer-portal-session${query}`), bodies(fc.constant({}))),
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/stripe/customer-portal-session${query}`),
+        bodies(fc.constant({})),
+      ),
   },
-  'GET /bff/chat-completions': { family: 'problem', runs: 300, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/bff/chat-completions${query}`)) },
-  'GET /bff/usage/daily': { family: 'problem', runs: 200, cases: () => request('GET', anyQuery.map((query) => `/bff/usage/daily${query}`)) },
-  'GET /bff/chat-completions/export': { family: 'problem', runs: 150, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/bff/chat-completions/export${query}`)) },
+  'GET /bff/chat-completions': {
+    family: 'problem',
+    runs: 300,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/bff/chat-completions${query}`),
+      ),
+  },
+  'GET /bff/usage/daily': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/bff/usage/daily${query}`),
+      ),
+  },
+  'GET /bff/chat-completions/export': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/bff/chat-completions/export${query}`),
+      ),
+  },
   'POST /bff/feedback': {
     family: 'problem',
     runs: 300,
-    cases: () => request('POST', anyQuery.map((query) => `/bff/feedback${query}`), bodies(feedbackBody)).filter(malformedFor(feedbackInputSchema)),
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/feedback${query}`),
+        bodies(feedbackBody),
+      ).filter(malformedFor(feedbackInputSchema)),
   },
-  'GET /bff/alert-settings': { family: 'problem', runs: 100, cases: () => request('GET', anyQuery.map((query) => `/bff/alert-settings${query}`)) },
+  'GET /bff/alert-settings': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/bff/alert-settings${query}`),
+      ),
+  },
   'PUT /bff/alert-settings': {
     family: 'problem',
     runs: 300,
-    cases: () => request('PUT', anyQuery.map((query) => `/bff/alert-settings${query}`), bodies(alertSettingsBody)).filter(malformedFor(alertSettingsSchema)),
+    cases: () =>
+      request(
+        'PUT',
+        anyQuery.map((query) => `/bff/alert-settings${query}`),
+        bodies(alertSettingsBody),
+      ).filter(malformedFor(alertSettingsSchema)),
   },
-  'GET /dev/outbox': { family: 'problem', runs: 80, cases: () => request('GET', anyQuery.map((query) => `/dev/outbox${query}`)) },
-  'GET /admin/persons': { family: 'problem', runs: 200, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/admin/persons${query}`)) },
-  'GET /admin/feedback': { family: 'problem', runs: 200, cases: () => request('GET', listQuery(pageTokens()).map((query) => `/admin/feedback${query}`)) },
+  'GET /dev/outbox': {
+    family: 'problem',
+    runs: 80,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/dev/outbox${query}`),
+      ),
+  },
+  'GET /admin/persons': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/admin/persons${query}`),
+      ),
+  },
+  'GET /admin/feedback': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/admin/feedback${query}`),
+      ),
+  },
   'POST /webhooks/stripe': {
     family: 'problem',
     runs: 250,
@@ -461,7 +705,9 @@ const specs: Record<string, Spec> = {
         id: fc.oneof(fc.stringMatching(/^evt_[A-Za-z0-9]{24}$/), nastyString),
         object: fc.constant('event'),
         type: fc.oneof(fc.constantFrom('checkout.session.completed', 'checkout.session.expired', 'invoice.paid'), nastyString),
-        data: fc.record({ object: fc.record({ id: fc.oneof(fc.stringMatching(/^cs_test_[A-Za-z0-9]{20}$/), nastyString), object: fc.constant('checkout.session') }) }),
+        data: fc.record({
+          object: fc.record({ id: fc.oneof(fc.stringMatching(/^cs_test_[A-Za-z0-9]{20}$/), nastyString), object: fc.constant('checkout.session') }),
+        }),
       });
       const now = Math.floor(Date.now() / 1000);
       // Only Stripe holds the endpoint secret: a correct, fresh signature is the one thing never sent here.
@@ -475,8 +721,16 @@ const specs: Record<string, Spec> = {
           fc.constant(fake.stripe.webhooks.generateTestHeaderString({ payload: `${payload} `, secret: webhookSecret })),
           fc.constant(`t=${now},v1=${'0'.repeat(64)}, t=${now},v1=${'1'.repeat(64)}`),
         );
-      return request('POST', anyQuery.map((query) => `/webhooks/stripe${query}`), bodies(event))
-        .chain((c) => signature(String(c.payload ?? '')).map((sig): Case => ({ ...c, headers: { ...(c.headers as object), ...(sig ? { 'stripe-signature': headerSafe(sig) } : {}) } })));
+      return request(
+        'POST',
+        anyQuery.map((query) => `/webhooks/stripe${query}`),
+        bodies(event),
+      ).chain((c) =>
+        signature(String(c.payload ?? '')).map((sig): Case => ({
+          ...c,
+          headers: { ...(c.headers as object), ...(sig ? { 'stripe-signature': headerSafe(sig) } : {}) },
+        })),
+      );
     },
   },
 };
@@ -510,7 +764,10 @@ describe('api fuzzing', () => {
 
   it('starts its mutations from bodies the contracts accept', () => {
     const accepted = <T>(schema: { safeParse: (value: unknown) => { success: boolean } }, body: fc.Arbitrary<T>) =>
-      fc.assert(fc.property(body, (value) => schema.safeParse(value).success), { numRuns: 100 });
+      fc.assert(
+        fc.property(body, (value) => schema.safeParse(value).success),
+        { numRuns: 100 },
+      );
     accepted(publishableKeyInputSchema, keyBody);
     accepted(feedbackInputSchema, feedbackBody);
     accepted(alertSettingsSchema, alertSettingsBody);
@@ -533,8 +790,16 @@ describe('api fuzzing', () => {
 
   it('still serves the owner afterwards, with the ledger consistent and the credit untouched', async () => {
     // The answers show the requests got past each gate: body limits, authentication, validation.
-    for (const route of Object.keys(specs).filter((name) => /^(POST|PUT|DELETE) /.test(name))) expect(statuses.get(route), `${route} never answered 413`).toContain(413);
-    for (const route of ['POST /bff/publishable-keys', 'PUT /bff/publishable-keys/:publishableKeyId', 'POST /bff/stripe/checkout-session', 'POST /bff/feedback', 'GET /bff/chat-completions', 'GET /admin/persons']) {
+    for (const route of Object.keys(specs).filter((name) => /^(POST|PUT|DELETE) /.test(name)))
+      expect(statuses.get(route), `${route} never answered 413`).toContain(413);
+    for (const route of [
+      'POST /bff/publishable-keys',
+      'PUT /bff/publishable-keys/:publishableKeyId',
+      'POST /bff/stripe/checkout-session',
+      'POST /bff/feedback',
+      'GET /bff/chat-completions',
+      'GET /admin/persons',
+    ]) {
       expect(statuses.get(route), `${route} never got to validation as a signed-in person`).toEqual(expect.arrayContaining([400, 401]));
     }
     expect(statuses.get('GET /admin/persons')).toEqual(expect.arrayContaining([200, 403]));
@@ -543,7 +808,9 @@ describe('api fuzzing', () => {
     const health = await send(t.app, { method: 'GET', url: '/healthz' });
     check(health?.statusCode === 200, () => `healthz answered ${health?.statusCode} after the fuzzing`);
     const me = await send(t.app, { method: 'GET', url: '/bff/me', headers: { cookie: f.cookies.owner } });
-    expect(check(me?.json().remainingSpendAmount === f.balance, () => `the owner's credit moved from ${f.balance} to ${me?.json().remainingSpendAmount}`)).toBe(true);
+    expect(check(me?.json().remainingSpendAmount === f.balance, () => `the owner's credit moved from ${f.balance} to ${me?.json().remainingSpendAmount}`)).toBe(
+      true,
+    );
     expect(tally.requests).toBeGreaterThanOrEqual(Object.values(specs).reduce((sum, spec) => sum + spec.runs * runs, 0));
   });
 });
@@ -561,7 +828,12 @@ describe('api regressions found by fuzzing', () => {
     const { cookie } = await t.users.signUp();
     await t.app.inject({ method: 'GET', url: '/bff/me', headers: { cookie } });
     const before = await tableDigests(t.testDb.db, 'app', ['publishable_keys', 'feedback']);
-    const key = await t.app.inject({ method: 'POST', url: '/bff/publishable-keys', headers: { cookie }, payload: { name: 'a\u0000b', budget: 1, allowedOrigins: [] } });
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/bff/publishable-keys',
+      headers: { cookie },
+      payload: { name: 'a\u0000b', budget: 1, allowedOrigins: [] },
+    });
     expectProblem(key, 400);
     expect(key.json().detail).toMatch(/NUL/);
     expectProblem(await t.app.inject({ method: 'POST', url: '/bff/feedback', headers: { cookie }, payload: { type: 'bug', description: 'x\ud800y' } }), 400);
@@ -571,7 +843,11 @@ describe('api regressions found by fuzzing', () => {
   it('refuses a sandbox checkout id with a NUL character with a 400', async () => {
     expectProblem(await t.app.inject({ method: 'GET', url: '/sandbox/checkout-sessions/%00?client_secret=x' }), 400);
     expectProblem(
-      await t.app.inject({ method: 'POST', url: '/sandbox/checkout-sessions/%00/confirm', payload: { clientSecret: 'x', cardNumber: '4242424242424242', expiry: '12/40', cvc: '123' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/sandbox/checkout-sessions/%00/confirm',
+        payload: { clientSecret: 'x', cardNumber: '4242424242424242', expiry: '12/40', cvc: '123' },
+      }),
       400,
     );
   });
@@ -581,6 +857,8 @@ describe('api regressions found by fuzzing', () => {
     expectProblem(await t.app.inject({ method: 'GET', url: `/sandbox/portal/receipts/${'A'.repeat(200)}?token=x` }), 414);
     const gateway = await t.app.inject({ method: 'GET', url: '/v1/%ED%A0%80' });
     expect(gateway.statusCode).toBe(400);
-    expect(gateway.json()).toEqual({ error: { message: expect.stringMatching(/not a valid url/), type: 'invalid_request_error', code: 'invalid_request', param: null } });
+    expect(gateway.json()).toEqual({
+      error: { message: expect.stringMatching(/not a valid url/), type: 'invalid_request_error', code: 'invalid_request', param: null },
+    });
   });
 });

@@ -39,7 +39,12 @@ const appOrigin = 'https://app.example.com';
 // One identity service for both apps: started first (hooks run in order), its URL is in both
 // environments before the apps are built from them.
 const env: NodeJS.ProcessEnv = { LOG_LEVEL: 'trace', API_SECRET: apiSecret };
-const stripeEnv: NodeJS.ProcessEnv = { ...env, STRIPE_SECRET_KEY: stripeSecretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PUBLISHABLE_KEY: 'pk_test_log' };
+const stripeEnv: NodeJS.ProcessEnv = {
+  ...env,
+  STRIPE_SECRET_KEY: stripeSecretKey,
+  STRIPE_WEBHOOK_SECRET: webhookSecret,
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_log',
+};
 let identity: Awaited<ReturnType<typeof startIdentity>> | undefined;
 let signIn: Awaited<ReturnType<typeof startIdentityProvider>> | undefined;
 beforeAll(async () => {
@@ -56,12 +61,22 @@ const fake = setupFakeStripe();
 const stripe = setupTestApp(stripeEnv, {
   payments: ({ config, db }) => {
     // The configured secret key, against the fake Stripe.
-    const client = new Stripe(config.stripe?.secretKey ?? '', { host: '127.0.0.1', port: fake.stripe.getApiField('port'), protocol: 'http', maxNetworkRetries: 0, telemetry: false });
+    const client = new Stripe(config.stripe?.secretKey ?? '', {
+      host: '127.0.0.1',
+      port: fake.stripe.getApiField('port'),
+      protocol: 'http',
+      maxNetworkRetries: 0,
+      telemetry: false,
+    });
     return stripeProvider({ stripe: client, db: db.db, publishableKey: 'pk_test_log', webhookSecret: config.stripe?.webhookSecret ?? '', automaticTax: false });
   },
 });
 
-const cookieValue = (cookie: string, name: string) => cookie.split('; ').find((pair) => pair.startsWith(`${name}=`))?.slice(name.length + 1) ?? '';
+const cookieValue = (cookie: string, name: string) =>
+  cookie
+    .split('; ')
+    .find((pair) => pair.startsWith(`${name}=`))
+    ?.slice(name.length + 1) ?? '';
 
 describe('api logs', () => {
   it('never contain a session, key value, client secret, portal token, card number, end-user token or a Stripe or api secret', async () => {
@@ -87,8 +102,18 @@ describe('api logs', () => {
     const checkout = (await call(app, 'POST', '/bff/stripe/checkout-session', { amount: 10 })).json();
     secrets.add(checkout.clientSecret);
     await call(app, 'GET', `/sandbox/checkout-sessions/${checkout.checkoutSessionId}?client_secret=${encodeURIComponent(checkout.clientSecret)}`);
-    expect((await call(app, 'POST', `/sandbox/checkout-sessions/${checkout.checkoutSessionId}/confirm`, { clientSecret: checkout.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' })).statusCode).toBe(202);
-    for (let attempt = 0; attempt < 50 && (await call(app, 'GET', '/bff/me')).json().remainingSpendAmount !== 10; attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(
+      (
+        await call(app, 'POST', `/sandbox/checkout-sessions/${checkout.checkoutSessionId}/confirm`, {
+          clientSecret: checkout.clientSecret,
+          cardNumber: '4242 4242 4242 4242',
+          expiry: '12 / 40',
+          cvc: '123',
+        })
+      ).statusCode,
+    ).toBe(202);
+    for (let attempt = 0; attempt < 50 && (await call(app, 'GET', '/bff/me')).json().remainingSpendAmount !== 10; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const portal = new URL((await call(app, 'POST', '/bff/stripe/customer-portal-session')).json().url);
     secrets.add(portal.searchParams.get('token') ?? '');
     expect((await call(app, 'GET', `${portal.pathname}${portal.search}`)).statusCode).toBe(200);
@@ -102,7 +127,12 @@ describe('api logs', () => {
     expect((await call(app, 'POST', '/v1/chat/completions', body, { ...gateway, origin: 'https://elsewhere.example' })).statusCode).toBe(403);
 
     // End-user tokens: a valid one, and an expired one, of the customer's sign-in provider.
-    await call(app, 'PUT', `/bff/publishable-keys/${key.id}`, { name: 'Log test, renamed', budget: 6, allowedOrigins: [appOrigin], endUserTokens: signIn!.settings });
+    await call(app, 'PUT', `/bff/publishable-keys/${key.id}`, {
+      name: 'Log test, renamed',
+      budget: 6,
+      allowedOrigins: [appOrigin],
+      endUserTokens: signIn!.settings,
+    });
     const [valid, expired] = await Promise.all([signIn!.token('log-user'), signIn!.token('log-user', { expiresIn: Math.floor(Date.now() / 1000) - 120 })]);
     secrets.add(valid).add(expired);
     expect((await call(app, 'POST', '/v1/chat/completions', body, { ...gateway, 'meterway-user-token': valid })).statusCode).toBe(200);
@@ -114,7 +144,8 @@ describe('api logs', () => {
     fake.complete(started.checkoutSessionId);
     const payload = JSON.stringify(fake.event('checkout.session.completed', started.checkoutSessionId));
     const signature = fake.stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
-    const deliver = (header: string) => stripe.app.inject({ method: 'POST', url: '/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': header }, payload });
+    const deliver = (header: string) =>
+      stripe.app.inject({ method: 'POST', url: '/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': header }, payload });
     expect((await deliver(signature)).statusCode).toBe(200);
     expect((await deliver(signature.replace(/v1=\w{8}/, 'v1=00000000'))).statusCode).toBe(400);
     expect((await call(stripe.app, 'GET', '/bff/me')).json().remainingSpendAmount).toBe(12);
@@ -135,7 +166,9 @@ describe('api logs', () => {
     expect(written.some((line) => /"url":"\/sandbox\/portal\?token=\[redacted\]"/.test(line))).toBe(true);
     expect(written.some((line) => /"url":"\/sandbox\/checkout-sessions\/cs_sandbox_\w+\?client_secret=\[redacted\]"/.test(line))).toBe(true);
     for (const line of written) JSON.parse(line);
-    const leaks = written.flatMap((line) => [...secrets].filter((secret) => secret.length >= 12 && line.includes(secret)).map((secret) => `${secret.slice(0, 10)}… in ${line.slice(0, 300)}`));
+    const leaks = written.flatMap((line) =>
+      [...secrets].filter((secret) => secret.length >= 12 && line.includes(secret)).map((secret) => `${secret.slice(0, 10)}… in ${line.slice(0, 300)}`),
+    );
     expect(leaks).toEqual([]);
   }, 60_000);
 });

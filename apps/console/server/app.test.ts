@@ -44,7 +44,8 @@ function configInPage(body: string): unknown {
 }
 
 /** The page's preload and stylesheet links beyond index.html's own, as `rel href`. */
-const preloads = (body: string) => [...body.matchAll(/<link rel="(modulepreload|stylesheet)" crossorigin href="([^"]+)">/g)].map((match) => `${match[1]} ${match[2]}`);
+const preloads = (body: string) =>
+  [...body.matchAll(/<link rel="(modulepreload|stylesheet)" crossorigin href="([^"]+)">/g)].map((match) => `${match[1]} ${match[2]}`);
 
 let publicDir: string;
 let app: FastifyInstance;
@@ -120,11 +121,7 @@ describe('the console server', () => {
 
   it("lists the route's own chunks and styles in the page, and no other route's; /login goes without Mantine's whole sheet", async () => {
     const login = preloads((await app.inject({ url: '/login', headers: page })).body);
-    expect(login).toEqual([
-      'modulepreload /assets/public-layout-abc123.js',
-      'modulepreload /assets/form-abc123.js',
-      'modulepreload /assets/login-abc123.js',
-    ]);
+    expect(login).toEqual(['modulepreload /assets/public-layout-abc123.js', 'modulepreload /assets/form-abc123.js', 'modulepreload /assets/login-abc123.js']);
 
     const users = preloads((await app.inject({ url: '/admin/users/?page=2', headers: page })).body);
     expect(users).toEqual([
@@ -235,13 +232,15 @@ describe('the console server', () => {
     await app.inject({ url: '/config.json' });
     const response = await app.inject({ url: '/metrics' });
     expect(response.statusCode).toBe(200);
-    expect(sampleValue(response.body, 'meterway_console_http_request_duration_seconds_count', { route: '/config.json', status_code: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(response.body, 'meterway_console_http_request_duration_seconds_count', { route: '/config.json', status_code: '200' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses to start without a build', async () => {
-    await expect(
-      createConsoleServer({ runtimeConfig: runtimeConfigFromEnv({}), publicDir: join(publicDir, 'nowhere'), logLevel: 'silent' }),
-    ).rejects.toThrow(/index\.html is missing/);
+    await expect(createConsoleServer({ runtimeConfig: runtimeConfigFromEnv({}), publicDir: join(publicDir, 'nowhere'), logLevel: 'silent' })).rejects.toThrow(
+      /index\.html is missing/,
+    );
   });
 
   it('refuses to start when a route module is not in the build', async () => {

@@ -63,15 +63,14 @@ export async function consoleServer(app: FastifyInstance, { runtimeConfig, publi
 
 /** A browser navigating to a client-side route; a missing asset stays a 404, never HTML. */
 function wantsPage(request: FastifyRequest): boolean {
-  return (
-    (request.method === 'GET' || request.method === 'HEAD') &&
-    !request.url.startsWith('/assets/') &&
-    (request.headers.accept ?? '').includes('text/html')
-  );
+  return (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/assets/') && (request.headers.accept ?? '').includes('text/html');
 }
 
 function sendProblem(reply: FastifyReply, status: number, detail: string) {
-  return reply.code(status).type('application/problem+json').send({ type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail });
+  return reply
+    .code(status)
+    .type('application/problem+json')
+    .send({ type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail });
 }
 
 /**

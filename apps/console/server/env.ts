@@ -18,7 +18,13 @@ export function loadConsoleConfig(source: NodeJS.ProcessEnv = process.env) {
     identityUrl,
     docsUrl: env.DOCS_URL ?? `${apiUrl}/docs`,
   });
-  return { host: env.HOST, port: env.CONSOLE_PORT, logLevel: env.LOG_LEVEL, runtimeConfig, metrics: { token: env.METRICS_TOKEN, production: env.NODE_ENV === 'production' } };
+  return {
+    host: env.HOST,
+    port: env.CONSOLE_PORT,
+    logLevel: env.LOG_LEVEL,
+    runtimeConfig,
+    metrics: { token: env.METRICS_TOKEN, production: env.NODE_ENV === 'production' },
+  };
 }
 
 /** The body of `/config.json` for this environment (the server's and `vite`'s). */

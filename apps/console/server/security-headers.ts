@@ -12,7 +12,7 @@ export function contentSecurityPolicy(config: RuntimeConfig): string {
   return [
     "default-src 'self'",
     "script-src 'self' https://js.stripe.com",
-    "frame-src https://js.stripe.com https://hooks.stripe.com",
+    'frame-src https://js.stripe.com https://hooks.stripe.com',
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https://*.stripe.com",
     `connect-src ${[...connect].join(' ')}`,

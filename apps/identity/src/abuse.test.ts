@@ -4,17 +4,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadIdentityConfig } from './env.js';
 import { csrfCookieName, tokensMatch } from './flows/csrf.js';
 import { sessionCookieName } from './http/cookies.js';
-import {
-  csrfNodeOf,
-  injectBrowser,
-  jsonOf,
-  latestCode,
-  logIn,
-  outcomeOf,
-  signUp,
-  suiteTally,
-  testPassword,
-} from './testing/inject-browser.js';
+import { csrfNodeOf, injectBrowser, jsonOf, latestCode, logIn, outcomeOf, signUp, suiteTally, testPassword } from './testing/inject-browser.js';
 import { setupTestApp } from './testing/setup-test-app.js';
 
 /**
@@ -95,7 +85,7 @@ describe('credential stuffing', () => {
     expect((await logIn(browser(), victim.email)).statusCode).toBe(200);
   });
 
-  it('stops many addresses spread over one identifier after 100 failures an hour, however it is spelt, but not its owner\'s browser', async () => {
+  it("stops many addresses spread over one identifier after 100 failures an hour, however it is spelt, but not its owner's browser", async () => {
     const victim = await person('spread');
     const bystander = await person('spread-bystander');
     // The owner signed in on this browser before: it carries the identity's device cookie.
@@ -110,7 +100,8 @@ describe('credential stuffing', () => {
       [...victim.email].map((char) => (/[a-z]/.test(char) ? String.fromCharCode(char.charCodeAt(0) + 0xfee0) : char)).join(''),
     ];
     const outcomes: string[] = [];
-    for (let round = 0; round < 100; round++) outcomes.push(outcomeOf(await logIn(browser(), spellings[round % 4] ?? victim.email, `wrong password number ${round}`)));
+    for (let round = 0; round < 100; round++)
+      outcomes.push(outcomeOf(await logIn(browser(), spellings[round % 4] ?? victim.email, `wrong password number ${round}`)));
     expect(outcomes).toEqual(Array(100).fill('400'));
     const locked = await logIn(browser(), victim.email);
     expect(outcomeOf(locked)).toBe('429 rate_limit_exceeded');
@@ -129,7 +120,14 @@ describe('credential stuffing', () => {
       }),
     );
     const burst = await Promise.all(
-      flows.map(({ attacker, id }, n) => attacker.post(`/self-service/login?flow=${id}`, { method: 'password', identifier: victim.email, password: `burst guess ${n}`, csrf_token: attacker.csrf() })),
+      flows.map(({ attacker, id }, n) =>
+        attacker.post(`/self-service/login?flow=${id}`, {
+          method: 'password',
+          identifier: victim.email,
+          password: `burst guess ${n}`,
+          csrf_token: attacker.csrf(),
+        }),
+      ),
     );
     const judged = burst.filter((answer) => answer.statusCode === 400).length;
     counts.check(judged <= 5, () => `${judged} of 30 simultaneous password guesses from one address were judged`);
@@ -142,7 +140,11 @@ describe('credential stuffing', () => {
     const victim = await person('totp-guess');
     const settings = jsonOf(await victim.home.get('/self-service/settings/browser'));
     const secret = settings.ui.nodes.find((node: any) => node.attributes.id === 'totp_secret_key').attributes.text.context.secret;
-    const linked = await victim.home.post(`/self-service/settings?flow=${settings.id}`, { method: 'totp', totp_code: await generate({ secret }), csrf_token: victim.home.csrf() });
+    const linked = await victim.home.post(`/self-service/settings?flow=${settings.id}`, {
+      method: 'totp',
+      totp_code: await generate({ secret }),
+      csrf_token: victim.home.csrf(),
+    });
     expect(linked.statusCode).toBe(200);
     // The attacker has the password: the first factor passes, the second is what is guessed.
     const attacker = browser();
@@ -151,12 +153,18 @@ describe('credential stuffing', () => {
     const right = await generate({ secret });
     const wrongCodes = Array.from({ length: 30 }, (_, n) => String((Number(right) + 500_000 + n) % 1_000_000).padStart(6, '0'));
     const burst = await Promise.all(
-      wrongCodes.map((code) => attacker.post(`/self-service/login?flow=${flow.id}`, { method: 'totp', totp_code: code, csrf_token: attacker.csrf() }, { ip: freshIp() })),
+      wrongCodes.map((code) =>
+        attacker.post(`/self-service/login?flow=${flow.id}`, { method: 'totp', totp_code: code, csrf_token: attacker.csrf() }, { ip: freshIp() }),
+      ),
     );
     const judged = burst.filter((answer) => answer.statusCode === 400).length;
     counts.check(judged <= 10, () => `${judged} of 30 simultaneous TOTP guesses were judged`);
     expect(burst.every((answer) => ['400', '429 rate_limit_exceeded'].includes(outcomeOf(answer)))).toBe(true);
-    const late = await attacker.post(`/self-service/login?flow=${flow.id}`, { method: 'totp', totp_code: await generate({ secret }), csrf_token: attacker.csrf() }, { ip: freshIp() });
+    const late = await attacker.post(
+      `/self-service/login?flow=${flow.id}`,
+      { method: 'totp', totp_code: await generate({ secret }), csrf_token: attacker.csrf() },
+      { ip: freshIp() },
+    );
     expect(outcomeOf(late)).toBe('429 rate_limit_exceeded');
     expect(outcomeOf(await attacker.get('/sessions/whoami'))).toBe('403 session_aal2_required');
   });
@@ -177,7 +185,9 @@ describe('code guessing', () => {
     }
     const late = await attacker.post(`/self-service/verification?flow=${verificationFlowId}`, { method: 'code', code });
     expect(outcomeOf(late)).toBe('410 self_service_flow_replaced');
-    expect(outcomeOf(await victim.post(`/self-service/verification?flow=${verificationFlowId}`, { method: 'code', code }))).toBe('410 self_service_flow_replaced');
+    expect(outcomeOf(await victim.post(`/self-service/verification?flow=${verificationFlowId}`, { method: 'code', code }))).toBe(
+      '410 self_service_flow_replaced',
+    );
     const replacement = await victim.post(`/self-service/verification?flow=${jsonOf(late).use_flow_id}`, { method: 'code', code });
     expect(messageIds(replacement)).toEqual([4070006]);
     expect(jsonOf(await victim.get('/sessions/whoami')).identity.verifiable_addresses[0].verified).toBe(false);
@@ -209,13 +219,19 @@ describe('code guessing', () => {
     const attacker = browser();
     const burst = await Promise.all(
       Array.from({ length: 20 }, (_, n) =>
-        attacker.post(`/self-service/verification?flow=${verificationFlowId}`, { method: 'code', code: String((Number(code) + 1 + n) % 1_000_000).padStart(6, '0') }, { ip: freshIp() }),
+        attacker.post(
+          `/self-service/verification?flow=${verificationFlowId}`,
+          { method: 'code', code: String((Number(code) + 1 + n) % 1_000_000).padStart(6, '0') },
+          { ip: freshIp() },
+        ),
       ),
     );
     const judged = burst.filter((answer) => answer.statusCode === 200).length;
     counts.check(judged <= 5, () => `verification: ${judged} of 20 simultaneous guesses were judged`);
     expect(burst.every((answer) => ['200', '410 self_service_flow_replaced'].includes(outcomeOf(answer)))).toBe(true);
-    expect(outcomeOf(await attacker.post(`/self-service/verification?flow=${verificationFlowId}`, { method: 'code', code }))).toBe('410 self_service_flow_replaced');
+    expect(outcomeOf(await attacker.post(`/self-service/verification?flow=${verificationFlowId}`, { method: 'code', code }))).toBe(
+      '410 self_service_flow_replaced',
+    );
     expect(jsonOf(await victim.get('/sessions/whoami')).identity.verifiable_addresses[0].verified).toBe(false);
   });
 
@@ -233,7 +249,11 @@ describe('code guessing', () => {
     const { attacker, flowId, code } = await recoveryAgainst(victim.email);
     for (let guess = 0; guess < 5; guess++) {
       const wrongCode = String((Number(code) + 1 + guess) % 1_000_000).padStart(6, '0');
-      const answer = await attacker.post(`/self-service/recovery?flow=${flowId}`, { method: 'code', code: wrongCode, csrf_token: attacker.csrf() }, { ip: freshIp() });
+      const answer = await attacker.post(
+        `/self-service/recovery?flow=${flowId}`,
+        { method: 'code', code: wrongCode, csrf_token: attacker.csrf() },
+        { ip: freshIp() },
+      );
       expect(answer.statusCode).toBe(200);
       expect(messageIds(answer)).toEqual([4060006]);
     }
@@ -259,7 +279,9 @@ describe('code guessing', () => {
     const judged = burst.filter((answer) => answer.statusCode === 200).length;
     counts.check(judged <= 5, () => `recovery: ${judged} of 20 simultaneous guesses were judged`);
     expect(burst.every((answer) => ['200', '410 self_service_flow_replaced'].includes(outcomeOf(answer)))).toBe(true);
-    expect(outcomeOf(await attacker.post(`/self-service/recovery?flow=${flowId}`, { method: 'code', code, csrf_token: attacker.csrf() }))).toBe('410 self_service_flow_replaced');
+    expect(outcomeOf(await attacker.post(`/self-service/recovery?flow=${flowId}`, { method: 'code', code, csrf_token: attacker.csrf() }))).toBe(
+      '410 self_service_flow_replaced',
+    );
     expect((await attacker.get('/sessions/whoami')).statusCode).toBe(401);
   });
 });
@@ -296,7 +318,12 @@ describe('session fixation', () => {
     const oldToken = victim.home.sessionToken();
     const oldId = jsonOf(await victim.home.get('/sessions/whoami')).id;
     const flow = jsonOf(await victim.home.get('/self-service/login/browser?refresh=true'));
-    const refreshed = await victim.home.post(`/self-service/login?flow=${flow.id}`, { method: 'password', identifier: victim.email, password: testPassword, csrf_token: victim.home.csrf() });
+    const refreshed = await victim.home.post(`/self-service/login?flow=${flow.id}`, {
+      method: 'password',
+      identifier: victim.email,
+      password: testPassword,
+      csrf_token: victim.home.csrf(),
+    });
     expect(refreshed.statusCode).toBe(200);
     expect(jsonOf(refreshed).session.id).not.toBe(oldId);
     counts.check(victim.home.sessionToken() !== oldToken, () => 'a refresh login kept the session token');
@@ -309,7 +336,11 @@ describe('session fixation', () => {
     const oldId = jsonOf(await victim.home.get('/sessions/whoami')).id;
     const flow = jsonOf(await victim.home.get('/self-service/settings/browser'));
     const secret = flow.ui.nodes.find((node: any) => node.attributes.id === 'totp_secret_key').attributes.text.context.secret;
-    const linked = await victim.home.post(`/self-service/settings?flow=${flow.id}`, { method: 'totp', totp_code: await generate({ secret }), csrf_token: victim.home.csrf() });
+    const linked = await victim.home.post(`/self-service/settings?flow=${flow.id}`, {
+      method: 'totp',
+      totp_code: await generate({ secret }),
+      csrf_token: victim.home.csrf(),
+    });
     expect(linked.statusCode).toBe(200);
     const after = jsonOf(await victim.home.get('/sessions/whoami'));
     expect(after.authenticator_assurance_level).toBe('aal2');
@@ -326,11 +357,19 @@ describe('session fixation', () => {
     const recovering = browser();
     const flow = jsonOf(await recovering.get('/self-service/recovery/browser'));
     await recovering.post(`/self-service/recovery?flow=${flow.id}`, { method: 'code', email: victim.email, csrf_token: recovering.csrf() });
-    const recovered = await recovering.post(`/self-service/recovery?flow=${flow.id}`, { method: 'code', code: await latestCode(recovering, victim.email), csrf_token: recovering.csrf() });
+    const recovered = await recovering.post(`/self-service/recovery?flow=${flow.id}`, {
+      method: 'code',
+      code: await latestCode(recovering, victim.email),
+      csrf_token: recovering.csrf(),
+    });
     expect(outcomeOf(recovered)).toBe('422 browser_location_change_required');
     const settingsId = new URL(jsonOf(recovered).redirect_browser_to).searchParams.get('flow');
     for (const other of [victim.home, stolen]) expect((await other.get('/sessions/whoami')).statusCode).toBe(401);
-    const changed = await recovering.post(`/self-service/settings?flow=${settingsId}`, { method: 'password', password: 'a brand new passphrase for 2026', csrf_token: recovering.csrf() });
+    const changed = await recovering.post(`/self-service/settings?flow=${settingsId}`, {
+      method: 'password',
+      password: 'a brand new passphrase for 2026',
+      csrf_token: recovering.csrf(),
+    });
     expect(changed.statusCode).toBe(200);
     expect((await stolen.get('/sessions/whoami')).statusCode).toBe(401);
     expect((await victim.home.get('/sessions/whoami')).statusCode).toBe(401);
@@ -366,7 +405,10 @@ describe('CSRF from a foreign origin', () => {
     for (const form of forms) {
       refused(await victim.home.send('POST', `/self-service/settings?flow=${flowId}`, { form, headers: crossSite }), `settings ${form.method} without a token`);
       const withForeignToken = { ...form, csrf_token: attacker.csrf() ?? '' };
-      refused(await victim.home.send('POST', `/self-service/settings?flow=${flowId}`, { form: withForeignToken, headers: crossSite }), `settings ${form.method} with the attacker's token`);
+      refused(
+        await victim.home.send('POST', `/self-service/settings?flow=${flowId}`, { form: withForeignToken, headers: crossSite }),
+        `settings ${form.method} with the attacker's token`,
+      );
     }
     expect(jsonOf(await victim.home.get('/sessions/whoami')).identity.traits.email).toBe(victim.email);
     expect((await logIn(browser(), victim.email)).statusCode).toBe(200);
@@ -380,7 +422,10 @@ describe('CSRF from a foreign origin', () => {
     await visitor.get('/self-service/registration/browser');
     const credentials = { method: 'password', identifier: attackerAccount.email, password: testPassword };
     refused(await visitor.send('POST', `/self-service/login?flow=${flowId}`, { form: credentials, headers: crossSite }), 'login without a token');
-    refused(await visitor.send('POST', `/self-service/login?flow=${flowId}`, { form: { ...credentials, csrf_token: attacker.csrf() ?? '' }, headers: crossSite }), "login with the attacker's token");
+    refused(
+      await visitor.send('POST', `/self-service/login?flow=${flowId}`, { form: { ...credentials, csrf_token: attacker.csrf() ?? '' }, headers: crossSite }),
+      "login with the attacker's token",
+    );
     expect((await visitor.get('/sessions/whoami')).statusCode).toBe(401);
   });
 
@@ -389,7 +434,10 @@ describe('CSRF from a foreign origin', () => {
     const victimEmail = newEmail('csrf-victim');
     const registrationId = jsonOf(await visitor.get('/self-service/registration/browser')).id;
     refused(
-      await visitor.send('POST', `/self-service/registration?flow=${registrationId}`, { form: { method: 'password', 'traits.email': victimEmail, password: testPassword }, headers: crossSite }),
+      await visitor.send('POST', `/self-service/registration?flow=${registrationId}`, {
+        form: { method: 'password', 'traits.email': victimEmail, password: testPassword },
+        headers: crossSite,
+      }),
       'registration',
     );
     expect((await logIn(browser(), victimEmail)).statusCode).toBe(400);
@@ -397,9 +445,15 @@ describe('CSRF from a foreign origin', () => {
     const known = await person('csrf-recovery');
     const mailsBefore = jsonOf(await visitor.get(`/dev/outbox?to=${encodeURIComponent(known.email)}`)).messages.length;
     const recoveryId = jsonOf(await visitor.get('/self-service/recovery/browser')).id;
-    refused(await visitor.send('POST', `/self-service/recovery?flow=${recoveryId}`, { form: { method: 'code', email: known.email }, headers: crossSite }), 'recovery');
+    refused(
+      await visitor.send('POST', `/self-service/recovery?flow=${recoveryId}`, { form: { method: 'code', email: known.email }, headers: crossSite }),
+      'recovery',
+    );
     const verificationId = jsonOf(await visitor.get('/self-service/verification/browser')).id;
-    refused(await visitor.send('POST', `/self-service/verification?flow=${verificationId}`, { form: { method: 'code', email: known.email }, headers: crossSite }), 'verification');
+    refused(
+      await visitor.send('POST', `/self-service/verification?flow=${verificationId}`, { form: { method: 'code', email: known.email }, headers: crossSite }),
+      'verification',
+    );
     expect(jsonOf(await visitor.get(`/dev/outbox?to=${encodeURIComponent(known.email)}`)).messages).toHaveLength(mailsBefore);
   });
 
@@ -454,7 +508,12 @@ describe('open redirect through return_to', () => {
   ];
   const entryPoints = (signedIn: boolean) =>
     signedIn
-      ? ['/self-service/settings/browser', '/self-service/logout/browser', `/self-service/logout?token=ory_lo_${'a'.repeat(32)}`, '/self-service/verification/browser']
+      ? [
+          '/self-service/settings/browser',
+          '/self-service/logout/browser',
+          `/self-service/logout?token=ory_lo_${'a'.repeat(32)}`,
+          '/self-service/verification/browser',
+        ]
       : ['/self-service/login/browser', '/self-service/registration/browser', '/self-service/recovery/browser', '/self-service/verification/browser'];
 
   it('refuses every foreign, scheme-relative, backslashed, userinfo and script target, to SPAs and to browsers alike', async () => {
@@ -470,7 +529,10 @@ describe('open redirect through return_to', () => {
           for (const accept of ['application/json', 'text/html']) {
             const url = `${path}${path.includes('?') ? '&' : '?'}return_to=${encodeURIComponent(target)}`;
             const answer = await client.get(url, { headers: { accept } });
-            const ok = counts.check(outcomeOf(answer) === '400 self_service_flow_return_to_forbidden', () => `${who} ${url} (${accept}): answered ${outcomeOf(answer)} ${String(answer.headers.location ?? '')}`);
+            const ok = counts.check(
+              outcomeOf(answer) === '400 self_service_flow_return_to_forbidden',
+              () => `${who} ${url} (${accept}): answered ${outcomeOf(answer)} ${String(answer.headers.location ?? '')}`,
+            );
             counts.check(answer.headers.location === undefined, () => `${who} ${url}: redirected to ${String(answer.headers.location)}`);
             if (ok) refusals++;
           }
@@ -504,12 +566,17 @@ describe('open redirect through return_to', () => {
 describe('cookie flags', () => {
   /** Every Set-Cookie header of a response, raw. */
   const setCookies = (response: LightMyRequestResponse) => [response.headers['set-cookie'] ?? []].flat().map(String);
-  const attributes = (header: string) => header.split(';').slice(1).map((part) => part.trim().toLowerCase());
+  const attributes = (header: string) =>
+    header
+      .split(';')
+      .slice(1)
+      .map((part) => part.trim().toLowerCase());
 
   function checkHttpsCookie(header: string) {
     const name = header.split('=')[0] ?? '';
     const parts = attributes(header);
-    for (const required of ['httponly', 'secure', 'samesite=lax', 'path=/']) counts.check(parts.includes(required), () => `${name} lacks ${required}: ${header}`);
+    for (const required of ['httponly', 'secure', 'samesite=lax', 'path=/'])
+      counts.check(parts.includes(required), () => `${name} lacks ${required}: ${header}`);
     // Host-only unless COOKIE_DOMAIN asks otherwise: no sibling subdomain receives them.
     counts.check(!parts.some((part) => part.startsWith('domain=')), () => `${name} names a domain: ${header}`);
   }
@@ -518,10 +585,20 @@ describe('cookie flags', () => {
     const visitor = browser();
     const flow = await visitor.get('/self-service/registration/browser');
     const email = newEmail('cookies');
-    const registered = await visitor.post(`/self-service/registration?flow=${jsonOf(flow).id}`, { method: 'password', traits: { email }, password: testPassword, csrf_token: visitor.csrf() });
+    const registered = await visitor.post(`/self-service/registration?flow=${jsonOf(flow).id}`, {
+      method: 'password',
+      traits: { email },
+      password: testPassword,
+      csrf_token: visitor.csrf(),
+    });
     const signIn = browser();
     const loginFlow = await signIn.get('/self-service/login/browser');
-    const loggedIn = await signIn.post(`/self-service/login?flow=${jsonOf(loginFlow).id}`, { method: 'password', identifier: email, password: testPassword, csrf_token: signIn.csrf() });
+    const loggedIn = await signIn.post(`/self-service/login?flow=${jsonOf(loginFlow).id}`, {
+      method: 'password',
+      identifier: email,
+      password: testPassword,
+      csrf_token: signIn.csrf(),
+    });
     const logoutToken = jsonOf(await signIn.get('/self-service/logout/browser')).logout_token;
     const loggedOut = await signIn.get(`/self-service/logout?token=${logoutToken}`);
     expect([registered.statusCode, loggedIn.statusCode, loggedOut.statusCode]).toEqual([200, 200, 204]);
@@ -533,7 +610,12 @@ describe('cookie flags', () => {
     expect(all.filter(csrf).length).toBeGreaterThanOrEqual(3);
     for (const header of all) checkHttpsCookie(header);
     // The session cookie lives as long as the session (24 h); the CSRF cookie a year; logout clears the session's.
-    const maxAge = (header: string) => Number(attributes(header).find((part) => part.startsWith('max-age='))?.slice(8));
+    const maxAge = (header: string) =>
+      Number(
+        attributes(header)
+          .find((part) => part.startsWith('max-age='))
+          ?.slice(8),
+      );
     for (const header of setCookies(loggedIn).filter(session)) expect(maxAge(header)).toBeGreaterThan(86_000);
     for (const header of [...setCookies(flow), ...setCookies(loggedIn)].filter(csrf)) expect(maxAge(header)).toBe(31_536_000);
     const cleared = setCookies(loggedOut).filter(session);
@@ -541,7 +623,10 @@ describe('cookie flags', () => {
     expect(cleared[0]).toMatch(/^ory_kratos_session=;/);
     // A cookie's value never shows in a body: the session token and the CSRF cookie stay HttpOnly in fact.
     for (const response of [registered, loggedIn]) {
-      counts.check(!response.body.includes(signIn.sessionToken() ?? '§') && !response.body.includes(visitor.sessionToken() ?? '§'), () => 'a body carried a session token');
+      counts.check(
+        !response.body.includes(signIn.sessionToken() ?? '§') && !response.body.includes(visitor.sessionToken() ?? '§'),
+        () => 'a body carried a session token',
+      );
       const masked = csrfNodeOf(jsonOf(response));
       counts.check(!masked || masked !== visitor.csrfCookie(), () => 'a body carried the raw CSRF cookie');
     }

@@ -1,7 +1,17 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import { devOutbox, devOutboxRoutes, echoRequestId, fastifyOptions, packagePath, refuseUnstorableText, registerHealth, smtpMailer, transportSecurityHeaders } from '@meterway/service';
+import {
+  devOutbox,
+  devOutboxRoutes,
+  echoRequestId,
+  fastifyOptions,
+  packagePath,
+  refuseUnstorableText,
+  registerHealth,
+  smtpMailer,
+  transportSecurityHeaders,
+} from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IdentityContext } from './context.js';
 import type { IdentityDb } from './db/index.js';

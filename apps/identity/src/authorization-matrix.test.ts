@@ -64,7 +64,13 @@ type Case = {
 };
 
 const everyone = (outcome: string): Record<Role, string> => ({ anonymous: outcome, unverified: outcome, userB: outcome, admin: outcome, userA: outcome });
-const signedIn = (stranger: string, others: string): Record<Role, string> => ({ anonymous: stranger, unverified: others, userB: others, admin: others, userA: others });
+const signedIn = (stranger: string, others: string): Record<Role, string> => ({
+  anonymous: stranger,
+  unverified: others,
+  userB: others,
+  admin: others,
+  userA: others,
+});
 const ownerOnly = (stranger: string, others: string, owner: string): Record<Role, string> => ({ ...signedIn(stranger, others), userA: owner });
 const csrfViolation = '403 security_csrf_violation';
 const alreadySignedIn = '400 session_already_available';
@@ -79,7 +85,10 @@ const matrix: Record<string, Case> = {
   'GET /dev/outbox': { url: () => '/dev/outbox', expect: everyone('200') },
 
   'GET /self-service/registration/browser': { url: () => '/self-service/registration/browser', expect: signedIn('200', alreadySignedIn) },
-  'GET /self-service/registration/flows': { url: () => `/self-service/registration/flows?id=${f.registrationA}`, expect: ownerOnly(csrfViolation, csrfViolation, '200') },
+  'GET /self-service/registration/flows': {
+    url: () => `/self-service/registration/flows?id=${f.registrationA}`,
+    expect: ownerOnly(csrfViolation, csrfViolation, '200'),
+  },
   // A's flow is complete: a stranger is told so (the flow, 400), anyone signed in that they already are.
   'POST /self-service/registration': {
     url: () => `/self-service/registration?flow=${f.registrationA}`,
@@ -88,7 +97,10 @@ const matrix: Record<string, Case> = {
   },
 
   'GET /self-service/verification/browser': { url: () => '/self-service/verification/browser', expect: everyone('200') },
-  'GET /self-service/verification/flows': { url: () => `/self-service/verification/flows?id=${f.verificationA}`, expect: ownerOnly(csrfViolation, csrfViolation, '200') },
+  'GET /self-service/verification/flows': {
+    url: () => `/self-service/verification/flows?id=${f.verificationA}`,
+    expect: ownerOnly(csrfViolation, csrfViolation, '200'),
+  },
   // A code submission needs no CSRF token (a code pasted on another device must work); A's flow is done, so it is replaced.
   'POST /self-service/verification': {
     url: () => `/self-service/verification?flow=${f.verificationA}`,
@@ -118,7 +130,10 @@ const matrix: Record<string, Case> = {
   'GET /self-service/recovery': { url: () => `/self-service/recovery?flow=${f.recoveryA}&token=${'x'.repeat(32)}`, expect: everyone('303') },
 
   'GET /self-service/settings/browser': { url: () => '/self-service/settings/browser', expect: signedIn('401 session_inactive', '200') },
-  'GET /self-service/settings/flows': { url: () => `/self-service/settings/flows?id=${f.settingsA}`, expect: ownerOnly('401', '403 security_identity_mismatch', '200') },
+  'GET /self-service/settings/flows': {
+    url: () => `/self-service/settings/flows?id=${f.settingsA}`,
+    expect: ownerOnly('401', '403 security_identity_mismatch', '200'),
+  },
   // Each caller sends a valid token for its own cookie: only the flow's identity may use the flow.
   'POST /self-service/settings': {
     url: () => `/self-service/settings?flow=${f.settingsA}`,
@@ -261,7 +276,14 @@ describe('IDOR attempts on user A', () => {
       expect(outcomeOf(attempt)).toBe('403 security_identity_mismatch');
     }
     expect(jsonOf(await browsers.userA.get('/sessions/whoami')).identity.traits.email).toBe(f.people.userA.email);
-    expect((await logIn(injectBrowser(() => t.app, counts, { identityUrl, ip: '198.51.100.20' }), f.people.userA.email)).statusCode).toBe(200);
+    expect(
+      (
+        await logIn(
+          injectBrowser(() => t.app, counts, { identityUrl, ip: '198.51.100.20' }),
+          f.people.userA.email,
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 
   it("A's logout token is useless in anyone else's browser", async () => {
@@ -288,7 +310,10 @@ describe('IDOR attempts on user A', () => {
     for (const [who, attacker] of Object.entries(attackers)) {
       for (const [kind, id, body] of targets) {
         const answer = await attacker.post(`/self-service/${kind}?flow=${id}`, { ...body, csrf_token: attacker.csrf() });
-        counts.check(!revealsCsrf(csrfNodeOf(jsonOf(answer)), browsers.userA.csrfCookie()), () => `${who} read A's CSRF token from POST ${kind} (${answer.statusCode})`);
+        counts.check(
+          !revealsCsrf(csrfNodeOf(jsonOf(answer)), browsers.userA.csrfCookie()),
+          () => `${who} read A's CSRF token from POST ${kind} (${answer.statusCode})`,
+        );
         const read = await attacker.get(`/self-service/${kind}/flows?id=${id}`);
         expect(outcomeOf(read)).toBe(csrfViolation);
       }
@@ -302,21 +327,31 @@ describe('IDOR attempts on user A', () => {
     const registrationUrl = `/self-service/registration?flow=${registration}`;
     // A weak password first: the flow comes back holding the address, as the owner's form should.
     expect((await owner.post(registrationUrl, { method: 'password', traits: { email }, password: 'short', csrf_token: owner.csrf() })).statusCode).toBe(400);
-    expect((await owner.post(registrationUrl, { method: 'password', traits: { email }, password: testPassword, csrf_token: owner.csrf() })).statusCode).toBe(200);
+    expect((await owner.post(registrationUrl, { method: 'password', traits: { email }, password: testPassword, csrf_token: owner.csrf() })).statusCode).toBe(
+      200,
+    );
     const relogin = jsonOf(await owner.get('/self-service/login/browser?refresh=true')).id;
     const loginUrl = `/self-service/login?flow=${relogin}`;
-    expect((await owner.post(loginUrl, { method: 'password', identifier: email, password: 'not the password', csrf_token: owner.csrf() })).statusCode).toBe(400);
+    expect((await owner.post(loginUrl, { method: 'password', identifier: email, password: 'not the password', csrf_token: owner.csrf() })).statusCode).toBe(
+      400,
+    );
     const stranger = browsers.anonymous;
     for (const url of [registrationUrl, loginUrl]) {
       for (const body of [{}, { method: 'password' }, { method: 'totp' }]) {
         const answer = await stranger.post(url, body);
-        counts.check(!answer.body.includes(email), () => `POST ${url.split('?')[0]} ${JSON.stringify(body)} by a stranger showed the owner's address (${answer.statusCode})`);
+        counts.check(
+          !answer.body.includes(email),
+          () => `POST ${url.split('?')[0]} ${JSON.stringify(body)} by a stranger showed the owner's address (${answer.statusCode})`,
+        );
       }
     }
     expect((await owner.post(loginUrl, { method: 'password', identifier: email, password: testPassword, csrf_token: owner.csrf() })).statusCode).toBe(200);
     for (const body of [{}, { method: 'password' }]) {
       const answer = await stranger.post(loginUrl, body);
-      counts.check(!answer.body.includes(email), () => `POST login ${JSON.stringify(body)} on a completed flow showed the owner's address (${answer.statusCode})`);
+      counts.check(
+        !answer.body.includes(email),
+        () => `POST login ${JSON.stringify(body)} on a completed flow showed the owner's address (${answer.statusCode})`,
+      );
     }
   });
 });

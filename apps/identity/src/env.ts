@@ -12,7 +12,11 @@ const identityEnv = z
     COOKIE_DOMAIN: z.string().optional(),
     COOKIE_SECURE: booleanFlag.optional(),
     // ASVS 3.3.2 / NIST 800-63B AAL2: 30 minutes without use ends a session (docs/security.md).
-    SESSION_IDLE_TIMEOUT: z.coerce.number({ error: 'must be a number of minutes' }).int('must be whole minutes').min(2, 'must be at least 2 minutes').default(30),
+    SESSION_IDLE_TIMEOUT: z.coerce
+      .number({ error: 'must be a number of minutes' })
+      .int('must be whole minutes')
+      .min(2, 'must be at least 2 minutes')
+      .default(30),
     IDENTITY_RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number' }).positive('must be greater than 0').default(1),
     TRUST_PROXY: trustProxySetting,
     // Kratos' `selfservice.flows.*.ui_url` and `selfservice.default_browser_return_url`.

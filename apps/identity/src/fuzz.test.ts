@@ -60,7 +60,8 @@ const f = {} as {
   outbox: number;
 };
 
-const get = (url: string, jar?: Map<string, string>) => app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...(jar ? { cookie: cookieHeader(jar) } : {}) } });
+const get = (url: string, jar?: Map<string, string>) =>
+  app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...(jar ? { cookie: cookieHeader(jar) } : {}) } });
 
 async function signUp(email: string) {
   const flow = await get('/self-service/registration/browser');
@@ -88,7 +89,11 @@ beforeAll(async () => {
   const other = await signUp(f.emails.other);
   const leaving = await signUp(`fuzz-leaving-${stamp}@example.com`);
   const logout = (await get('/self-service/logout/browser', leaving.jar)).json();
-  await app.inject({ method: 'GET', url: `/self-service/logout?token=${logout.logout_token}`, headers: { cookie: cookieHeader(leaving.jar), accept: 'application/json' } });
+  await app.inject({
+    method: 'GET',
+    url: `/self-service/logout?token=${logout.logout_token}`,
+    headers: { cookie: cookieHeader(leaving.jar), accept: 'application/json' },
+  });
 
   // A browser that holds only a CSRF cookie, with a flow of each kind.
   const first = await get('/self-service/login/browser');
@@ -121,17 +126,28 @@ afterAll(async () => {
 
 const ip = fc.tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 1, max: 254 })).map(([a, b]) => `10.7.${a}.${b}`);
 const clients = fc.constantFrom<Client>('anonymous', 'browser', 'browser', 'forged', 'revoked', 'user', 'user', 'other');
-const forgedToken = fc.oneof(fc.stringMatching(/^[A-Za-z0-9]{32}$/).map((token) => `ory_st_${token}`), headerValue, fc.constant('x'.repeat(300)));
+const forgedToken = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9]{32}$/).map((token) => `ory_st_${token}`),
+  headerValue,
+  fc.constant('x'.repeat(300)),
+);
 
 /** The Cookie header and session headers a client sends: its jar, sometimes with forged or duplicated entries. */
 function credentialsOf(client: Client): fc.Arbitrary<Record<string, string>> {
   const jar = cookieHeader(f.jars[client]);
   const cookie =
     client === 'anonymous'
-      ? fc.oneof(fc.constant(undefined), headerValue.map((value) => value.replace(/ory_kratos_session|csrf_token/gi, 'x')))
+      ? fc.oneof(
+          fc.constant(undefined),
+          headerValue.map((value) => value.replace(/ory_kratos_session|csrf_token/gi, 'x')),
+        )
       : client === 'forged'
         ? forgedToken.map((token) => `ory_kratos_session=${token}; ${jar}`)
-        : fc.oneof({ weight: 6, arbitrary: fc.constant(jar) }, { weight: 1, arbitrary: forgedToken.map((token) => `ory_kratos_session=${token}; ${jar}`) }, { weight: 1, arbitrary: headerValue.map((junk) => `${jar}; ${junk}`) });
+        : fc.oneof(
+            { weight: 6, arbitrary: fc.constant(jar) },
+            { weight: 1, arbitrary: forgedToken.map((token) => `ory_kratos_session=${token}; ${jar}`) },
+            { weight: 1, arbitrary: headerValue.map((junk) => `${jar}; ${junk}`) },
+          );
   const sessionHeader = fc.oneof(
     { weight: 4, arbitrary: fc.constant({}) },
     { weight: 1, arbitrary: forgedToken.map((token) => ({ 'x-session-token': token })) },
@@ -161,27 +177,48 @@ function request(method: InjectOptions['method'], url: fc.Arbitrary<string>, bod
     .map(({ url: path, client, credentials, extra, remoteAddress, body: encoded }): Case => {
       const headers: Record<string, string> = { ...extra, ...credentials };
       if (encoded.contentType) headers['content-type'] = encoded.contentType;
-      return { method, url: path, headers, remoteAddress, client, ...(encoded.payload !== undefined ? { payload: encoded.payload } : {}), ...(encoded.oversized ? { oversized: true } : {}) };
+      return {
+        method,
+        url: path,
+        headers,
+        remoteAddress,
+        client,
+        ...(encoded.payload !== undefined ? { payload: encoded.payload } : {}),
+        ...(encoded.oversized ? { oversized: true } : {}),
+      };
     });
 }
 
 const allFlowIds = () => Object.values(f.flows).map((flow) => flow.id);
 const flowId = (...own: string[]) => {
   const ids = [...own, ...allFlowIds()];
-  return fc.oneof(fc.constantFrom(...ids), fc.constantFrom(...ids).map((id) => id.toUpperCase()), fc.uuid(), nastyString);
+  return fc.oneof(
+    fc.constantFrom(...ids),
+    fc.constantFrom(...ids).map((id) => id.toUpperCase()),
+    fc.uuid(),
+    nastyString,
+  );
 };
 const returnTo = fc.oneof(
-  fc.constantFrom(`${consoleUrl}/dashboard`, `${identityUrl}/ui/settings`, 'https://evil.example/', '//evil.example', 'javascript:alert(1)', `${consoleUrl}@evil.example`, `${consoleUrl}.evil.example`),
+  fc.constantFrom(
+    `${consoleUrl}/dashboard`,
+    `${identityUrl}/ui/settings`,
+    'https://evil.example/',
+    '//evil.example',
+    'javascript:alert(1)',
+    `${consoleUrl}@evil.example`,
+    `${consoleUrl}.evil.example`,
+  ),
   fc.constantFrom('\r\nSet-Cookie: injected=1', '\u0000', '\t', '%0d%0a', '\u2028').map((junk) => `${consoleUrl}/dashboard${junk}`),
   nastyString,
 );
 const queryPair = (...own: string[]) =>
   fc.oneof(
-        fc.tuple(fc.constantFrom('flow', 'id'), flowId(...own)),
-        fc.tuple(fc.constant('return_to'), returnTo),
-        fc.tuple(fc.constantFrom('aal', 'refresh'), fc.oneof(fc.constantFrom('aal1', 'aal2', 'aal3', 'true', 'false'), nastyString)),
-        fc.tuple(fc.constantFrom('token', 'code'), fc.oneof(fc.stringMatching(/^\d{6}$/), fc.constant(f.logoutToken), nastyString)),
-        fc.tuple(nastyString, nastyString),
+    fc.tuple(fc.constantFrom('flow', 'id'), flowId(...own)),
+    fc.tuple(fc.constant('return_to'), returnTo),
+    fc.tuple(fc.constantFrom('aal', 'refresh'), fc.oneof(fc.constantFrom('aal1', 'aal2', 'aal3', 'true', 'false'), nastyString)),
+    fc.tuple(fc.constantFrom('token', 'code'), fc.oneof(fc.stringMatching(/^\d{6}$/), fc.constant(f.logoutToken), nastyString)),
+    fc.tuple(nastyString, nastyString),
   );
 /** Query parameters the self-service routes read, set to anything, sometimes twice. */
 const flowQuery = (...own: string[]) => fc.array(queryPair(...own), { maxLength: 4 }).map(queryString);
@@ -194,7 +231,8 @@ const flowFirst = (param: 'flow' | 'id', ...own: string[]) =>
 const nodeValue = (node: any, csrf: fc.Arbitrary<string>): fc.Arbitrary<unknown> => {
   const { name, type, value } = node.attributes;
   if (name === 'csrf_token') return csrf;
-  if (type === 'email' || name === 'identifier' || name === 'email') return fc.oneof(fc.emailAddress(), fc.constantFrom(f.emails.user, f.emails.other, f.emails.user.toUpperCase()));
+  if (type === 'email' || name === 'identifier' || name === 'email')
+    return fc.oneof(fc.emailAddress(), fc.constantFrom(f.emails.user, f.emails.other, f.emails.user.toUpperCase()));
   if (type === 'password') return fc.oneof(fc.string({ minLength: 8, maxLength: 64 }), fc.constant(`${password}!`));
   if (name.endsWith('code')) return fc.stringMatching(/^\d{6}$/);
   return fc.constant(value);
@@ -246,25 +284,49 @@ const wellFormed: Record<string, (c: Case, body: Record<string, any>) => boolean
 };
 
 /** Submissions come mostly from the browser that owns the flow, so they reach the code behind the CSRF check. */
-const submitters = (kind: string) => (kind === 'settings' ? fc.constantFrom<Client>('user', 'user', 'user', 'browser', 'forged', 'other', 'anonymous') : fc.constantFrom<Client>('browser', 'browser', 'browser', 'anonymous', 'forged', 'revoked', 'user'));
+const submitters = (kind: string) =>
+  kind === 'settings'
+    ? fc.constantFrom<Client>('user', 'user', 'user', 'browser', 'forged', 'other', 'anonymous')
+    : fc.constantFrom<Client>('browser', 'browser', 'browser', 'anonymous', 'forged', 'revoked', 'user');
 
 const submission = (kind: keyof typeof wellFormed, method: 'GET' | 'POST', ...flows: { id: string; nodes: any[] }[]) =>
   request(
     method,
     flowFirst('flow', ...flows.map((flow) => flow.id)),
-    method === 'POST' ? fc.constantFrom(...flows).chain((flow) => fc.oneof({ weight: 3, arbitrary: mutationsOf(fromNodes(flow.nodes)) }, { weight: 1, arbitrary: fromNodes(flow.nodes) })).chain((body) => encodings(body, bodyLimit, [htmlForm])) : undefined,
+    method === 'POST'
+      ? fc
+          .constantFrom(...flows)
+          .chain((flow) => fc.oneof({ weight: 3, arbitrary: mutationsOf(fromNodes(flow.nodes)) }, { weight: 1, arbitrary: fromNodes(flow.nodes) }))
+          .chain((body) => encodings(body, bodyLimit, [htmlForm]))
+      : undefined,
     submitters(kind),
   )
     .map((c): Case => ({ ...c, url: `/self-service/${kind}${c.url}` }))
     .filter((c) => !readings(c).some((body) => wellFormed[kind]?.(c, body)));
 
-const plain = (path: string) => request('GET', flowQuery().map((query) => `${path}${query}`));
-const withBody = (method: InjectOptions['method'], path: fc.Arbitrary<string>) => request(method, path, fc.oneof(mutationsOf(fc.constant({})), fc.constant({})).chain((body) => encodings(body, bodyLimit, [htmlForm])));
+const plain = (path: string) =>
+  request(
+    'GET',
+    flowQuery().map((query) => `${path}${query}`),
+  );
+const withBody = (method: InjectOptions['method'], path: fc.Arbitrary<string>) =>
+  request(
+    method,
+    path,
+    fc.oneof(mutationsOf(fc.constant({})), fc.constant({})).chain((body) => encodings(body, bodyLimit, [htmlForm])),
+  );
 
 type Spec = { runs: number; cases: () => fc.Arbitrary<Case>; expect5xx?: (response: LightMyRequestResponse) => boolean };
 
 const traversal = fc.oneof(
-  fc.constantFrom('../../package.json', '..%2f..%2fpackage.json', '%2e%2e/%2e%2e/src/app.ts', '....//....//etc/passwd', 'index-DL.js%00.png', '..\\..\\package.json'),
+  fc.constantFrom(
+    '../../package.json',
+    '..%2f..%2fpackage.json',
+    '%2e%2e/%2e%2e/src/app.ts',
+    '....//....//etc/passwd',
+    'index-DL.js%00.png',
+    '..\\..\\package.json',
+  ),
   nastyString.map(percentEncode),
 );
 
@@ -274,16 +336,44 @@ const specs: Record<string, Spec> = {
   'GET /health/alive': { runs: 60, cases: () => plain('/health/alive') },
   'GET /health/ready': { runs: 60, cases: () => plain('/health/ready') },
   'GET /metrics': { runs: 60, cases: () => plain('/metrics') },
-  'GET /dev/outbox': { runs: 100, cases: () => request('GET', fc.array(fc.tuple(fc.constant('to'), nastyString), { maxLength: 2 }).map((pairs) => `/dev/outbox${queryString(pairs)}`)) },
+  'GET /dev/outbox': {
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        fc.array(fc.tuple(fc.constant('to'), nastyString), { maxLength: 2 }).map((pairs) => `/dev/outbox${queryString(pairs)}`),
+      ),
+  },
   'GET /self-service/registration/browser': { runs: 150, cases: () => plain('/self-service/registration/browser') },
-  'GET /self-service/registration/flows': { runs: 200, cases: () => request('GET', flowFirst('id', f.flows.registration.id).map((query) => `/self-service/registration/flows${query}`)) },
+  'GET /self-service/registration/flows': {
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        flowFirst('id', f.flows.registration.id).map((query) => `/self-service/registration/flows${query}`),
+      ),
+  },
   'POST /self-service/registration': { runs: 450, cases: () => submission('registration', 'POST', f.flows.registration) },
   'GET /self-service/verification/browser': { runs: 120, cases: () => plain('/self-service/verification/browser') },
-  'GET /self-service/verification/flows': { runs: 200, cases: () => request('GET', flowFirst('id', f.flows.verification.id).map((query) => `/self-service/verification/flows${query}`)) },
+  'GET /self-service/verification/flows': {
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        flowFirst('id', f.flows.verification.id).map((query) => `/self-service/verification/flows${query}`),
+      ),
+  },
   'POST /self-service/verification': { runs: 400, cases: () => submission('verification', 'POST', f.flows.verification, f.flows.userVerification) },
   'GET /self-service/verification': { runs: 150, cases: () => submission('verification', 'GET', f.flows.verification, f.flows.userVerification) },
   'GET /self-service/login/browser': { runs: 150, cases: () => plain('/self-service/login/browser') },
-  'GET /self-service/login/flows': { runs: 200, cases: () => request('GET', flowFirst('id', f.flows.login.id).map((query) => `/self-service/login/flows${query}`)) },
+  'GET /self-service/login/flows': {
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        flowFirst('id', f.flows.login.id).map((query) => `/self-service/login/flows${query}`),
+      ),
+  },
   'POST /self-service/login': { runs: 450, cases: () => submission('login', 'POST', f.flows.login) },
   'GET /self-service/logout/browser': { runs: 120, cases: () => plain('/self-service/logout/browser') },
   'GET /self-service/logout': {
@@ -292,30 +382,96 @@ const specs: Record<string, Spec> = {
     cases: () => plain('/self-service/logout').filter((c) => !(c.client === 'user' && String(c.url).includes(f.logoutToken))),
   },
   'GET /self-service/recovery/browser': { runs: 120, cases: () => plain('/self-service/recovery/browser') },
-  'GET /self-service/recovery/flows': { runs: 200, cases: () => request('GET', flowFirst('id', f.flows.recovery.id).map((query) => `/self-service/recovery/flows${query}`)) },
+  'GET /self-service/recovery/flows': {
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        flowFirst('id', f.flows.recovery.id).map((query) => `/self-service/recovery/flows${query}`),
+      ),
+  },
   'POST /self-service/recovery': { runs: 400, cases: () => submission('recovery', 'POST', f.flows.recovery) },
   'GET /self-service/recovery': { runs: 150, cases: () => submission('recovery', 'GET', f.flows.recovery) },
   'GET /self-service/settings/browser': { runs: 150, cases: () => plain('/self-service/settings/browser') },
-  'GET /self-service/settings/flows': { runs: 200, cases: () => request('GET', flowFirst('id', f.flows.settings.id).map((query) => `/self-service/settings/flows${query}`)) },
+  'GET /self-service/settings/flows': {
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        flowFirst('id', f.flows.settings.id).map((query) => `/self-service/settings/flows${query}`),
+      ),
+  },
   'POST /self-service/settings': { runs: 450, cases: () => submission('settings', 'POST', f.flows.settings) },
   'GET /sessions/whoami': { runs: 200, cases: () => plain('/sessions/whoami') },
-  'POST /sessions/whoami': { runs: 60, cases: () => withBody('POST', flowQuery().map((query) => `/sessions/whoami${query}`)) },
-  'PUT /sessions/whoami': { runs: 60, cases: () => withBody('PUT', flowQuery().map((query) => `/sessions/whoami${query}`)) },
-  'PATCH /sessions/whoami': { runs: 60, cases: () => withBody('PATCH', flowQuery().map((query) => `/sessions/whoami${query}`)) },
-  'DELETE /sessions/whoami': { runs: 60, cases: () => withBody('DELETE', flowQuery().map((query) => `/sessions/whoami${query}`)) },
+  'POST /sessions/whoami': {
+    runs: 60,
+    cases: () =>
+      withBody(
+        'POST',
+        flowQuery().map((query) => `/sessions/whoami${query}`),
+      ),
+  },
+  'PUT /sessions/whoami': {
+    runs: 60,
+    cases: () =>
+      withBody(
+        'PUT',
+        flowQuery().map((query) => `/sessions/whoami${query}`),
+      ),
+  },
+  'PATCH /sessions/whoami': {
+    runs: 60,
+    cases: () =>
+      withBody(
+        'PATCH',
+        flowQuery().map((query) => `/sessions/whoami${query}`),
+      ),
+  },
+  'DELETE /sessions/whoami': {
+    runs: 60,
+    cases: () =>
+      withBody(
+        'DELETE',
+        flowQuery().map((query) => `/sessions/whoami${query}`),
+      ),
+  },
   'GET /sessions': { runs: 120, cases: () => plain('/sessions') },
   // The signed-in person has no other session, so revoking the others changes nothing.
-  'DELETE /sessions': { runs: 120, cases: () => withBody('DELETE', flowQuery().map((query) => `/sessions${query}`)) },
+  'DELETE /sessions': {
+    runs: 120,
+    cases: () =>
+      withBody(
+        'DELETE',
+        flowQuery().map((query) => `/sessions${query}`),
+      ),
+  },
   'DELETE /sessions/:id': {
     runs: 250,
-    cases: () => withBody('DELETE', fc.oneof(fc.constant(f.otherSessionId), fc.uuid(), nastyString.map(percentEncode)).map((id) => `/sessions/${id}`)).filter(
-      (c) => !(c.client === 'other' && String(c.url).includes(f.otherSessionId)),
-    ),
+    cases: () =>
+      withBody(
+        'DELETE',
+        fc.oneof(fc.constant(f.otherSessionId), fc.uuid(), nastyString.map(percentEncode)).map((id) => `/sessions/${id}`),
+      ).filter((c) => !(c.client === 'other' && String(c.url).includes(f.otherSessionId))),
   },
   'GET /ui/config.json': { runs: 60, cases: () => plain('/ui/config.json') },
-  'GET /ui/assets/*': { runs: 150, cases: () => request('GET', traversal.map((path) => `/ui/assets/${path}`)) },
+  'GET /ui/assets/*': {
+    runs: 150,
+    cases: () =>
+      request(
+        'GET',
+        traversal.map((path) => `/ui/assets/${path}`),
+      ),
+  },
   'GET /ui': { runs: 60, cases: () => plain('/ui'), expect5xx: notBuilt },
-  'GET /ui/*': { runs: 150, cases: () => request('GET', fc.oneof(fc.constantFrom('settings', 'login', 'recovery'), traversal).map((path) => `/ui/${path}`)), expect5xx: notBuilt },
+  'GET /ui/*': {
+    runs: 150,
+    cases: () =>
+      request(
+        'GET',
+        fc.oneof(fc.constantFrom('settings', 'login', 'recovery'), traversal).map((path) => `/ui/${path}`),
+      ),
+    expect5xx: notBuilt,
+  },
 };
 
 function notBuilt(response: LightMyRequestResponse) {
@@ -335,7 +491,8 @@ const fuzz = (route: string, spec: Spec) =>
       // 414 or 400 when the router refuses the URL (an over-long parameter, a broken %-escape) before the body is read.
       const urlRefused = response.statusCode === 414 || (response.statusCode === 400 && response.body.includes('is not a valid url component'));
       if (c.oversized && response.statusCode !== 413 && !urlRefused) problems.push(`an oversized body answered ${response.statusCode}`);
-      if (route.startsWith('GET /ui/assets') && response.statusCode === 200 && !/^\/ui\/assets\/[\w-]+\.(js|css)$/.test(String(c.url))) problems.push('served a file outside the assets');
+      if (route.startsWith('GET /ui/assets') && response.statusCode === 200 && !/^\/ui\/assets\/[\w-]+\.(js|css)$/.test(String(c.url)))
+        problems.push('served a file outside the assets');
       return problems;
     },
   });
@@ -370,7 +527,12 @@ describe('identity fuzzing', () => {
       expect(statuses.get(route), `${route} never reached the CSRF check or validation`).toEqual(expect.arrayContaining([400, 403]));
     }
     const whoami = await send(app, { method: 'GET', url: '/sessions/whoami', headers: { cookie: cookieHeader(f.jars.user), accept: 'application/json' } });
-    expect(check(whoami?.statusCode === 200 && whoami.json().identity.traits.email === f.emails.user, () => `whoami answered ${whoami?.statusCode} after the fuzzing`)).toBe(true);
+    expect(
+      check(
+        whoami?.statusCode === 200 && whoami.json().identity.traits.email === f.emails.user,
+        () => `whoami answered ${whoami?.statusCode} after the fuzzing`,
+      ),
+    ).toBe(true);
     expect(tally.requests).toBeGreaterThanOrEqual(Object.values(specs).reduce((sum, spec) => sum + spec.runs * runs, 0));
   });
 });

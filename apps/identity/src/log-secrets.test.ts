@@ -31,13 +31,23 @@ vi.mock('@meterway/service', async (importOriginal) => {
 const testDb = setupTestDb({ schema, migrations });
 const identityUrl = 'http://127.0.0.1:4456';
 const identitySecret = 'identity-secret-that-signs-codes-and-logout-tokens-0123456789';
-const passwords = { first: 'first passphrase of the log test 42', wrong: 'wrong passphrase of the log test 17', second: 'second passphrase of the log test 99' };
+const passwords = {
+  first: 'first passphrase of the log test 42',
+  wrong: 'wrong passphrase of the log test 17',
+  second: 'second passphrase of the log test 99',
+};
 let mail: Awaited<ReturnType<typeof startMailCatcher>>;
 let app: FastifyInstance;
 
 beforeAll(async () => {
   mail = await startMailCatcher();
-  const config = loadIdentityConfig({ LOG_LEVEL: 'trace', IDENTITY_URL: identityUrl, CONSOLE_URL: 'http://127.0.0.1:3999', SMTP_URL: mail.url, IDENTITY_SECRET: identitySecret });
+  const config = loadIdentityConfig({
+    LOG_LEVEL: 'trace',
+    IDENTITY_URL: identityUrl,
+    CONSOLE_URL: 'http://127.0.0.1:3999',
+    SMTP_URL: mail.url,
+    IDENTITY_SECRET: identitySecret,
+  });
   app = await createApp({ config, db: testDb.handle });
 });
 
@@ -61,7 +71,9 @@ function browser(secrets: Set<string>) {
           ...(options.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
           ...options.headers,
         },
-        ...(options.payload !== undefined ? { payload: options.form ? new URLSearchParams(options.payload as Record<string, string>).toString() : options.payload } : {}),
+        ...(options.payload !== undefined
+          ? { payload: options.form ? new URLSearchParams(options.payload as Record<string, string>).toString() : options.payload }
+          : {}),
       });
       for (const [name, value] of jarFrom(response)) {
         jar.set(name, value);
@@ -72,7 +84,8 @@ function browser(secrets: Set<string>) {
   };
 }
 
-const csrfOf = (response: LightMyRequestResponse) => response.json().ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value as string;
+const csrfOf = (response: LightMyRequestResponse) =>
+  response.json().ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value as string;
 
 describe('identity logs', () => {
   it('never contain a password, code, link token, session or logout token, CSRF token or the secret', async () => {
@@ -90,8 +103,12 @@ describe('identity logs', () => {
     const verificationId = registered.json().continue_with[1].flow.id as string;
     const code = codeIn(await mail.waitForMail(email));
     secrets.add(code);
-    expect((await alice.call('GET', `/self-service/verification?flow=${verificationId}&code=${code}`, { headers: { accept: 'text/html' } })).statusCode).toBe(303);
-    expect((await alice.call('POST', `/self-service/verification?flow=${verificationId}`, { payload: { method: 'code', code } })).json().state).toBe('passed_challenge');
+    expect((await alice.call('GET', `/self-service/verification?flow=${verificationId}&code=${code}`, { headers: { accept: 'text/html' } })).statusCode).toBe(
+      303,
+    );
+    expect((await alice.call('POST', `/self-service/verification?flow=${verificationId}`, { payload: { method: 'code', code } })).json().state).toBe(
+      'passed_challenge',
+    );
 
     // The session by cookie, by X-Session-Token and by bearer; then log out.
     const session = alice.jar.get('ory_kratos_session') ?? '';
@@ -111,7 +128,13 @@ describe('identity logs', () => {
     });
     expect(wrong.statusCode).toBe(303);
     const again = await alice.call('GET', '/self-service/login/browser');
-    expect((await alice.call('POST', `/self-service/login?flow=${again.json().id}`, { payload: { method: 'password', identifier: email, password: passwords.first, csrf_token: csrfOf(again) } })).statusCode).toBe(200);
+    expect(
+      (
+        await alice.call('POST', `/self-service/login?flow=${again.json().id}`, {
+          payload: { method: 'password', identifier: email, password: passwords.first, csrf_token: csrfOf(again) },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     // Recovery by code, and a new password in the settings flow it opens.
     const bob = browser(secrets);
@@ -119,11 +142,15 @@ describe('identity logs', () => {
     await bob.call('POST', `/self-service/recovery?flow=${recovery.json().id}`, { payload: { method: 'code', email, csrf_token: csrfOf(recovery) } });
     const recoveryCode = codeIn(await mail.waitForMail(email, 2));
     secrets.add(recoveryCode);
-    const recovered = await bob.call('POST', `/self-service/recovery?flow=${recovery.json().id}`, { payload: { method: 'code', code: recoveryCode, csrf_token: csrfOf(recovery) } });
+    const recovered = await bob.call('POST', `/self-service/recovery?flow=${recovery.json().id}`, {
+      payload: { method: 'code', code: recoveryCode, csrf_token: csrfOf(recovery) },
+    });
     expect(recovered.statusCode).toBe(422);
     const settingsId = new URL(recovered.json().redirect_browser_to).searchParams.get('flow') ?? '';
     const settings = await bob.call('GET', `/self-service/settings/flows?id=${settingsId}`);
-    const changed = await bob.call('POST', `/self-service/settings?flow=${settingsId}`, { payload: { method: 'password', password: passwords.second, csrf_token: csrfOf(settings) } });
+    const changed = await bob.call('POST', `/self-service/settings?flow=${settingsId}`, {
+      payload: { method: 'password', password: passwords.second, csrf_token: csrfOf(settings) },
+    });
     expect(changed.json().state).toBe('success');
 
     // Recovery by the e-mailed link.
@@ -145,13 +172,18 @@ describe('identity logs', () => {
     expect([...secrets].filter((secret) => secret.startsWith('ory_st_')).length).toBeGreaterThanOrEqual(3);
     for (const line of written) JSON.parse(line);
     expect([...secrets].every((secret) => secret.length >= 6)).toBe(true);
-    const leaks = written.flatMap((line) => [...secrets].filter((secret) => line.includes(secret)).map((secret) => `${secret.slice(0, 8)}… in ${line.slice(0, 300)}`));
+    const leaks = written.flatMap((line) =>
+      [...secrets].filter((secret) => line.includes(secret)).map((secret) => `${secret.slice(0, 8)}… in ${line.slice(0, 300)}`),
+    );
     expect(leaks).toEqual([]);
   });
 
   it('without SMTP, writes the codes to the dev outbox lines only (the development aid) and nowhere else', async () => {
     const outboxDb = await import('@meterway/db/testing').then(({ createTestDb }) => createTestDb({ schema, migrations }));
-    const dev = await createApp({ config: loadIdentityConfig({ LOG_LEVEL: 'trace', IDENTITY_URL: identityUrl, CONSOLE_URL: 'http://127.0.0.1:3999' }), db: outboxDb });
+    const dev = await createApp({
+      config: loadIdentityConfig({ LOG_LEVEL: 'trace', IDENTITY_URL: identityUrl, CONSOLE_URL: 'http://127.0.0.1:3999' }),
+      db: outboxDb,
+    });
     try {
       const from = lines.length;
       const email = `dev-outbox-${Date.now().toString(36)}@example.com`;

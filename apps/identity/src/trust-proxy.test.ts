@@ -97,10 +97,14 @@ describe('TRUST_PROXY=1', () => {
 
   it('keeps failed logins for an identifier to the client that made them: its owner elsewhere signs in', async () => {
     const email = newEmail();
-    const viaProxy = (client: string) => ({ browser: injectBrowser(() => t.app, counts, { identityUrl, ip: '10.0.0.4' }), headers: { 'x-forwarded-for': client } });
+    const viaProxy = (client: string) => ({
+      browser: injectBrowser(() => t.app, counts, { identityUrl, ip: '10.0.0.4' }),
+      headers: { 'x-forwarded-for': client },
+    });
     await signUp(viaProxy('192.0.2.71').browser, email);
     const attacker = viaProxy('192.0.2.70');
-    for (let attempt = 0; attempt < loginLimit; attempt++) expect(outcomeOf(await logIn(attacker.browser, email, 'a wrong passphrase 42', { headers: attacker.headers }))).toBe('400');
+    for (let attempt = 0; attempt < loginLimit; attempt++)
+      expect(outcomeOf(await logIn(attacker.browser, email, 'a wrong passphrase 42', { headers: attacker.headers }))).toBe('400');
     expect(outcomeOf(await logIn(attacker.browser, email, undefined, { headers: attacker.headers }))).toBe(refused);
     const elsewhere = viaProxy('192.0.2.72');
     expect(outcomeOf(await logIn(elsewhere.browser, email, undefined, { headers: elsewhere.headers }))).toBe('200');
@@ -111,7 +115,8 @@ describe('TRUST_PROXY=1', () => {
     const busy = viaProxy();
     const headers = { 'x-forwarded-for': '192.0.2.50' };
     const kinds = ['login', 'registration', 'recovery', 'verification'];
-    for (let flow = 0; flow < flowLimit; flow++) expect(outcomeOf(await busy.get(`/self-service/${kinds[flow % kinds.length]}/browser`, { headers }))).toBe('200');
+    for (let flow = 0; flow < flowLimit; flow++)
+      expect(outcomeOf(await busy.get(`/self-service/${kinds[flow % kinds.length]}/browser`, { headers }))).toBe('200');
     expect(outcomeOf(await busy.get('/self-service/login/browser', { headers }))).toBe(refused);
     expect(outcomeOf(await busy.get('/self-service/recovery/browser', { headers: { 'x-forwarded-for': '203.0.113.40, 192.0.2.50' } }))).toBe(refused);
     expect(outcomeOf(await viaProxy().get('/self-service/login/browser', { headers: { 'x-forwarded-for': '192.0.2.51' } }))).toBe('200');
@@ -126,7 +131,8 @@ describe('TRUST_PROXY=10.0.0.0/8, 127.0.0.1', () => {
   });
 
   it('skips listed proxies in X-Forwarded-For, and ignores it from a client that is not one', async () => {
-    for (let attempt = 0; attempt < loginLimit; attempt++) expect(await from(() => t.app, '127.0.0.1', `192.0.2.${attempt + 1}, 203.0.113.20, 10.1.2.3`).logIn()).toBe('400');
+    for (let attempt = 0; attempt < loginLimit; attempt++)
+      expect(await from(() => t.app, '127.0.0.1', `192.0.2.${attempt + 1}, 203.0.113.20, 10.1.2.3`).logIn()).toBe('400');
     expect(await from(() => t.app, '10.9.9.9', '203.0.113.20').logIn()).toBe(refused);
     await expectKeyedOnSocket(() => t.app, '203.0.113.3');
   });

@@ -31,15 +31,25 @@ describe('configurable UI URLs (Kratos ui_url)', () => {
   });
 
   it('stops boot on a value that is not an http(s) URL, naming the variable', () => {
-    expect(() => loadIdentityConfig({ IDENTITY_SETTINGS_UI_URL: 'javascript:alert(1)' })).toThrow(/IDENTITY_SETTINGS_UI_URL: must be an http:\/\/ or https:\/\/ URL/);
+    expect(() => loadIdentityConfig({ IDENTITY_SETTINGS_UI_URL: 'javascript:alert(1)' })).toThrow(
+      /IDENTITY_SETTINGS_UI_URL: must be an http:\/\/ or https:\/\/ URL/,
+    );
     expect(() => loadIdentityConfig({ IDENTITY_DEFAULT_RETURN_URL: 'elsewhere' })).toThrow(/IDENTITY_DEFAULT_RETURN_URL/);
   });
 
   it('redirects a browser to the configured login UI and accepts return_to on its origin', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/self-service/login/browser?return_to=${encodeURIComponent(`${app}/home`)}`, headers: { accept: 'text/html' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/self-service/login/browser?return_to=${encodeURIComponent(`${app}/home`)}`,
+      headers: { accept: 'text/html' },
+    });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toMatch(new RegExp(`^${app}/login\\?flow=`));
-    const foreign = await t.app.inject({ method: 'GET', url: `/self-service/login/browser?return_to=${encodeURIComponent('http://evil.example/')}`, headers: { accept: 'application/json' } });
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/self-service/login/browser?return_to=${encodeURIComponent('http://evil.example/')}`,
+      headers: { accept: 'application/json' },
+    });
     expect(foreign.statusCode).toBe(400);
   });
 

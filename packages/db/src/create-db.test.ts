@@ -68,9 +68,9 @@ describe.skipIf(!process.env.DATABASE_URL)('createDb on Postgres (DATABASE_URL s
       expect(instances[0]?.kind).toBe('postgres');
       const [row] = await scratch.db.select({ n: count() }).from(schema.notes);
       expect(row?.n).toBe(0);
-      const tables = (await scratch.db.execute(
-        "select table_schema as schema from information_schema.tables where table_name = 'notes'",
-      )) as unknown as { rows: { schema: string }[] };
+      const tables = (await scratch.db.execute("select table_schema as schema from information_schema.tables where table_name = 'notes'")) as unknown as {
+        rows: { schema: string }[];
+      };
       expect(tables.rows.map((table) => table.schema)).toEqual(['fixture']);
     } finally {
       await Promise.all(opened.splice(0).map((handle) => handle.close()));

@@ -94,11 +94,7 @@ function dropLostClients(pool: pg.Pool) {
   });
 }
 
-export function fromPglite<TSchema extends Schema>(
-  client: PGlite,
-  schema: TSchema,
-  onClose: () => void = () => {},
-): DbHandle<TSchema> {
+export function fromPglite<TSchema extends Schema>(client: PGlite, schema: TSchema, onClose: () => void = () => {}): DbHandle<TSchema> {
   const db = drizzlePglite({ client, schema });
   return {
     db,

@@ -91,7 +91,10 @@ describe('migrate with a functions folder', () => {
     const functions = functionsCopy();
     // A SQL function's body is checked when it is created, so "b" fails unless "a" ran first.
     writeFileSync(join(functions, 'a-double.sql'), `CREATE OR REPLACE FUNCTION "fixture"."double"(n int) RETURNS int LANGUAGE sql AS $$ SELECT n * 2 $$;`);
-    writeFileSync(join(functions, 'b-quadruple.sql'), `CREATE OR REPLACE FUNCTION "fixture"."quadruple"(n int) RETURNS int LANGUAGE sql AS $$ SELECT "fixture"."double"("fixture"."double"(n)) $$;`);
+    writeFileSync(
+      join(functions, 'b-quadruple.sql'),
+      `CREATE OR REPLACE FUNCTION "fixture"."quadruple"(n int) RETURNS int LANGUAGE sql AS $$ SELECT "fixture"."double"("fixture"."double"(n)) $$;`,
+    );
     const handle = await migratedDb({ ...migrations, functions });
     const result = (await handle.db.execute(sql`select fixture.quadruple(3) as n`)) as unknown as { rows: { n: number }[] };
     expect(result.rows[0]?.n).toBe(12);
@@ -105,7 +108,10 @@ describe('migrate with a functions folder', () => {
     if (!note) throw new Error('no note');
 
     writeFileSync(join(functions, 'notes-bump-version.sql'), bumpVersionBy(10));
-    writeFileSync(join(functions, 'zz-broken.sql'), 'CREATE OR REPLACE FUNCTION "fixture"."broken"() RETURNS int LANGUAGE sql AS $$ SELECT 1 FROM "fixture"."no_such_table" $$;');
+    writeFileSync(
+      join(functions, 'zz-broken.sql'),
+      'CREATE OR REPLACE FUNCTION "fixture"."broken"() RETURNS int LANGUAGE sql AS $$ SELECT 1 FROM "fixture"."no_such_table" $$;',
+    );
     await expect(handle.migrate(options)).rejects.toThrow(/zz-broken\.sql/);
     // The earlier file's change was rolled back with the failing one.
     expect(await versionAfterEdit(handle, note.id)).toBe(2);

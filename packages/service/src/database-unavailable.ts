@@ -5,7 +5,8 @@ export const databaseRetryAfterSeconds = 5;
 // or still starting up. Socket codes are the connection itself failing.
 const unavailableCodes = /^(08\w{3}|57P0[123]|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)$/;
 // node-postgres reports a connection that died under a query without any code.
-const unavailableMessages = /^(Connection terminated( unexpectedly)?|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect)$/;
+const unavailableMessages =
+  /^(Connection terminated( unexpectedly)?|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect)$/;
 
 /**
  * True when `error` (or what it wraps: the ORM wraps the driver's error in `cause`, a refused

@@ -58,7 +58,7 @@ describe('parseEnv', () => {
     }
   });
 
-  it('never echoes a secret in its refusal: a secret variable\'s value, a URL\'s password', () => {
+  it("never echoes a secret in its refusal: a secret variable's value, a URL's password", () => {
     const problems = (source: NodeJS.ProcessEnv) => {
       try {
         parseEnv(z.object({ ...stackEnvShape, API_SECRET: z.string().min(32, 'must be at least 32 characters').optional() }), source);

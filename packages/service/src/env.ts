@@ -40,16 +40,19 @@ export const port = (fallback: number) =>
     .pipe(z.number().int().min(1, 'must be a port number between 1 and 65535').max(65535, 'must be a port number between 1 and 65535'))
     .default(fallback);
 
-export const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-  .transform((value) => value.replace(/\/+$/, ''));
+export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).transform((value) => value.replace(/\/+$/, ''));
 
 export const booleanFlag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true');
 
 /** A comma-separated list, trimmed, blanks dropped. */
 export const commaList = z
   .string()
-  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
   .default([]);
 
 /** The names every service reads: where each part listens and how the others are reached. */

@@ -5,7 +5,11 @@ import { serializeLoggedError } from './log-errors.js';
 describe('errors as the services log them', () => {
   it("leave out a failed query's parameters, in the message, the stack and its fields, and keep the rest", () => {
     const cause = Object.assign(new Error('Connection terminated unexpectedly'), { code: '57P01' });
-    const failed = new DrizzleQueryError('select * from app.publishable_keys where value = $1', ['pk_live_SecretKeyValue0123456789abcdef', 'multi\nline'], cause);
+    const failed = new DrizzleQueryError(
+      'select * from app.publishable_keys where value = $1',
+      ['pk_live_SecretKeyValue0123456789abcdef', 'multi\nline'],
+      cause,
+    );
     const logged = JSON.stringify(serializeLoggedError(failed));
     expect(logged).not.toContain('pk_live_SecretKeyValue0123456789abcdef');
     expect(logged).not.toContain('multi');

@@ -9,7 +9,11 @@ function scrubbed(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(queryParams, '\nparams: [redacted]');
   if (Array.isArray(value)) return value.map(scrubbed);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([name]) => name !== 'params').map(([name, inner]) => [name, scrubbed(inner)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => name !== 'params')
+      .map(([name, inner]) => [name, scrubbed(inner)]),
+  );
 }
 
 /** pino's error serializer, with the parameters of failed queries left out (logs never carry secrets, also when the database fails). */

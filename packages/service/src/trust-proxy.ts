@@ -36,7 +36,10 @@ export const trustProxySetting = z
       context.addIssue({ code: 'custom', message: 'must be at least 1 hop (false turns it off)' });
       return z.NEVER;
     }
-    const entries = setting.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = setting
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     if (entries.length === 0) context.addIssue({ code: 'custom', message: `lists no address; ${expected}` });
     for (const entry of entries.filter((candidate) => !isAddressOrCidr(candidate))) {
       context.addIssue({ code: 'custom', message: `"${entry}" is not an IP address or CIDR; ${expected}` });

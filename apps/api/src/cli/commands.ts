@@ -48,11 +48,13 @@ export const commands: Record<string, Command> = {
   },
   'grant-credit': {
     args: '<email> <dollars> [reason]',
-    summary: 'add (or, negative, take back) credit for that person\'s organisation',
+    summary: "add (or, negative, take back) credit for that person's organisation",
     run: async (args, { execute }) => {
       const [email, amount, ...reason] = args;
       if (!email?.includes('@') || !amount || !/^-?\d+(\.\d{1,2})?$/.test(amount)) {
-        throw new UsageError('grant-credit takes an e-mail address, an amount in dollars with at most 2 decimals (negative to take back), and an optional reason.');
+        throw new UsageError(
+          'grant-credit takes an e-mail address, an amount in dollars with at most 2 decimals (negative to take back), and an optional reason.',
+        );
       }
       const result = await execute('grant-credit', { email, dollars: Number(amount), ...(reason.length ? { reason: reason.join(' ') } : {}) });
       return `${result.amount >= 0 ? 'Granted' : 'Took back'} ${dollars.format(Math.abs(result.amount))} ${result.amount >= 0 ? 'to' : 'from'} ${result.organizationName} (${result.email}); balance now ${dollars.format(result.balance)}.`;
@@ -68,8 +70,8 @@ export function usage(): string {
     'Commands:',
     ...Object.entries(commands).map(([name, command]) => `  ${`${name} ${command.args}`.padEnd(width)}  ${command.summary}`),
     '',
-    'Reads the api\'s environment: DATABASE_URL, or else DATA_DIR (a relative path is taken from the',
+    "Reads the api's environment: DATABASE_URL, or else DATA_DIR (a relative path is taken from the",
     'repository root, as npm start does). Works while the stack runs: on PGlite through the running',
-    'api\'s operator socket, DATA_DIR/api-operator.sock; otherwise on the database directly.',
+    "api's operator socket, DATA_DIR/api-operator.sock; otherwise on the database directly.",
   ].join('\n');
 }

@@ -23,7 +23,9 @@ const grantCredit = (args: string[]) =>
 describe('npm run admin -- grant-credit', () => {
   it('posts an adjustment through the ledger and reports the new balance', async () => {
     const organizationId = await person('ada@example.com');
-    expect(await grantCredit(['ADA@example.com', '12.50', 'launch', 'promotion'])).toBe("Granted $12.50 to Ada's organisation (ada@example.com); balance now $12.50.");
+    expect(await grantCredit(['ADA@example.com', '12.50', 'launch', 'promotion'])).toBe(
+      "Granted $12.50 to Ada's organisation (ada@example.com); balance now $12.50.",
+    );
     expect(await grantCredit(['ada@example.com', '-2.5'])).toBe("Took back $2.50 from Ada's organisation (ada@example.com); balance now $10.00.");
     expect(await balanceNanos(testDb.db, organizationId)).toBe(10_000_000_000n);
     await expectLedgerConsistent(testDb.db);

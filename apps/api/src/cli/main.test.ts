@@ -12,7 +12,11 @@ afterAll(() => rmSync(emptyDataDir, { recursive: true, force: true }));
 
 async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const printed = { out: '', err: '' };
-  const code = await main(argv, { DATA_DIR: emptyDataDir, ...env }, { out: (text) => (printed.out += `${text}\n`), err: (text) => (printed.err += `${text}\n`) });
+  const code = await main(
+    argv,
+    { DATA_DIR: emptyDataDir, ...env },
+    { out: (text) => (printed.out += `${text}\n`), err: (text) => (printed.err += `${text}\n`) },
+  );
   return { code, ...printed };
 }
 

@@ -75,7 +75,9 @@ async function chargeOneCall(db: Db) {
       from app.settle_calls(${organization}, ${key}, ${period}::date, ${calls}::jsonb)`),
   );
   const [credit] = rows<{ balance: number; reserved: number }>(
-    await db.execute(sql`select balance_nanos::int as balance, reserved_nanos::int as reserved from app.credit_balances where organization_id = ${organization}`),
+    await db.execute(
+      sql`select balance_nanos::int as balance, reserved_nanos::int as reserved from app.credit_balances where organization_id = ${organization}`,
+    ),
   );
   const [spend] = rows<{ spent: number; reserved: number }>(
     await db.execute(sql`select spent_nanos::int as spent, reserved_nanos::int as reserved from app.key_spend where publishable_key_id = ${key}`),

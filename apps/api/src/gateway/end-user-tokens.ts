@@ -70,7 +70,11 @@ function whyInvalid(error: unknown): string {
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'its signature does not verify';
   if (error instanceof errors.JWKSNoMatchingKey) return "it is signed with a key the key's JWKS URL does not list";
   // A JWKS answer that is not 200 is a plain JOSEError; a connection that fails is not one at all.
-  const fetching = error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.constructor === errors.JOSEError;
+  const fetching =
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    !(error instanceof errors.JOSEError) ||
+    error.constructor === errors.JOSEError;
   if (fetching) return "the signing keys could not be fetched from the key's JWKS URL";
   return 'it is not a well-formed signed JWT';
 }

@@ -85,7 +85,10 @@ type Forwarded = { done: () => void };
  */
 function forwarding(gateway: Gateway, call: Call): Forwarded {
   const done = gateway.meter.forwarding(metered(gateway, call, 'reserved'), (error) =>
-    call.log.warn({ err: error, completionId: call.completionId }, 'recording that a call was forwarded failed; a crash before its settlement would leave it uncharged'),
+    call.log.warn(
+      { err: error, completionId: call.completionId },
+      'recording that a call was forwarded failed; a crash before its settlement would leave it uncharged',
+    ),
   );
   return { done };
 }

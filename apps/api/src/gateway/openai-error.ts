@@ -21,11 +21,19 @@ export class GatewayError extends Error {
 
 export const gatewayErrors = {
   invalidRequest: (message: string, param: string | null = null) => new GatewayError(400, 'invalid_request_error', 'invalid_request', message, param),
-  unknownModel: (model: string) => new GatewayError(400, 'invalid_request_error', 'model_not_found', `The model '${model}' does not exist or is not priced on this gateway.`, 'model'),
-  invalidKey: () => new GatewayError(401, 'invalid_request_error', 'invalid_api_key', 'Incorrect or missing publishable key. Create one in the Meterway console.'),
-  insufficientCredit: () => new GatewayError(402, 'insufficient_quota', 'insufficient_quota', 'Your prepaid credit is used up. Add credits in the Meterway console.'),
+  unknownModel: (model: string) =>
+    new GatewayError(400, 'invalid_request_error', 'model_not_found', `The model '${model}' does not exist or is not priced on this gateway.`, 'model'),
+  invalidKey: () =>
+    new GatewayError(401, 'invalid_request_error', 'invalid_api_key', 'Incorrect or missing publishable key. Create one in the Meterway console.'),
+  insufficientCredit: () =>
+    new GatewayError(402, 'insufficient_quota', 'insufficient_quota', 'Your prepaid credit is used up. Add credits in the Meterway console.'),
   originNotAllowed: (origin: string | undefined) =>
-    new GatewayError(403, 'permission_error', 'origin_not_allowed', origin ? `The origin ${origin} is not allowed for this key.` : 'Requests need an Origin header allowed for this key.'),
+    new GatewayError(
+      403,
+      'permission_error',
+      'origin_not_allowed',
+      origin ? `The origin ${origin} is not allowed for this key.` : 'Requests need an Origin header allowed for this key.',
+    ),
   modelNotAllowed: (model: string) =>
     new GatewayError(403, 'permission_error', 'model_not_allowed', `The model '${model}' is not allowed for this key.`, 'model'),
   clientBlocked: () => new GatewayError(403, 'permission_error', 'client_blocked', "The key's owner has blocked calls from your address."),
@@ -38,7 +46,8 @@ export const gatewayErrors = {
     ),
   invalidEndUserToken: (why: string) => new GatewayError(401, 'invalid_request_error', 'invalid_end_user_token', `The end-user token is not valid: ${why}.`),
   endUserBlocked: () => new GatewayError(403, 'permission_error', 'end_user_blocked', "The key's owner has blocked this end user."),
-  budgetExceeded: () => new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),
+  budgetExceeded: () =>
+    new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),
   rateLimited: (retryAfterSeconds: number) =>
     new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
   clientRateLimited: (retryAfterSeconds: number) =>
@@ -60,7 +69,14 @@ export const gatewayErrors = {
       retryAfterSeconds,
     ),
   endUserRateLimited: (retryAfterSeconds: number) =>
-    new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests from this end user for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
+    new GatewayError(
+      429,
+      'requests',
+      'rate_limit_exceeded',
+      `Too many requests from this end user for this key. Retry in ${retryAfterSeconds} seconds.`,
+      null,
+      retryAfterSeconds,
+    ),
   endUserAllowanceSpent: (period: 'day' | 'month', retryAfterSeconds: number) =>
     new GatewayError(
       429,
@@ -77,7 +93,9 @@ export const gatewayErrors = {
       502,
       'api_error',
       'upstream_error',
-      charged ? 'The model provider failed after it had the request, so it may bill it: the call was charged what was reserved for it.' : 'The model provider failed. Nothing was charged.',
+      charged
+        ? 'The model provider failed after it had the request, so it may bill it: the call was charged what was reserved for it.'
+        : 'The model provider failed. Nothing was charged.',
     ),
   unavailable: () =>
     new GatewayError(

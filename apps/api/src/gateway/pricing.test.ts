@@ -36,6 +36,8 @@ describe('the pricing file', () => {
     expect(() => loadPricing(write({ ...valid, models: { x: { input: 0.0001, output: 1, maxOutputTokens: 9 } } }))).toThrow(/at most 3 decimals/);
     expect(() => loadPricing(write({ ...valid, currency: 'EUR' }))).toThrow(/currency/);
     expect(() => loadPricing(write({ ...valid, models: { x: { input: 1, output: 1 } } }))).toThrow(/models\.x\.maxOutputTokens/);
-    expect(() => loadPricing(write({ ...valid, models: { x: { input: 1, cachedInput: 2, output: 1, maxOutputTokens: 9 } } }))).toThrow(/cachedInput above input/);
+    expect(() => loadPricing(write({ ...valid, models: { x: { input: 1, cachedInput: 2, output: 1, maxOutputTokens: 9 } } }))).toThrow(
+      /cachedInput above input/,
+    );
   });
 });

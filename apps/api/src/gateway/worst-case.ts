@@ -15,10 +15,37 @@ export type WorstCase = {
 
 /** OpenAI's chat-completions request fields that the provider bills from what admission reserves, or not at all. */
 const forwarded = new Set([
-  'model', 'messages', 'max_tokens', 'max_completion_tokens', 'n', 'stream', 'stream_options', 'temperature', 'top_p',
-  'frequency_penalty', 'presence_penalty', 'logit_bias', 'logprobs', 'top_logprobs', 'seed', 'stop', 'user', 'metadata',
-  'store', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'functions', 'function_call',
-  'reasoning_effort', 'verbosity', 'service_tier', 'modalities', 'prompt_cache_key', 'safety_identifier',
+  'model',
+  'messages',
+  'max_tokens',
+  'max_completion_tokens',
+  'n',
+  'stream',
+  'stream_options',
+  'temperature',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'seed',
+  'stop',
+  'user',
+  'metadata',
+  'store',
+  'response_format',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'functions',
+  'function_call',
+  'reasoning_effort',
+  'verbosity',
+  'service_tier',
+  'modalities',
+  'prompt_cache_key',
+  'safety_identifier',
 ]);
 
 /** Fields that change the provider's bill in ways the price list does not price: refused, not absorbed. */
@@ -41,7 +68,10 @@ function refuseUnpriced(body: ChatBody): void {
     if (!forwarded.has(field)) throw gatewayErrors.invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
   }
   if (body.service_tier != null && !pricedTiers.has(String(body.service_tier))) {
-    throw gatewayErrors.invalidRequest(`service_tier '${String(body.service_tier)}' is not offered on this gateway: its prices are not on the price list.`, 'service_tier');
+    throw gatewayErrors.invalidRequest(
+      `service_tier '${String(body.service_tier)}' is not offered on this gateway: its prices are not on the price list.`,
+      'service_tier',
+    );
   }
   const modalities = body.modalities;
   if (Array.isArray(modalities) && modalities.some((modality) => modality !== 'text')) {

@@ -93,7 +93,9 @@ describe(`alerts under concurrent usage on two api instances${process.env.DATABA
     expect(crossed.length).toBeGreaterThanOrEqual(3);
     const expected = [
       'Your Meterway balance is below $1.00',
-      ...crossed.map((percent) => (percent === 100 ? 'Key "Test key" used its whole monthly budget' : `Key "Test key" reached ${percent}% of its monthly budget`)),
+      ...crossed.map((percent) =>
+        percent === 100 ? 'Key "Test key" used its whole monthly budget' : `Key "Test key" reached ${percent}% of its monthly budget`,
+      ),
     ];
     // The instances' own pollers check too: one may still be sending an alert it claimed.
     const deliveriesOf = () => t.testDb.db.select().from(alertDeliveries).where(eq(alertDeliveries.organizationId, account.organizationId));

@@ -27,12 +27,14 @@ describe('alerts without SMTP (npm start)', () => {
     const finished: (() => void)[] = [];
     const config = loadApiConfig({ LOG_LEVEL: 'silent', ALERT_CHECK_INTERVAL_MS: '100', CONSOLE_URL: 'https://console.example.com' });
     const app = await createApp({ config, db: testDb.handle, onAlertRound: () => finished.shift()?.() });
-    const round = () => new Promise<void>((resolve) => {
-      finished.push(resolve);
-      vi.advanceTimersByTime(100);
-    });
+    const round = () =>
+      new Promise<void>((resolve) => {
+        finished.push(resolve);
+        vi.advanceTimersByTime(100);
+      });
     try {
-      const outbox = async () => (await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(email)}` })).json().messages as { subject: string; link: string }[];
+      const outbox = async () =>
+        (await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(email)}` })).json().messages as { subject: string; link: string }[];
       await round();
       expect(await outbox()).toMatchObject([{ subject: 'Your Meterway balance is below $5.00', link: 'https://console.example.com/add-credits' }]);
 
@@ -47,15 +49,19 @@ describe('alerts without SMTP (npm start)', () => {
 
 describe('mail configuration', () => {
   it('has no dev outbox when SMTP_URL is set', async () => {
-    const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', SMTP_URL: 'smtp://127.0.0.1:1', ALERT_CHECK_INTERVAL_MS: '3600000' }), db: testDb.handle });
+    const app = await createApp({
+      config: loadApiConfig({ LOG_LEVEL: 'silent', SMTP_URL: 'smtp://127.0.0.1:1', ALERT_CHECK_INTERVAL_MS: '3600000' }),
+      db: testDb.handle,
+    });
     expect((await app.inject({ method: 'GET', url: '/dev/outbox' })).statusCode).toBe(404);
     await app.close();
   });
 
-
   it('refuses production without SMTP_URL, and a URL that is not smtp', () => {
     expect(() => loadApiConfig({ NODE_ENV: 'production' })).toThrow(/SMTP_URL: is required in production/);
     expect(() => loadApiConfig({ SMTP_URL: 'https://mail.example.com' })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
-    expect(loadApiConfig({ NODE_ENV: 'production', SMTP_URL: 'smtps://user:pass@mail.example.com', SANDBOX_PAYMENTS: 'allow' }).mail.smtpUrl).toBe('smtps://user:pass@mail.example.com');
+    expect(loadApiConfig({ NODE_ENV: 'production', SMTP_URL: 'smtps://user:pass@mail.example.com', SANDBOX_PAYMENTS: 'allow' }).mail.smtpUrl).toBe(
+      'smtps://user:pass@mail.example.com',
+    );
   });
 });

@@ -17,7 +17,9 @@ const upstream = createServer((request, response) => {
     if (failing) return void response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom' } }));
     const usage = { prompt_tokens: 11, completion_tokens: overReport ? body.max_tokens + 50 : 3 };
     const choices = [{ index: 0, message: { role: 'assistant', content: 'alpha beta gamma' }, finish_reason: 'stop' }];
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'up', object: 'chat.completion', created: 1, model: body.model, choices, usage }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ id: 'up', object: 'chat.completion', created: 1, model: body.model, choices, usage }));
   });
 });
 const env: NodeJS.ProcessEnv = {};
@@ -95,7 +97,9 @@ describe("the api's metrics", () => {
     expect(metric(text, 'gateway_admissions_total', { outcome: 'admitted' })).toBe(metric(before, 'gateway_admissions_total', { outcome: 'admitted' }) + 1);
     expect(metric(text, 'gateway_admissions_total', { reason: 'upstream_error' })).toBe(0);
     expect(metric(text, 'gateway_holds_outstanding', { kind: 'call' })).toBe(0);
-    expect(metric(text, 'gateway_upstream_duration_seconds_count', { phase: 'total' })).toBe(metric(before, 'gateway_upstream_duration_seconds_count', { phase: 'total' }) + 1);
+    expect(metric(text, 'gateway_upstream_duration_seconds_count', { phase: 'total' })).toBe(
+      metric(before, 'gateway_upstream_duration_seconds_count', { phase: 'total' }) + 1,
+    );
   });
 
   it('count a call whose provider reported more than its hold as a meter overrun', async () => {

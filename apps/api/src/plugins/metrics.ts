@@ -14,7 +14,12 @@ const prefix = 'meterway_api_';
  */
 export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, meter: Meter): GatewayMetrics & { upstreamHeaders: (seconds: number) => void } {
   const registers = [registerMetrics(app, { prefix, token: config.metricsToken, production: config.production, pool: db.pool })];
-  const admissions = new Counter({ name: `${prefix}gateway_admissions_total`, help: 'Chat completions admitted, or refused with the reason (the OpenAI error code answered).', labelNames: ['outcome', 'reason'] as const, registers });
+  const admissions = new Counter({
+    name: `${prefix}gateway_admissions_total`,
+    help: 'Chat completions admitted, or refused with the reason (the OpenAI error code answered).',
+    labelNames: ['outcome', 'reason'] as const,
+    registers,
+  });
   const upstream = new Histogram({
     name: `${prefix}gateway_upstream_duration_seconds`,
     help: "The model provider's latency: to its response headers (phase=headers, HTTP providers only), and to the end of its answer (phase=total; a stream at the client's pace).",
@@ -22,13 +27,22 @@ export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, m
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 60, 120],
     registers,
   });
-  const tokens = new Counter({ name: `${prefix}gateway_tokens_charged_total`, help: 'Tokens charged by settled calls, by kind (input, output) and model.', labelNames: ['kind', 'model'] as const, registers });
+  const tokens = new Counter({
+    name: `${prefix}gateway_tokens_charged_total`,
+    help: 'Tokens charged by settled calls, by kind (input, output) and model.',
+    labelNames: ['kind', 'model'] as const,
+    registers,
+  });
   const nanos = new Counter({ name: `${prefix}gateway_charged_nanodollars_total`, help: 'Nano-dollars (1e-9 USD) charged by settled calls.', registers });
-  const overruns = new Counter({ name: `${prefix}gateway_meter_overruns_total`, help: 'Settled calls whose actual cost exceeded what their hold reserved (the excess is charged from free credit).', registers });
+  const overruns = new Counter({
+    name: `${prefix}gateway_meter_overruns_total`,
+    help: 'Settled calls whose actual cost exceeded what their hold reserved (the excess is charged from free credit).',
+    registers,
+  });
   let inCall = 0;
   new Gauge({
     name: `${prefix}gateway_holds_outstanding`,
-    help: "Holds on credit this instance has and has not settled or given back: of admitted calls (kind=call), and reserved ahead in its stocks (kind=spare).",
+    help: 'Holds on credit this instance has and has not settled or given back: of admitted calls (kind=call), and reserved ahead in its stocks (kind=spare).',
     labelNames: ['kind'] as const,
     registers,
     collect() {

@@ -21,7 +21,10 @@ export function registerProblemJson(app: FastifyInstance): void {
       return sendProblem(reply, error.status, error.message, { code: error.code, ...extra });
     }
     if (error.validation) {
-      const errors = error.validation.map((issue) => ({ field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: issue.message ?? 'is invalid' }));
+      const errors = error.validation.map((issue) => ({
+        field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: issue.message ?? 'is invalid',
+      }));
       const detail = errors.map((problem) => (problem.field ? `${problem.field}: ${problem.message}` : problem.message)).join('; ');
       return sendProblem(reply, 400, detail, { code: 'BadRequest', errors });
     }
@@ -47,6 +50,7 @@ export function registerProblemJson(app: FastifyInstance): void {
  */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode ?? 400;
-  if (request.url.startsWith('/v1/')) return reply.code(status).send(new GatewayError(status, 'invalid_request_error', 'invalid_request', error.message).body());
+  if (request.url.startsWith('/v1/'))
+    return reply.code(status).send(new GatewayError(status, 'invalid_request_error', 'invalid_request', error.message).body());
   return sendProblem(reply, status, error.message);
 }

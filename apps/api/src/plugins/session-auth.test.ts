@@ -32,11 +32,15 @@ describe('session auth through identity', () => {
     expect(after.json().email).toBe(next);
   });
 
-  it('passes identity\'s 403 session_aal2_required through while the second factor is due', async () => {
+  it("passes identity's 403 session_aal2_required through while the second factor is due", async () => {
     const user = await t.users.signUp();
     const settings = await user.identity('GET', '/self-service/settings/browser');
     const secret = settings.body.ui.nodes.find((node: any) => node.attributes.id === 'totp_secret_key').attributes.text.context.secret;
-    await user.identity('POST', `/self-service/settings?flow=${settings.body.id}`, { method: 'totp', totp_code: await generate({ secret }), csrf_token: user.csrf(settings.body) });
+    await user.identity('POST', `/self-service/settings?flow=${settings.body.id}`, {
+      method: 'totp',
+      totp_code: await generate({ secret }),
+      csrf_token: user.csrf(settings.body),
+    });
     const logout = await user.identity('GET', '/self-service/logout/browser');
     await user.identity('GET', `/self-service/logout?token=${logout.body.logout_token}`);
     const login = await user.identity('GET', '/self-service/login/browser');

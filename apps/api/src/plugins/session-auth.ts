@@ -28,7 +28,8 @@ export function requireViewer(app: FastifyInstance, deps: { db: ApiDb['db']; ses
     if (!cookie) throw new AppError('Unauthorized', 'Sign in to continue.');
     const result = await deps.sessions.whoami(cookie);
     if (result.outcome === 'no-session') throw new AppError('Unauthorized', 'Sign in to continue.');
-    if (result.outcome === 'unavailable') throw new AppError('ServiceUnavailable', 'The identity service does not answer. Try again in a moment.', { retryAfter: 2 });
+    if (result.outcome === 'unavailable')
+      throw new AppError('ServiceUnavailable', 'The identity service does not answer. Try again in a moment.', { retryAfter: 2 });
     if (result.outcome === 'forbidden') return reply.code(403).type('application/json').send(result.body);
     if (result.outcome !== 'session') return reply;
     if (!result.session.verified) {

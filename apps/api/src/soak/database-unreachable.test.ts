@@ -35,7 +35,12 @@ describe('the database cannot be reached', () => {
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
     expect(response.json()).toEqual({
-      error: { type: 'api_error', code: 'service_unavailable', param: null, message: 'The gateway cannot reach its database. Nothing was charged. Retry in 5 seconds.' },
+      error: {
+        type: 'api_error',
+        code: 'service_unavailable',
+        param: null,
+        message: 'The gateway cannot reach its database. Nothing was charged. Retry in 5 seconds.',
+      },
     });
   });
 
@@ -56,9 +61,15 @@ describe('the database cannot be reached', () => {
   it('tells a lost connection from a query that failed', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: new AggregateError([refused], '') }))).toBe(true);
-    expect(isDatabaseUnavailable(new Error('Failed query', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        new Error('Failed query', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) }),
+      ),
+    ).toBe(true);
     expect(isDatabaseUnavailable(new Error('Failed query', { cause: new Error('Connection terminated unexpectedly') }))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Failed query', { cause: Object.assign(new Error('duplicate key value'), { code: '23505' }) }))).toBe(false);
-    expect(isDatabaseUnavailable(new Error('Failed query', { cause: Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }) }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(new Error('Failed query', { cause: Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }) })),
+    ).toBe(false);
   });
 });

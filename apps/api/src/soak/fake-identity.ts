@@ -13,14 +13,20 @@ export async function startFakeIdentity() {
     const token = /(?:^|;\s*)ory_kratos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
     const identity = request.url === '/sessions/whoami' && token ? sessions.get(token) : undefined;
     if (!identity) {
-      response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { id: 'session_inactive', code: 401, status: 'Unauthorized' } }));
+      response
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { id: 'session_inactive', code: 401, status: 'Unauthorized' } }));
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({
         id: randomUUID(),
         active: true,
-        identity: { id: identity.id, traits: { email: identity.email }, verifiable_addresses: [{ value: identity.email, verified: true, via: 'email', status: 'completed' }] },
+        identity: {
+          id: identity.id,
+          traits: { email: identity.email },
+          verifiable_addresses: [{ value: identity.email, verified: true, via: 'email', status: 'completed' }],
+        },
       }),
     );
   });

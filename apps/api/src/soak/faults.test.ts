@@ -51,7 +51,8 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
     expect(result.violations).toEqual([]);
   }
   const completionsOf = (organizationId: string) => stack.db.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, organizationId));
-  const creditOf = async (organizationId: string) => (await stack.db.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId)))[0];
+  const creditOf = async (organizationId: string) =>
+    (await stack.db.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId)))[0];
 
   it('SIGKILL mid-stream: the other instance serves on; once their holds expire, the restarted instance’s sweeper charges the dead one’s forwarded calls what they reserved; nothing is charged twice', async () => {
     const account = await stack.account({ creditDollars: 10, budgetDollars: 10 });
@@ -63,7 +64,12 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
     // And their holds recorded it, which a call still unsettled 50 ms after it was forwarded does
     // (a crash within those 50 ms is the window documented in decision 008).
     const recorded = async () =>
-      (await stack.db.db.select().from(reservations).where(and(eq(reservations.organizationId, account.organizationId), sql`${reservations.forwarded} is not null`))).length;
+      (
+        await stack.db.db
+          .select()
+          .from(reservations)
+          .where(and(eq(reservations.organizationId, account.organizationId), sql`${reservations.forwarded} is not null`))
+      ).length;
     await until(async () => (await recorded()) === 8, 'every stream’s hold records that it was forwarded');
     await stack.instances[0]!.kill();
     const outcomes = await Promise.all(streams);
@@ -101,9 +107,7 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
       // The suites after this one use both instances.
       await stack.instances[1]!.restart();
     }
-    const answers = new Map(
-      [...survivors, afterRestart].map((outcome) => [outcome.upstreamId!, [outcome.completionId!]]),
-    );
+    const answers = new Map([...survivors, afterRestart].map((outcome) => [outcome.upstreamId!, [outcome.completionId!]]));
     const usage = await checkUsageCharged(stack.db.db, [...stack.upstream.calls.values()].slice(before), answers);
     figures.invariantChecks += usage.checks;
     expect(usage).toEqual({ checks: 6, violations: [] });
@@ -135,7 +139,10 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
       figures.requests += 1;
       return fetch(`${stack.instances[instance]!.url}/webhooks/stripe`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': stack.stripe.stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }) },
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': stack.stripe.stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
+        },
         body: payload,
       });
     };
@@ -152,7 +159,9 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
         () => 0,
       );
       await until(async () => {
-        const waiting = await blocker.query(`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        const waiting = await blocker.query(
+          `select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
         return waiting.rows[0].count > 0;
       }, 'the webhook waits on the row halfway through its transaction');
       await stack.instances[0]!.kill();
@@ -162,7 +171,11 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
       await blocker.end();
     }
 
-    const topUps = () => stack.db.db.select().from(creditEntries).where(and(eq(creditEntries.kind, 'top_up'), eq(creditEntries.reference, session.id)));
+    const topUps = () =>
+      stack.db.db
+        .select()
+        .from(creditEntries)
+        .where(and(eq(creditEntries.kind, 'top_up'), eq(creditEntries.reference, session.id)));
     const status = async () => (await stack.db.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)))[0]?.status;
     // Nothing of the killed transaction remains: not the event id, which would turn Stripe's retry into a "duplicate".
     await until(async () => {

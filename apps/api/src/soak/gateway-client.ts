@@ -28,7 +28,15 @@ export type ChatRequest = {
 
 const text = 'Count a few Greek letters for the soak test.';
 const messagesOf = (image: ChatRequest['image']) => [
-  { role: 'user', content: image ? [{ type: 'text', text }, { type: 'image_url', image_url: { url: 'https://example.com/letters.png', detail: image } }] : text },
+  {
+    role: 'user',
+    content: image
+      ? [
+          { type: 'text', text },
+          { type: 'image_url', image_url: { url: 'https://example.com/letters.png', detail: image } },
+        ]
+      : text,
+  },
 ];
 
 /** Reads a server-sent event stream to its end: the answer's id, its text, an error event, `[DONE]`. */

@@ -56,10 +56,19 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
         from app.key_spend s join app.publishable_keys k on k.id = s.publishable_key_id`,
       );
       for (const spend of spends) {
-        const [limit, spent, reserved, held, over] = [spend.limit, spend.spent, spend.reserved, spend.held, spend.over].map(BigInt) as [bigint, bigint, bigint, bigint, bigint];
+        const [limit, spent, reserved, held, over] = [spend.limit, spend.spent, spend.reserved, spend.held, spend.over].map(BigInt) as [
+          bigint,
+          bigint,
+          bigint,
+          bigint,
+          bigint,
+        ];
         checks.push(
           // Only what providers reported above their calls' holds (recorded on the rows) may go past a budget.
-          [spent + reserved <= limit + over, () => `key ${spend.key} (${spend.period}): spent ${spent} + held ${reserved} > budget ${limit} + over-hold charges ${over}`],
+          [
+            spent + reserved <= limit + over,
+            () => `key ${spend.key} (${spend.period}): spent ${spent} + held ${reserved} > budget ${limit} + over-hold charges ${over}`,
+          ],
           [reserved === held, () => `key ${spend.key} (${spend.period}): reserved ${reserved} ≠ open reservations ${held}`],
         );
         if (options.settled) checks.push([reserved === 0n, () => `key ${spend.key}: ${reserved} still held after every call settled`]);
@@ -79,7 +88,12 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
         from app.caller_spend a join app.publishable_keys k on k.id = a.publishable_key_id`,
       );
       for (const allowance of allowances) {
-        const [spent, reserved, held, over] = [allowance.spent, allowance.reserved, allowance.held, allowance.over].map(BigInt) as [bigint, bigint, bigint, bigint];
+        const [spent, reserved, held, over] = [allowance.spent, allowance.reserved, allowance.held, allowance.over].map(BigInt) as [
+          bigint,
+          bigint,
+          bigint,
+          bigint,
+        ];
         const name = `key ${allowance.key}, allowance ${allowance.allowance}`;
         checks.push([reserved === held, () => `${name}: reserved ${reserved} ≠ open reservations ${held}`]);
         if (allowance.limit !== null) {
@@ -100,7 +114,10 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
         from app.publishable_keys k`,
       );
       for (const key of callers) {
-        checks.push([key.calls === key.counted && key.spent === key.cost, () => `key ${key.key}: callers count ${key.counted} calls, ${key.spent} spent; its rows ${key.calls}, ${key.cost}`]);
+        checks.push([
+          key.calls === key.counted && key.spent === key.cost,
+          () => `key ${key.key}: callers count ${key.counted} calls, ${key.spent} spent; its rows ${key.calls}, ${key.cost}`,
+        ]);
       }
 
       const keys = await rows<{ key: string; spent: string; cost: string }>(
@@ -124,7 +141,8 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
         const due = BigInt(completion.cost ?? -1) - BigInt(completion.unpaid);
         checks.push([
           completion.ownOrganisation && completion.entries === (due > 0n ? 1 : 0) && BigInt(completion.charged) === (due > 0n ? due : 0n),
-          () => `completion ${completion.id}: cost ${completion.cost} (unpaid ${completion.unpaid}), ${completion.entries} charge(s) totalling ${completion.charged}`,
+          () =>
+            `completion ${completion.id}: cost ${completion.cost} (unpaid ${completion.unpaid}), ${completion.entries} charge(s) totalling ${completion.charged}`,
         ]);
       }
       const strayCharges = await rows<{ reference: string | null }>(

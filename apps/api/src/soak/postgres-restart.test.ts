@@ -12,7 +12,17 @@ const enabled = Boolean(postgresUrlFor('postgres restart'));
 const reservationTtlMs = 20_000;
 
 type Phase = 'up' | 'down' | 'back';
-type Seen = { phase: Phase; path: '/v1' | '/bff'; ms: number; status: number; retryAfter?: string | null; contentType?: string | null; code?: string; complete?: boolean; failure?: string };
+type Seen = {
+  phase: Phase;
+  path: '/v1' | '/bff';
+  ms: number;
+  status: number;
+  retryAfter?: string | null;
+  contentType?: string | null;
+  code?: string;
+  complete?: boolean;
+  failure?: string;
+};
 
 describe.skipIf(!enabled)('Postgres crashes under load (needs DATABASE_URL; crashes a private server of its own)', () => {
   let postgres: PrivatePostgres;
@@ -47,7 +57,13 @@ describe.skipIf(!enabled)('Postgres crashes under load (needs DATABASE_URL; cras
         const at = phase;
         const sentAt = Date.now();
         // A call that hangs is recorded as one (status 0), not left to time the test out.
-        const outcome = await callGateway(stack.instances[(worker + i) % 2]!.url, key, soakOrigin, { model: soakModel, stream: i % 2 === 0, max_tokens: 16 }, AbortSignal.timeout(10_000));
+        const outcome = await callGateway(
+          stack.instances[(worker + i) % 2]!.url,
+          key,
+          soakOrigin,
+          { model: soakModel, stream: i % 2 === 0, max_tokens: 16 },
+          AbortSignal.timeout(10_000),
+        );
         seen.push({ phase: at, path: '/v1', ms: Date.now() - sentAt, ...outcome });
       }
     }
@@ -58,7 +74,15 @@ describe.skipIf(!enabled)('Postgres crashes under load (needs DATABASE_URL; cras
         try {
           const response = await fetch(`${stack.instances[(worker + i) % 2]!.url}/bff/me`, { headers: { cookie }, signal: AbortSignal.timeout(10_000) });
           const body = (await response.json()) as { code?: string };
-          seen.push({ phase: at, path: '/bff', ms: Date.now() - sentAt, status: response.status, retryAfter: response.headers.get('retry-after'), contentType: response.headers.get('content-type'), ...(body.code ? { code: body.code } : {}) });
+          seen.push({
+            phase: at,
+            path: '/bff',
+            ms: Date.now() - sentAt,
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+            contentType: response.headers.get('content-type'),
+            ...(body.code ? { code: body.code } : {}),
+          });
         } catch (error) {
           seen.push({ phase: at, path: '/bff', ms: Date.now() - sentAt, status: 0, retryAfter: null, contentType: null, failure: (error as Error).message });
         }
@@ -67,7 +91,8 @@ describe.skipIf(!enabled)('Postgres crashes under load (needs DATABASE_URL; cras
     }
     const workers = [...Array.from({ length: 6 }, (_, i) => gatewayWorker(i)), consoleWorker(0), consoleWorker(1)];
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const answered = (path: Seen['path'], status: number, since: number) => seen.slice(since).filter((item) => item.path === path && item.status === status).length;
+    const answered = (path: Seen['path'], status: number, since: number) =>
+      seen.slice(since).filter((item) => item.path === path && item.status === status).length;
 
     await pause(1500);
     // Four calls the provider is still answering when the database goes, so they finish while it
@@ -86,7 +111,8 @@ describe.skipIf(!enabled)('Postgres crashes under load (needs DATABASE_URL; cras
     phase = 'down';
     const downFrom = seen.length;
     // At least two seconds away, and long enough for every worker to meet the missing database on both instances.
-    for (let waited = 0; waited < 2000 || (waited < 15_000 && (answered('/v1', 503, downFrom) < 20 || answered('/bff', 503, downFrom) < 4)); waited += 100) await pause(100);
+    for (let waited = 0; waited < 2000 || (waited < 15_000 && (answered('/v1', 503, downFrom) < 20 || answered('/bff', 503, downFrom) < 4)); waited += 100)
+      await pause(100);
     const health = await Promise.all(stack.instances.map((instance) => fetch(`${instance.url}/healthz`).then((response) => response.status)));
     const inFlight = await Promise.all(acrossStop);
     await postgres.start();
@@ -96,7 +122,11 @@ describe.skipIf(!enabled)('Postgres crashes under load (needs DATABASE_URL; cras
     running = false;
     await Promise.all(workers);
 
-    const count = (items: Seen[]) => items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [`${item.path} ${item.status}`]: (counts[`${item.path} ${item.status}`] ?? 0) + 1 }), {});
+    const count = (items: Seen[]) =>
+      items.reduce<Record<string, number>>(
+        (counts, item) => ({ ...counts, [`${item.path} ${item.status}`]: (counts[`${item.path} ${item.status}`] ?? 0) + 1 }),
+        {},
+      );
     // Phases are when a request was sent; one sent just before the stop may meet the missing database.
     const byPhase = Object.fromEntries((['up', 'down', 'back'] as const).map((name) => [name, count(seen.filter((item) => item.phase === name))]));
     const stillRunning = stack.instances.map((instance) => [instance.pid, instance.running()]);
@@ -125,8 +155,12 @@ describe.skipIf(!enabled)('Postgres crashes under load (needs DATABASE_URL; cras
     expect(unclean).toEqual([]);
     const unavailable = seen.filter((item) => item.status === 503);
     expect(unavailable.filter((item) => item.retryAfter !== '5')).toEqual([]);
-    expect(unavailable.filter((item) => item.path === '/v1' && !(item.code === 'service_unavailable' && item.contentType?.startsWith('application/json')))).toEqual([]);
-    expect(unavailable.filter((item) => item.path === '/bff' && !(item.code === 'ServiceUnavailable' && item.contentType?.startsWith('application/problem+json')))).toEqual([]);
+    expect(
+      unavailable.filter((item) => item.path === '/v1' && !(item.code === 'service_unavailable' && item.contentType?.startsWith('application/json'))),
+    ).toEqual([]);
+    expect(
+      unavailable.filter((item) => item.path === '/bff' && !(item.code === 'ServiceUnavailable' && item.contentType?.startsWith('application/problem+json'))),
+    ).toEqual([]);
     expect(answered('/v1', 503, downFrom)).toBeGreaterThanOrEqual(20);
     expect(answered('/bff', 503, downFrom)).toBeGreaterThanOrEqual(4);
     expect(health).toEqual([503, 503]);

@@ -20,7 +20,13 @@ await serve({
     const payments =
       config.stripe && fakeStripe
         ? stripeProvider({
-            stripe: new Stripe(config.stripe.secretKey, { host: fakeStripe.hostname, port: Number(fakeStripe.port), protocol: 'http', maxNetworkRetries: 2, telemetry: false }),
+            stripe: new Stripe(config.stripe.secretKey, {
+              host: fakeStripe.hostname,
+              port: Number(fakeStripe.port),
+              protocol: 'http',
+              maxNetworkRetries: 2,
+              telemetry: false,
+            }),
             db: db.db,
             publishableKey: config.stripe.publishableKey,
             webhookSecret: config.stripe.webhookSecret,

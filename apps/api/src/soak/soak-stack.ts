@@ -13,7 +13,6 @@ import { startFakeIdentity } from './fake-identity.js';
 import { type ApiProcess, removeBundle, soakServerBundle, startApi } from './api-process.js';
 import { type SoakUpstream, soakImageTokens, startSoakUpstream } from './soak-upstream.js';
 
-
 export const soakModel = 'soak-model';
 export const soakOrigin = 'https://soak.example.com';
 export const webhookSecret = 'whsec_soak_meterway';
@@ -25,7 +24,15 @@ export const webhookSecret = 'whsec_soak_meterway';
 function writePricing(): { file: string; remove: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'meterway-soak-pricing-'));
   const file = join(dir, 'pricing.json');
-  writeFileSync(file, JSON.stringify({ version: 'soak', currency: 'USD', unit: 'per 1M tokens', models: { [soakModel]: { input: 100, output: 1000, maxOutputTokens: 16384, images: soakImageTokens } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      version: 'soak',
+      currency: 'USD',
+      unit: 'per 1M tokens',
+      models: { [soakModel]: { input: 100, output: 1000, maxOutputTokens: 16384, images: soakImageTokens } },
+    }),
+  );
   return { file, remove: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -123,7 +130,9 @@ function soakStack({ db, upstream, instances, stripe, identity, close }: Parts) 
     }
     const keyId = randomUUID();
     const value = newKeyValue();
-    await db.db.insert(publishableKeys).values({ id: keyId, organizationId, name: 'Soak key', value, spendLimitNanos: dollarsToNanos(input.budgetDollars), allowedOrigins: [soakOrigin] });
+    await db.db
+      .insert(publishableKeys)
+      .values({ id: keyId, organizationId, name: 'Soak key', value, spendLimitNanos: dollarsToNanos(input.budgetDollars), allowedOrigins: [soakOrigin] });
     return { organizationId, keyId, value };
   }
 

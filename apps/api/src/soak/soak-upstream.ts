@@ -28,7 +28,9 @@ export const soakImageTokens = { low: 85, high: 765 };
 
 /** Images are billed per detail level. */
 function imageTokensOf(messages: { content?: unknown }[]): number {
-  const parts = messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as { type?: string; image_url?: { detail?: string } }[]) : []));
+  const parts = messages.flatMap((message) =>
+    Array.isArray(message.content) ? (message.content as { type?: string; image_url?: { detail?: string } }[]) : [],
+  );
   return parts.filter((part) => part.type === 'image_url').reduce((sum, part) => sum + soakImageTokens[part.image_url?.detail === 'low' ? 'low' : 'high'], 0);
 }
 
@@ -41,7 +43,14 @@ export async function startSoakUpstream(options: { chunkDelayMs?: number } = {})
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     let raw = '';
     for await (const chunk of request) raw += chunk;
-    const body = JSON.parse(raw || '{}') as { model?: string; stream?: boolean; max_tokens?: number; max_completion_tokens?: number; n?: number; messages?: [] };
+    const body = JSON.parse(raw || '{}') as {
+      model?: string;
+      stream?: boolean;
+      max_tokens?: number;
+      max_completion_tokens?: number;
+      n?: number;
+      messages?: [];
+    };
     const n = counter++;
     const id = `up${n.toString(36)}x`;
     const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? 16;
@@ -51,7 +60,14 @@ export async function startSoakUpstream(options: { chunkDelayMs?: number } = {})
     const choices = Array.from({ length: body.n ?? 1 }, (_, index) => index);
     const completionTokens = perChoice * choices.length;
     const promptTokens = Math.max(1, estimateInputTokens(body.messages ?? []) + imageTokensOf(body.messages ?? []) + (mode === 'greedy' ? 5 : (n % 3) - 1));
-    const call: UpstreamCall = { id, stream: body.stream === true, maxTokens: body.max_completion_tokens ?? body.max_tokens, promptTokens, completionTokens, usageSent: false };
+    const call: UpstreamCall = {
+      id,
+      stream: body.stream === true,
+      maxTokens: body.max_completion_tokens ?? body.max_tokens,
+      promptTokens,
+      completionTokens,
+      usageSent: false,
+    };
     calls.set(id, call);
     const current = mode;
     open.add(response);

@@ -46,9 +46,7 @@ function typeText(schema: Json | undefined): string {
 function toolTokens(body: Json): number {
   const functions: Json[] = [...(body.tools ?? []).map((tool: Json) => tool.function ?? {}), ...(body.functions ?? [])];
   if (functions.length === 0) return 0;
-  const text = functions
-    .map((fn) => `${fn.description ? `// ${fn.description}\n` : ''}type ${fn.name} = (_: ${typeText(fn.parameters)}) => any;`)
-    .join('\n\n');
+  const text = functions.map((fn) => `${fn.description ? `// ${fn.description}\n` : ''}type ${fn.name} = (_: ${typeText(fn.parameters)}) => any;`).join('\n\n');
   const namedChoice = typeof body.tool_choice === 'object' && body.tool_choice ? 4 + tokens(body.tool_choice.function?.name ?? '') : 0;
   return tokens(`namespace functions {\n\n${text}\n\n} // namespace functions`) + 9 + namedChoice;
 }
@@ -117,7 +115,11 @@ export async function startBillingUpstream(pricing: Pricing) {
     // A token at a time, for every choice in turn, as providers stream; at the gateway's pace.
     for (let token = 0; token < perChoice; token++) {
       for (let index = 0; index < choices; index++) {
-        const event = { ...base, object: 'chat.completion.chunk', choices: [{ index, delta: { content: ' token' }, finish_reason: token === perChoice - 1 ? 'length' : null }] };
+        const event = {
+          ...base,
+          object: 'chat.completion.chunk',
+          choices: [{ index, delta: { content: ' token' }, finish_reason: token === perChoice - 1 ? 'length' : null }],
+        };
         if (!response.write(`data: ${JSON.stringify(event)}\n\n`)) await new Promise((resolve) => response.once('drain', resolve));
       }
     }

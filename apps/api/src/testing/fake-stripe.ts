@@ -108,7 +108,10 @@ const list = (value: FormValue | undefined): FormValue[] => (Array.isArray(value
 
 export class FakeStripe {
   readonly requests: RecordedRequest[] = [];
-  readonly customers = new Map<string, { id: string; object: 'customer'; name: string | null; email: string | null; metadata: Record<string, string>; address: null }>();
+  readonly customers = new Map<
+    string,
+    { id: string; object: 'customer'; name: string | null; email: string | null; metadata: Record<string, string>; address: null }
+  >();
   readonly sessions = new Map<string, FakeCheckoutSession>();
   readonly charges = new Map<string, FakeCharge>();
   readonly disputes = new Map<string, FakeDispute>();
@@ -248,7 +251,9 @@ export class FakeStripe {
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
       type,
-      data: { object: { ...structuredClone(this.sessions.get(id) ?? this.charges.get(id) ?? this.disputes.get(id) ?? { id, object: 'checkout.session' }), ...object } },
+      data: {
+        object: { ...structuredClone(this.sessions.get(id) ?? this.charges.get(id) ?? this.disputes.get(id) ?? { id, object: 'checkout.session' }), ...object },
+      },
     };
   }
 
@@ -263,7 +268,8 @@ export class FakeStripe {
     const reply = (status: number, payload: unknown) =>
       response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${random(14)}` }).end(JSON.stringify(payload));
     try {
-      if (!/^Bearer sk_(test|live)_\w+$/.test(request.headers.authorization ?? '')) throw new StripeFailure(401, { type: 'invalid_request_error', message: 'Invalid API Key provided.' });
+      if (!/^Bearer sk_(test|live)_\w+$/.test(request.headers.authorization ?? ''))
+        throw new StripeFailure(401, { type: 'invalid_request_error', message: 'Invalid API Key provided.' });
       const failure = this.failures.shift();
       if (failure) throw failure;
       const key = method === 'POST' ? request.headers['idempotency-key'] : undefined;
@@ -290,7 +296,9 @@ export class FakeStripe {
     if (method === 'POST' && path === '/v1/billing_portal/sessions') return this.createPortalSession(params);
     if (method === 'GET' && path === '/v1/checkout/sessions') {
       const paymentIntent = field(params.payment_intent);
-      const data = [...this.sessions.values()].filter((session) => !paymentIntent || session.payment_intent === paymentIntent).slice(0, Number(field(params.limit) ?? 10));
+      const data = [...this.sessions.values()]
+        .filter((session) => !paymentIntent || session.payment_intent === paymentIntent)
+        .slice(0, Number(field(params.limit) ?? 10));
       return { object: 'list', data, has_more: false, url: '/v1/checkout/sessions' };
     }
     const [, resource, objectId] = /^\/v1\/(charges|disputes)\/([^/]+)$/.exec(path) ?? [];
@@ -338,7 +346,8 @@ export class FakeStripe {
     if (!uiModes.includes(uiMode)) throw invalid(`Invalid ui_mode: must be one of ${uiModes.join(', ')}`, { param: 'ui_mode' });
     const returnUrl = field(params.return_url);
     if (uiMode === 'elements' || uiMode === 'embedded_page') {
-      for (const param of ['success_url', 'cancel_url']) if (param in params) throw invalid(`The \`${param}\` parameter is not supported with ui_mode \`${uiMode}\`.`, { param });
+      for (const param of ['success_url', 'cancel_url'])
+        if (param in params) throw invalid(`The \`${param}\` parameter is not supported with ui_mode \`${uiMode}\`.`, { param });
       if (!returnUrl) throw invalid('Missing required param: return_url.', { param: 'return_url' });
     }
     if (field(params.mode) !== 'payment') throw invalid('This fake supports mode=payment only.', { param: 'mode' });
@@ -347,15 +356,18 @@ export class FakeStripe {
     const amounts = items.map((item, index) => {
       const unitAmount = Number(field(object(item.price_data).unit_amount));
       if (!Number.isInteger(unitAmount)) throw invalid('Invalid integer', { param: `line_items[${index}][price_data][unit_amount]` });
-      if (unitAmount < 50) throw invalid('The Checkout Session\'s total amount due must add up to at least $0.50 usd', { code: 'amount_too_small' });
+      if (unitAmount < 50) throw invalid("The Checkout Session's total amount due must add up to at least $0.50 usd", { code: 'amount_too_small' });
       return unitAmount * Number(field(item.quantity) ?? '1');
     });
     const customer = this.existingCustomer(params);
     const automaticTax = field(object(params.automatic_tax).enabled) === 'true';
     if (automaticTax && customer && field(object(params.customer_update).address) !== 'auto') {
-      throw invalid('Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set `customer_update[address]` to `auto`.', {
-        code: 'customer_tax_location_invalid',
-      });
+      throw invalid(
+        'Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set `customer_update[address]` to `auto`.',
+        {
+          code: 'customer_tax_location_invalid',
+        },
+      );
     }
     const id = `cs_test_${random(56)}`;
     const subtotal = amounts.reduce((sum, amount) => sum + amount, 0);

@@ -20,7 +20,9 @@ export const forgedPageToken: fc.Arbitrary<string> = fc.oneof(
       scope: fc.oneof(fc.constantFrom('persons', 'feedback', 'chat-completions'), nastyString),
     })
     .chain((payload) =>
-      fc.base64String({ minLength: 40, maxLength: 44 }).map((signature) => `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${signature.replace(/=+$/, '')}`),
+      fc
+        .base64String({ minLength: 40, maxLength: 44 })
+        .map((signature) => `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${signature.replace(/=+$/, '')}`),
     ),
   fc.base64String({ maxLength: 200 }),
   fc.constantFrom('.', '..', 'a.b.c', 'e30.', '.e30', 'bnVsbA.AAAA', 'x'.repeat(600), '%00.%00'),

@@ -33,11 +33,19 @@ export function setupStripeWebhooks() {
     const signature =
       options.signature !== undefined
         ? options.signature
-        : fake.stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? webhookSecret, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
+        : fake.stripe.webhooks.generateTestHeaderString({
+            payload,
+            secret: options.secret ?? webhookSecret,
+            ...(options.timestamp ? { timestamp: options.timestamp } : {}),
+          });
     return t.app.inject({
       method: 'POST',
       url: '/webhooks/stripe',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)', ...(signature === null ? {} : { 'stripe-signature': signature }) },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+        ...(signature === null ? {} : { 'stripe-signature': signature }),
+      },
       payload: options.body ?? payload,
     });
   }

@@ -31,9 +31,7 @@ export function ConfirmModal({ opened, onClose, title, children, confirmLabel, c
     <Modal opened={opened} onClose={close} title={title}>
       <Stack gap="md">
         {typeof children === 'string' ? <Text size="sm">{children}</Text> : children}
-        {reasonLabel && (
-          <Textarea label={reasonLabel} rows={3} maxLength={5000} value={reason} onChange={(event) => setReason(event.currentTarget.value)} />
-        )}
+        {reasonLabel && <Textarea label={reasonLabel} rows={3} maxLength={5000} value={reason} onChange={(event) => setReason(event.currentTarget.value)} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={close} disabled={loading}>
             Cancel

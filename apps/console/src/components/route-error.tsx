@@ -4,11 +4,7 @@ import { isRouteErrorResponse, useRouteError } from 'react-router';
 /** The page for an error no route handled (spec §8). */
 export function RouteError() {
   const error = useRouteError();
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : undefined;
+  const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : undefined;
 
   return (
     <Center mih="100dvh" p="md">

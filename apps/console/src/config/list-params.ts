@@ -53,8 +53,7 @@ export function useListParams() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = useMemo(() => parseListParams(searchParams), [searchParams]);
   const setParams = useCallback(
-    (patch: ListParamsPatch, options?: { replace?: boolean }) =>
-      setSearchParams((current) => applyListParams(current, patch), options),
+    (patch: ListParamsPatch, options?: { replace?: boolean }) => setSearchParams((current) => applyListParams(current, patch), options),
     [setSearchParams],
   );
   return [params, setParams] as const;

@@ -26,10 +26,7 @@ export type ApiRequestOptions = {
  * schema's error for a body of the wrong shape, and Error('API URL not found') when the page's
  * origin has no API (from `apiBaseUrl()`).
  */
-export function apiRequest<Schema extends z.ZodType>(
-  path: string,
-  options: ApiRequestOptions & { schema: Schema },
-): Promise<z.output<Schema>>;
+export function apiRequest<Schema extends z.ZodType>(path: string, options: ApiRequestOptions & { schema: Schema }): Promise<z.output<Schema>>;
 export function apiRequest(path: string, options?: ApiRequestOptions): Promise<unknown>;
 export async function apiRequest(
   path: string,

@@ -114,7 +114,10 @@ describe('login', () => {
           message: 'your email or phone address is not yet verified',
           details: {
             continue_with: [
-              { action: 'show_verification_ui', flow: { id: 'verification-1', verifiable_address: 'ada@example.com', url: `${pub}/verify-email?flow=verification-1` } },
+              {
+                action: 'show_verification_ui',
+                flow: { id: 'verification-1', verifiable_address: 'ada@example.com', url: `${pub}/verify-email?flow=verification-1` },
+              },
             ],
           },
         },
@@ -148,7 +151,10 @@ describe('login', () => {
   });
 
   it('answers Failure when identity cannot be reached', async () => {
-    server.use(identity.createLoginFlow(), http.post(`${pub}/self-service/login`, () => HttpResponse.error()));
+    server.use(
+      identity.createLoginFlow(),
+      http.post(`${pub}/self-service/login`, () => HttpResponse.error()),
+    );
 
     await expect(login(ada)).resolves.toEqual({
       type: 'Failure',
@@ -253,9 +259,7 @@ describe('recovery', () => {
   });
 
   it('answers UserNotFound when identity says the account does not exist (4000037)', async () => {
-    const notFound = withMessages(recoveryCodeSent, [
-      { id: 4000037, text: 'This account does not exist or has no login method configured.', type: 'error' },
-    ]);
+    const notFound = withMessages(recoveryCodeSent, [{ id: 4000037, text: 'This account does not exist or has no login method configured.', type: 'error' }]);
     server.use(identity.createRecoveryFlow(), identity.submitRecovery({ ...notFound, status: 400 }));
 
     await expect(recoverByLink(ada.email)).resolves.toEqual({ type: 'UserNotFound' });

@@ -38,16 +38,11 @@ export type RegistrationResult = { type: 'Success'; flowId: string } | { type: '
 
 export type RecoveryResult =
   /** `redirectTo`: the settings page a completed code recovery continues at. */
-  | { type: 'Success'; flowId: string; redirectTo?: string }
-  | { type: 'Failure'; messages: string[] }
-  | { type: 'UserNotFound' };
+  { type: 'Success'; flowId: string; redirectTo?: string } | { type: 'Failure'; messages: string[] } | { type: 'UserNotFound' };
 
 export type VerificationResult = { type: 'Success' } | { type: 'Failure'; messages: string[] };
 
-export type PasswordChangeResult =
-  | { type: 'Success' }
-  | { type: 'Failure'; messages: string[] }
-  | { type: 'WeakPassword'; messages: string[] };
+export type PasswordChangeResult = { type: 'Success' } | { type: 'Failure'; messages: string[] } | { type: 'WeakPassword'; messages: string[] };
 
 export type SessionState = 'logged-out' | 'email-not-verified' | 'logged-in';
 

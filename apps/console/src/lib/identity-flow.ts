@@ -6,24 +6,12 @@ import type { FlowLike, FlowMessage as Message } from '@meterway/contracts';
  * packages/contracts' identity failure module, shared with identity's hosted pages.
  */
 
-export {
-  continueWith,
-  errorId,
-  errorReason,
-  type FlowLike,
-  type IdentityFailure,
-  isFlowBody,
-  readFailure,
-  redirectBrowserTo,
-} from '@meterway/contracts';
+export { continueWith, errorId, errorReason, type FlowLike, type IdentityFailure, isFlowBody, readFailure, redirectBrowserTo } from '@meterway/contracts';
 
 type MessageType = 'info' | 'error' | 'success';
 
 const topMessages = (flow: FlowLike): readonly Message[] => flow.ui.messages ?? [];
-const allMessages = (flow: FlowLike): Message[] => [
-  ...topMessages(flow),
-  ...flow.ui.nodes.flatMap((node) => node.messages ?? []),
-];
+const allMessages = (flow: FlowLike): Message[] => [...topMessages(flow), ...flow.ui.nodes.flatMap((node) => node.messages ?? [])];
 
 /** Spec §4: a flow response is an error when any top-level message has type error. */
 export const isFlowError = (flow: FlowLike): boolean => topMessages(flow).some((message) => message.type === 'error');
@@ -36,8 +24,7 @@ export function flowMessages(flow: FlowLike, type?: MessageType): string[] {
 }
 
 /** Spec §5: whether any message text, top-level or node-level, contains `substring`. */
-export const matchesMessage = (flow: FlowLike, substring: string): boolean =>
-  allMessages(flow).some((message) => message.text.includes(substring));
+export const matchesMessage = (flow: FlowLike, substring: string): boolean => allMessages(flow).some((message) => message.text.includes(substring));
 
 export const hasMessageId = (flow: FlowLike, id: number): boolean => allMessages(flow).some((message) => message.id === id);
 
@@ -53,5 +40,4 @@ export function csrfToken(flow: FlowLike): string {
   return '';
 }
 
-export const stringOrUndefined = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
+export const stringOrUndefined = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);

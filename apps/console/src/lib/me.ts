@@ -10,7 +10,6 @@ export const getMe = (signal?: AbortSignal): Promise<Me> => apiRequest('/bff/me'
 export const meQueryKey = ['me'] as const;
 
 /** Silent: a failed /bff/me is a redirect (to login or verify-email), not a toast. */
-export const meQueryOptions = () =>
-  queryOptions({ queryKey: meQueryKey, queryFn: ({ signal }) => getMe(signal), meta: { silent: true } });
+export const meQueryOptions = () => queryOptions({ queryKey: meQueryKey, queryFn: ({ signal }) => getMe(signal), meta: { silent: true } });
 
 export const useMe = (options: { refetchInterval?: number } = {}) => useQuery({ ...meQueryOptions(), ...options });

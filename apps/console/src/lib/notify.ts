@@ -14,9 +14,7 @@ export function errorMessage(error: unknown): string {
 
 /** What is logged beside the toast: for an ApiError, the status, status text and body it carried. */
 function errorDetail(error: unknown): unknown {
-  return error instanceof ApiError
-    ? { status: error.status, statusText: error.statusText, body: error.body, error }
-    : error;
+  return error instanceof ApiError ? { status: error.status, statusText: error.statusText, body: error.body, error } : error;
 }
 
 /**

@@ -16,10 +16,7 @@ export const testCheckoutSession = { checkoutSessionId: 'cs_sandbox_123', client
 
 /** The api's problem details, as application/problem+json. */
 export const problem = (status: number, detail: string, extra: Record<string, unknown> = {}) =>
-  HttpResponse.json(
-    { type: 'about:blank', title: 'Problem', status, detail, ...extra },
-    { status, headers: { 'Content-Type': 'application/problem+json' } },
-  );
+  HttpResponse.json({ type: 'about:blank', title: 'Problem', status, detail, ...extra }, { status, headers: { 'Content-Type': 'application/problem+json' } });
 
 const recorded = async (request: Request, requests?: unknown[]) => {
   if (requests) requests.push(await request.clone().json());
@@ -27,8 +24,7 @@ const recorded = async (request: Request, requests?: unknown[]) => {
 
 export const creditsHandlers = {
   /** GET /bff/config; the sandbox unless told otherwise. */
-  paymentConfig: (config: PaymentConfig = { paymentProvider: 'sandbox' }) =>
-    http.get(`${api}/bff/config`, () => HttpResponse.json(config)),
+  paymentConfig: (config: PaymentConfig = { paymentProvider: 'sandbox' }) => http.get(`${api}/bff/config`, () => HttpResponse.json(config)),
 
   /** POST /bff/stripe/checkout-session. */
   createCheckoutSession: (requests?: unknown[], session = testCheckoutSession) =>

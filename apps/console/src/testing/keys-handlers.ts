@@ -4,7 +4,8 @@ import { testRuntimeConfig } from './runtime-config';
 
 /**
  * MSW handlers for the dashboard: publishable keys, the priced models a key may be allowed, a key's
- * blocked addresses and end users, its callers of the last 24 hours, the key-deletion feedback and the invoices portal. A mutation handler given a `requests` array
+ * blocked addresses and end users, its callers of the last 24 hours, the key-deletion feedback and
+ * the invoices portal. A mutation handler given a `requests` array
  * records there what it received (the key id from the path and the JSON body), for tests that
  * assert what was sent. `failure` answers that status as problem details instead.
  */

@@ -52,23 +52,35 @@ export const buildFeedback = (overrides: Partial<Feedback> = {}): Feedback => ({
 
 type Answer<Item> = Page<Item> | Response | ((query: URLSearchParams) => Page<Item> | Response | Promise<Page<Item> | Response>);
 
-const list = <Item>(path: string) => (answer: Answer<Item>) =>
-  http.get(`${api}${path}`, async ({ request }) => {
-    const result = typeof answer === 'function' ? await answer(new URL(request.url).searchParams) : answer;
-    return result instanceof Response ? result : HttpResponse.json(result);
-  });
+const list =
+  <Item>(path: string) =>
+  (answer: Answer<Item>) =>
+    http.get(`${api}${path}`, async ({ request }) => {
+      const result = typeof answer === 'function' ? await answer(new URL(request.url).searchParams) : answer;
+      return result instanceof Response ? result : HttpResponse.json(result);
+    });
 
 /** The api's problem details for a failed call (application/problem+json). */
 export const problem = (status: number) =>
-  HttpResponse.json({ type: 'about:blank', title: `Status ${status}`, status, code: status === 403 ? 'Forbidden' : undefined }, {
-    status,
-    headers: { 'Content-Type': 'application/problem+json' },
-  });
+  HttpResponse.json(
+    { type: 'about:blank', title: `Status ${status}`, status, code: status === 403 ? 'Forbidden' : undefined },
+    {
+      status,
+      headers: { 'Content-Type': 'application/problem+json' },
+    },
+  );
 
 /** The api's 400 for a page token it did not sign for this list, order and filter. */
 export const refusedPageToken = (field: 'nextPageToken' | 'previousPageToken' = 'nextPageToken') =>
   HttpResponse.json(
-    { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid page token.', code: 'BadRequest', errors: [{ field, message: 'Invalid page token.' }] },
+    {
+      type: 'about:blank',
+      title: 'Bad Request',
+      status: 400,
+      detail: 'Invalid page token.',
+      code: 'BadRequest',
+      errors: [{ field, message: 'Invalid page token.' }],
+    },
     { status: 400, headers: { 'Content-Type': 'application/problem+json' } },
   );
 

@@ -38,8 +38,7 @@ export const meHandlers = {
   /** 200 for a session without an organisation (empty organizationId). */
   noOrganization: (overrides: Partial<Me> = {}) => meHandlers.signedIn({ organizationId: '', organizationName: '', ...overrides }),
   /** 401 `{"code":"EmailNotVerified","email"}`: signed in, address not verified yet. */
-  emailNotVerified: (email = 'ada@example.com') =>
-    http.get(meUrl, () => HttpResponse.json({ code: 'EmailNotVerified', email }, { status: 401 })),
+  emailNotVerified: (email = 'ada@example.com') => http.get(meUrl, () => HttpResponse.json({ code: 'EmailNotVerified', email }, { status: 401 })),
   /** 403: identity's session_aal2_required, passed on by the api while a second factor is due. */
   secondFactorRequired: () => http.get(meUrl, () => HttpResponse.json(whoamiAal2Required.body, { status: 403 })),
   /** Any other failure (401 without a session, 500…) as problem details. */

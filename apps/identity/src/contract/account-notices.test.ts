@@ -55,7 +55,10 @@ describe('mail to the account when it changes', () => {
     const settings = await api.createBrowserSettingsFlow();
     const node = settings.ui.nodes.find((candidate) => (candidate.attributes as { id?: string }).id === 'totp_secret_key');
     const secret = (node?.attributes as { text: { context: { secret: string } } }).text.context.secret;
-    await api.updateSettingsFlow({ flow: settings.id, updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(settings) } });
+    await api.updateSettingsFlow({
+      flow: settings.id,
+      updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(settings) },
+    });
     await t.mail.waitForMail(email, 1);
     await saveSettings(api, { method: 'totp', totp_unlink: true });
     expectNotice(

@@ -37,7 +37,12 @@ const t = setupIdentityServer({
 
 /** The verification mail queued to `email`. */
 const messageTo = async (email: string) =>
-  (await t.testDb.db.select().from(courierMessages).where(and(eq(courierMessages.recipient, email), eq(courierMessages.template, 'verification_code'))))[0];
+  (
+    await t.testDb.db
+      .select()
+      .from(courierMessages)
+      .where(and(eq(courierMessages.recipient, email), eq(courierMessages.template, 'verification_code')))
+  )[0];
 
 /** The courier's n-th attempt (1-based) at the verification mail to `email`, once it happens. */
 async function attemptFor(email: string, n: number): Promise<CourierAttempt> {
@@ -49,7 +54,8 @@ async function attemptFor(email: string, n: number): Promise<CourierAttempt> {
   }
 }
 const minute = 60_000;
-const mailsCounted = async (outcome: 'sent' | 'failed') => sampleValue(await (await fetch(`${t.baseUrl}/metrics`)).text(), 'meterway_identity_mails_total', { outcome });
+const mailsCounted = async (outcome: 'sent' | 'failed') =>
+  sampleValue(await (await fetch(`${t.baseUrl}/metrics`)).text(), 'meterway_identity_mails_total', { outcome });
 
 describe('the courier', () => {
   it('lets sign-up and recovery succeed while SMTP is down, and delivers the mail once it is back', async () => {
@@ -89,7 +95,12 @@ describe('the courier', () => {
     const email = uniqueEmail('courier-abandon');
     await signUp(t.browser().api, email);
     expect(await attemptFor(email, 1)).toMatchObject({ outcome: 'retry' });
-    for (const [n, waitMinutes] of [[2, 1], [3, 2], [4, 4], [5, 8]] as const) {
+    for (const [n, waitMinutes] of [
+      [2, 1],
+      [3, 2],
+      [4, 4],
+      [5, 8],
+    ] as const) {
       t.clock.advance(waitMinutes * minute - 1_000);
       expect((await messageTo(email))?.sendCount).toBe(n - 1);
       t.clock.advance(1_000);

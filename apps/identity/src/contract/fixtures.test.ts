@@ -56,7 +56,11 @@ describe('identity protocol fixtures', () => {
     const sent = await call('GET', `/self-service/verification/flows?id=${verificationId}`);
     record('verification-sent-email', sent, email);
     const code = codeIn(await t.mail.waitForMail(email));
-    record('verification-invalid-code', await call('POST', `/self-service/verification?flow=${verificationId}`, { method: 'code', code: code === '000000' ? '111111' : '000000' }), email);
+    record(
+      'verification-invalid-code',
+      await call('POST', `/self-service/verification?flow=${verificationId}`, { method: 'code', code: code === '000000' ? '111111' : '000000' }),
+      email,
+    );
     record('verification-passed-challenge', await call('POST', `/self-service/verification?flow=${verificationId}`, { method: 'code', code }), email);
     record('verification-choose-method', await call('GET', '/self-service/verification/browser'), email);
 
@@ -72,7 +76,12 @@ describe('identity protocol fixtures', () => {
     const email = uniqueEmail('fixture');
     const { call } = client();
     const registration = await call('GET', '/self-service/registration/browser');
-    await call('POST', `/self-service/registration?flow=${registration.body.id}`, { method: 'password', traits: { email }, password: testPassword, csrf_token: csrfOf(registration.body) });
+    await call('POST', `/self-service/registration?flow=${registration.body.id}`, {
+      method: 'password',
+      traits: { email },
+      password: testPassword,
+      csrf_token: csrfOf(registration.body),
+    });
 
     const settings = await call('GET', '/self-service/settings/browser');
     record('settings-show-form', settings, email);
@@ -95,13 +104,27 @@ describe('identity protocol fixtures', () => {
     record('login-choose-method', login, email);
     record(
       'login-invalid-credentials',
-      await call('POST', `/self-service/login?flow=${login.body.id}`, { method: 'password', identifier: email, password: 'wrong password', csrf_token: csrfOf(login.body) }),
+      await call('POST', `/self-service/login?flow=${login.body.id}`, {
+        method: 'password',
+        identifier: email,
+        password: 'wrong password',
+        csrf_token: csrfOf(login.body),
+      }),
       email,
     );
-    record('login-csrf-violation', await call('POST', `/self-service/login?flow=${login.body.id}`, { method: 'password', identifier: email, password: testPassword, csrf_token: 'forged' }), email);
+    record(
+      'login-csrf-violation',
+      await call('POST', `/self-service/login?flow=${login.body.id}`, { method: 'password', identifier: email, password: testPassword, csrf_token: 'forged' }),
+      email,
+    );
     record(
       'login-second-factor-required',
-      await call('POST', `/self-service/login?flow=${login.body.id}`, { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(login.body) }),
+      await call('POST', `/self-service/login?flow=${login.body.id}`, {
+        method: 'password',
+        identifier: email,
+        password: testPassword,
+        csrf_token: csrfOf(login.body),
+      }),
       email,
     );
     record('whoami-aal2-required', await call('GET', '/sessions/whoami'), email);
@@ -109,25 +132,45 @@ describe('identity protocol fixtures', () => {
     record('login-second-factor', second, email);
     record(
       'login-success',
-      await call('POST', `/self-service/login?flow=${second.body.id}`, { method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(second.body) }),
+      await call('POST', `/self-service/login?flow=${second.body.id}`, {
+        method: 'totp',
+        totp_code: await nextTotpCode(secret),
+        csrf_token: csrfOf(second.body),
+      }),
       email,
     );
 
     const stranger = client();
     const recovery = await stranger.call('GET', '/self-service/recovery/browser');
     record('recovery-choose-method', recovery, email);
-    const codeSent = await stranger.call('POST', `/self-service/recovery?flow=${recovery.body.id}`, { method: 'code', email, csrf_token: csrfOf(recovery.body) });
+    const codeSent = await stranger.call('POST', `/self-service/recovery?flow=${recovery.body.id}`, {
+      method: 'code',
+      email,
+      csrf_token: csrfOf(recovery.body),
+    });
     record('recovery-code-sent', codeSent, email);
     const code = codeIn(await t.mail.waitForMail(email, 2));
     record(
       'recovery-invalid-code',
-      await stranger.call('POST', `/self-service/recovery?flow=${recovery.body.id}`, { method: 'code', code: code === '000000' ? '111111' : '000000', csrf_token: csrfOf(codeSent.body) }),
+      await stranger.call('POST', `/self-service/recovery?flow=${recovery.body.id}`, {
+        method: 'code',
+        code: code === '000000' ? '111111' : '000000',
+        csrf_token: csrfOf(codeSent.body),
+      }),
       email,
     );
-    record('recovery-success', await stranger.call('POST', `/self-service/recovery?flow=${recovery.body.id}`, { method: 'code', code, csrf_token: csrfOf(codeSent.body) }), email);
+    record(
+      'recovery-success',
+      await stranger.call('POST', `/self-service/recovery?flow=${recovery.body.id}`, { method: 'code', code, csrf_token: csrfOf(codeSent.body) }),
+      email,
+    );
     const linkClient = client();
     const linkFlow = await linkClient.call('GET', '/self-service/recovery/browser');
-    record('recovery-link-sent', await linkClient.call('POST', `/self-service/recovery?flow=${linkFlow.body.id}`, { method: 'link', email, csrf_token: csrfOf(linkFlow.body) }), email);
+    record(
+      'recovery-link-sent',
+      await linkClient.call('POST', `/self-service/recovery?flow=${linkFlow.body.id}`, { method: 'link', email, csrf_token: csrfOf(linkFlow.body) }),
+      email,
+    );
   });
 });
 
@@ -138,7 +181,7 @@ describe('a fixture that is not committed', () => {
 
   it('fails the test in every run, saying how to write it on purpose, and writes nothing', () => {
     vi.stubEnv('UPDATE_FIXTURES', '');
-    expect(() => matchFixture('no-such-flow-state', { status: 200, body: {} })).toThrow("fixture no-such-flow-state.json is missing from");
+    expect(() => matchFixture('no-such-flow-state', { status: 200, body: {} })).toThrow('fixture no-such-flow-state.json is missing from');
     expect(() => matchFixture('no-such-flow-state', { status: 200, body: {} })).toThrow(updateFixturesCommand);
     expect(existsSync(join(fixturesDir, 'no-such-flow-state.json'))).toBe(false);
   });

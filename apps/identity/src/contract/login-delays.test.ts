@@ -13,7 +13,11 @@ const attempt = async (api: FrontendApi, email: string, password: string) => {
   const flow = await api.createBrowserLoginFlow();
   return api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: email, password, csrf_token: csrfOf(flow) } });
 };
-const statusOf = (promise: Promise<unknown>) => promise.then(() => 200, async (error: unknown) => (await failure(Promise.reject(error))).status);
+const statusOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 200,
+    async (error: unknown) => (await failure(Promise.reject(error))).status,
+  );
 
 describe('failed logins', () => {
   it('are free five times, then wait 1 s, doubling; a right password after the wait clears them', async () => {

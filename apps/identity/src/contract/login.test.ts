@@ -13,7 +13,10 @@ describe('login, logout and sessions through @ory/client-fetch', () => {
     const { api } = t.browser();
     const flow = await api.createBrowserLoginFlow();
     const { status, body } = await failure(
-      api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: email, password: 'not the password', csrf_token: csrfOf(flow) } }),
+      api.updateLoginFlow({
+        flow: flow.id,
+        updateLoginFlowBody: { method: 'password', identifier: email, password: 'not the password', csrf_token: csrfOf(flow) },
+      }),
     );
     expect(status).toBe(400);
     expect(body.ui.messages).toEqual([
@@ -73,7 +76,10 @@ describe('login, logout and sessions through @ory/client-fetch', () => {
     const settings = await api.createBrowserSettingsFlow();
     const secretNode = settings.ui.nodes.find((node) => (node.attributes as { id?: string }).id === 'totp_secret_key');
     const secret = (secretNode?.attributes as { text: { context: { secret: string } } }).text.context.secret;
-    await api.updateSettingsFlow({ flow: settings.id, updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(settings) } });
+    await api.updateSettingsFlow({
+      flow: settings.id,
+      updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(settings) },
+    });
     expect((await api.toSession()).authenticator_assurance_level).toBe('aal2');
 
     const refresh = await api.createBrowserLoginFlow({ refresh: true });
@@ -87,7 +93,7 @@ describe('login, logout and sessions through @ory/client-fetch', () => {
     expect(whoami.authentication_methods?.map((method) => method.method)).toEqual(['password', 'totp', 'password']);
   });
 
-  it('sets the session cookie HttpOnly and SameSite=Lax, and logout needs the session\'s own token', async () => {
+  it("sets the session cookie HttpOnly and SameSite=Lax, and logout needs the session's own token", async () => {
     const email = uniqueEmail('cookie');
     const browser = t.browser();
     await signUp(browser.api, email);
@@ -146,7 +152,10 @@ describe('CSRF and expiry', () => {
     expect(missing.body.error.id).toBe('security_csrf_violation');
 
     const foreign = await failure(
-      victim.api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(attackerFlow) } }),
+      victim.api.updateLoginFlow({
+        flow: flow.id,
+        updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(attackerFlow) },
+      }),
     );
     expect(foreign.status).toBe(403);
     expect(foreign.body.error).toMatchObject({ id: 'security_csrf_violation', details: { reject_reason: expect.stringContaining('do not match') } });
@@ -162,7 +171,10 @@ describe('CSRF and expiry', () => {
     t.clock.advance(61 * 60 * 1000);
     try {
       const { status, body } = await failure(
-        api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'whatever1', csrf_token: csrfOf(flow) } }),
+        api.updateLoginFlow({
+          flow: flow.id,
+          updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'whatever1', csrf_token: csrfOf(flow) },
+        }),
       );
       expect(status).toBe(410);
       expect(body.error.id).toBe('self_service_flow_expired');
@@ -183,13 +195,21 @@ describe('abuse', () => {
     for (let attempt = 0; attempt < 6; attempt++) {
       const flow = await api.createBrowserLoginFlow();
       statuses.push(
-        (await failure(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: email, password: `wrong ${attempt}`, csrf_token: csrfOf(flow) } })))
-          .status,
+        (
+          await failure(
+            api.updateLoginFlow({
+              flow: flow.id,
+              updateLoginFlowBody: { method: 'password', identifier: email, password: `wrong ${attempt}`, csrf_token: csrfOf(flow) },
+            }),
+          )
+        ).status,
       );
     }
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
     const flow = await api.createBrowserLoginFlow();
-    const blocked = await failure(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(flow) } }));
+    const blocked = await failure(
+      api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(flow) } }),
+    );
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.id).toBe('rate_limit_exceeded');
   });
@@ -201,8 +221,14 @@ describe('abuse', () => {
     for (let attempt = 0; attempt < 40 && !statuses.includes(429); attempt++) {
       const flow = await api.createBrowserLoginFlow();
       statuses.push(
-        (await failure(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: uniqueEmail('spray'), password: 'guess 12345', csrf_token: csrfOf(flow) } })))
-          .status,
+        (
+          await failure(
+            api.updateLoginFlow({
+              flow: flow.id,
+              updateLoginFlowBody: { method: 'password', identifier: uniqueEmail('spray'), password: 'guess 12345', csrf_token: csrfOf(flow) },
+            }),
+          )
+        ).status,
       );
     }
     expect(statuses.at(-1)).toBe(429);

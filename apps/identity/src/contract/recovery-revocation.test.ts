@@ -60,7 +60,10 @@ describe('recovery and password changes withdraw what an attacker could still ho
     const pending = await requestRecovery(stranger.api, email, 'code', 2);
 
     const settings = await owner.api.createBrowserSettingsFlow();
-    await owner.api.updateSettingsFlow({ flow: settings.id, updateSettingsFlowBody: { method: 'password', password: newPassword, csrf_token: csrfOf(settings) } });
+    await owner.api.updateSettingsFlow({
+      flow: settings.id,
+      updateSettingsFlowBody: { method: 'password', password: newPassword, csrf_token: csrfOf(settings) },
+    });
 
     const refused = await stranger.api.updateRecoveryFlow({
       flow: pending.sent.id,

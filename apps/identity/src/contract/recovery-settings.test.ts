@@ -76,7 +76,10 @@ describe('recovery', () => {
     expect(opened.status).toBe(303);
     const location = opened.headers.get('location') ?? '';
     expect(location).toMatch(/\/ui\/settings\?flow=[0-9a-f-]{36}$/);
-    const cookies = opened.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+    const cookies = opened.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ');
     const session = await fetch(`${t.baseUrl}/sessions/whoami`, { headers: { cookie: cookies, accept: 'application/json' } });
     expect(session.status).toBe(200);
     expect(((await session.json()) as any).authentication_methods[0].method).toBe('link_recovery');
@@ -115,12 +118,16 @@ describe('settings', () => {
     const { api } = t.browser();
     await signUp(api, email);
     const flow = await api.createBrowserSettingsFlow();
-    const same = await failure(api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: testPassword, csrf_token: csrfOf(flow) } }));
+    const same = await failure(
+      api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: testPassword, csrf_token: csrfOf(flow) } }),
+    );
     expect(same.status).toBe(400);
     const node = same.body.ui.nodes.find((candidate: { attributes: { name?: string } }) => candidate.attributes.name === 'password');
     expect(node.messages).toEqual([{ id: 4000039, type: 'error', text: 'The new password must be different from the old password.' }]);
 
-    const breached = await failure(api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: 'password', csrf_token: csrfOf(flow) } }));
+    const breached = await failure(
+      api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: 'password', csrf_token: csrfOf(flow) } }),
+    );
     expect(breached.status).toBe(400);
     const breachedNode = breached.body.ui.nodes.find((candidate: { attributes: { name?: string } }) => candidate.attributes.name === 'password');
     expect(breachedNode.messages).toEqual([{ id: 4000034, type: 'error', text: 'The password has been found in data breaches and must no longer be used.' }]);
@@ -133,7 +140,10 @@ describe('settings', () => {
     await signUp(api, email);
     const flow = await api.createBrowserSettingsFlow();
     const next = uniqueEmail('new');
-    const changed = await api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'profile', traits: { email: next }, csrf_token: csrfOf(flow) } });
+    const changed = await api.updateSettingsFlow({
+      flow: flow.id,
+      updateSettingsFlowBody: { method: 'profile', traits: { email: next }, csrf_token: csrfOf(flow) },
+    });
     expect(changed.identity.traits).toEqual({ email: next });
     expect(changed.identity.verifiable_addresses?.[0]).toMatchObject({ value: next, verified: false, status: 'sent' });
     expect(changed.continue_with?.some((item) => item.action === 'show_verification_ui')).toBe(true);
@@ -148,18 +158,28 @@ describe('settings', () => {
     const flow = await api.createBrowserSettingsFlow();
     const secretNode = flow.ui.nodes.find((node) => (node.attributes as { id?: string }).id === 'totp_secret_key');
     const secret = (secretNode?.attributes as { text: { context: { secret: string } } }).text.context.secret;
-    expect(flow.ui.nodes.find((node) => (node.attributes as { id?: string }).id === 'totp_qr')?.attributes).toMatchObject({ src: expect.stringMatching(/^data:image\/png;base64,/) });
+    expect(flow.ui.nodes.find((node) => (node.attributes as { id?: string }).id === 'totp_qr')?.attributes).toMatchObject({
+      src: expect.stringMatching(/^data:image\/png;base64,/),
+    });
 
-    const wrong = await failure(api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'totp', totp_code: '000000', csrf_token: csrfOf(flow) } }));
+    const wrong = await failure(
+      api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'totp', totp_code: '000000', csrf_token: csrfOf(flow) } }),
+    );
     expect(wrong.status).toBe(400);
-    const linked = await api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(flow) } });
+    const linked = await api.updateSettingsFlow({
+      flow: flow.id,
+      updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(flow) },
+    });
     expect(linked.ui.nodes.some((node) => (node.attributes as { name?: string }).name === 'totp_unlink')).toBe(true);
     expect((await api.toSession()).authenticator_assurance_level).toBe('aal2');
     await logOut(api);
 
     const loginFlow = await api.createBrowserLoginFlow();
     const pending = await failure(
-      api.updateLoginFlow({ flow: loginFlow.id, updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(loginFlow) } }),
+      api.updateLoginFlow({
+        flow: loginFlow.id,
+        updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(loginFlow) },
+      }),
     );
     expect(pending.status).toBe(422);
     expect(pending.body.redirect_browser_to).toContain('/self-service/login/browser?aal=aal2');
@@ -169,7 +189,10 @@ describe('settings', () => {
 
     const second = await api.createBrowserLoginFlow({ aal: 'aal2' });
     expect(second.ui.nodes.map((node) => (node.attributes as { name?: string }).name)).toEqual(['csrf_token', 'totp_code', 'method']);
-    const upgraded = await api.updateLoginFlow({ flow: second.id, updateLoginFlowBody: { method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(second) } });
+    const upgraded = await api.updateLoginFlow({
+      flow: second.id,
+      updateLoginFlowBody: { method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(second) },
+    });
     expect(upgraded.session.authenticator_assurance_level).toBe('aal2');
     expect((await api.toSession()).authentication_methods?.map((method) => method.method)).toEqual(['password', 'totp']);
   });

@@ -68,15 +68,23 @@ describe('registration and verification through @ory/client-fetch', () => {
     const email = uniqueEmail('twice');
     const first = t.browser().api;
     const flow = await first.createBrowserRegistrationFlow();
-    await first.updateRegistrationFlow({ flow: flow.id, updateRegistrationFlowBody: { method: 'password', traits: { email }, password, csrf_token: csrfOf(flow) } });
+    await first.updateRegistrationFlow({
+      flow: flow.id,
+      updateRegistrationFlowBody: { method: 'password', traits: { email }, password, csrf_token: csrfOf(flow) },
+    });
 
     const second = t.browser().api;
     const again = await second.createBrowserRegistrationFlow();
     const { status, body } = await failure(
-      second.updateRegistrationFlow({ flow: again.id, updateRegistrationFlowBody: { method: 'password', traits: { email: email.toUpperCase() }, password, csrf_token: csrfOf(again) } }),
+      second.updateRegistrationFlow({
+        flow: again.id,
+        updateRegistrationFlowBody: { method: 'password', traits: { email: email.toUpperCase() }, password, csrf_token: csrfOf(again) },
+      }),
     );
     expect(status).toBe(400);
-    expect(body.ui.messages).toEqual([{ id: 4000007, type: 'error', text: 'An account with the same identifier (email, phone, username, ...) exists already.' }]);
+    expect(body.ui.messages).toEqual([
+      { id: 4000007, type: 'error', text: 'An account with the same identifier (email, phone, username, ...) exists already.' },
+    ]);
   });
 
   it('answers weak passwords with 400 flows carrying the reference texts', async () => {
@@ -85,7 +93,10 @@ describe('registration and verification through @ory/client-fetch', () => {
     const attempt = async (candidate: string) => {
       const flow = await api.createBrowserRegistrationFlow();
       const { status, body } = await failure(
-        api.updateRegistrationFlow({ flow: flow.id, updateRegistrationFlowBody: { method: 'password', traits: { email }, password: candidate, csrf_token: csrfOf(flow) } }),
+        api.updateRegistrationFlow({
+          flow: flow.id,
+          updateRegistrationFlowBody: { method: 'password', traits: { email }, password: candidate, csrf_token: csrfOf(flow) },
+        }),
       );
       expect(status).toBe(400);
       const node = body.ui.nodes.find((candidateNode: { attributes: { name?: string } }) => candidateNode.attributes.name === 'password');
@@ -107,7 +118,10 @@ describe('registration and verification through @ory/client-fetch', () => {
     const { api } = t.browser();
     const flow = await api.createBrowserRegistrationFlow();
     const { status, body } = await failure(
-      api.updateRegistrationFlow({ flow: flow.id, updateRegistrationFlowBody: { method: 'password', traits: { email: 'not-an-email' }, password: '', csrf_token: 'forged' } }),
+      api.updateRegistrationFlow({
+        flow: flow.id,
+        updateRegistrationFlowBody: { method: 'password', traits: { email: 'not-an-email' }, password: '', csrf_token: 'forged' },
+      }),
     );
     expect(status).toBe(400);
     const byName = (name: string) => body.ui.nodes.find((node: { attributes: { name?: string } }) => node.attributes.name === name);
@@ -120,7 +134,10 @@ describe('registration and verification through @ory/client-fetch', () => {
     const { api } = t.browser();
     const email = uniqueEmail('logged-in');
     const flow = await api.createBrowserRegistrationFlow();
-    await api.updateRegistrationFlow({ flow: flow.id, updateRegistrationFlowBody: { method: 'password', traits: { email }, password, csrf_token: csrfOf(flow) } });
+    await api.updateRegistrationFlow({
+      flow: flow.id,
+      updateRegistrationFlowBody: { method: 'password', traits: { email }, password, csrf_token: csrfOf(flow) },
+    });
     const { status, body } = await failure(api.createBrowserRegistrationFlow());
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ id: 'session_already_available', message: 'you are already logged in' });

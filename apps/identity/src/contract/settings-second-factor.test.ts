@@ -15,15 +15,18 @@ const secondFactorLogin = (returnTo?: string) =>
   `${t.baseUrl}/self-service/login/browser?aal=aal2${returnTo ? `&return_to=${encodeURIComponent(returnTo)}` : ''}`;
 
 const totpSecretOf = (flow: SettingsFlow) =>
-  (flow.ui.nodes.find((node) => (node.attributes as { id?: string }).id === 'totp_secret_key')?.attributes as { text: { context: { secret: string } } }).text.context
-    .secret;
+  (flow.ui.nodes.find((node) => (node.attributes as { id?: string }).id === 'totp_secret_key')?.attributes as { text: { context: { secret: string } } }).text
+    .context.secret;
 
 /** Signs up in `browser` and links TOTP; answers the authenticator's secret. */
 async function signUpWithTotp(browser: Browser, email: string): Promise<string> {
   await signUp(browser.api, email);
   const flow = await browser.api.createBrowserSettingsFlow();
   const secret = totpSecretOf(flow);
-  await browser.api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(flow) } });
+  await browser.api.updateSettingsFlow({
+    flow: flow.id,
+    updateSettingsFlowBody: { method: 'totp', totp_code: await generate({ secret }), csrf_token: csrfOf(flow) },
+  });
   return secret;
 }
 
@@ -38,7 +41,10 @@ describe('settings with an aal1 session of an identity that has TOTP', () => {
     await logOut(browser.api);
     const login = await browser.api.createBrowserLoginFlow();
     const pending = await failure(
-      browser.api.updateLoginFlow({ flow: login.id, updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(login) } }),
+      browser.api.updateLoginFlow({
+        flow: login.id,
+        updateLoginFlowBody: { method: 'password', identifier: email, password: testPassword, csrf_token: csrfOf(login) },
+      }),
     );
     expect(pending.status).toBe(422);
 
@@ -94,8 +100,14 @@ describe('settings with an aal1 session of an identity that has TOTP', () => {
     expect(refused.body.redirect_browser_to).toBe(secondFactorLogin(settingsUrl));
 
     // As an SPA (Ory Elements) does it: the aal2 login flow from that URL, then the code.
-    const loginFlow = await api.createBrowserLoginFlow({ aal: 'aal2', returnTo: new URL(refused.body.redirect_browser_to).searchParams.get('return_to') ?? '' });
-    const upgraded = await api.updateLoginFlow({ flow: loginFlow.id, updateLoginFlowBody: { method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(loginFlow) } });
+    const loginFlow = await api.createBrowserLoginFlow({
+      aal: 'aal2',
+      returnTo: new URL(refused.body.redirect_browser_to).searchParams.get('return_to') ?? '',
+    });
+    const upgraded = await api.updateLoginFlow({
+      flow: loginFlow.id,
+      updateLoginFlowBody: { method: 'totp', totp_code: await nextTotpCode(secret), csrf_token: csrfOf(loginFlow) },
+    });
     expect(upgraded.continue_with).toEqual([{ action: 'redirect_browser_to', redirect_browser_to: settingsUrl }]);
     const settings = await api.getSettingsFlow({ id: settingsFlowId });
     expect(settings.ui.messages?.[0]).toMatchObject({ id: 1060001, type: 'success' });

@@ -18,7 +18,8 @@ const sweepAfterNow = async () => {
 const day = 24 * 60 * 60 * 1000;
 
 const rowCounts = async () => {
-  const rows = async (table: typeof flows | typeof flowCodes | typeof sessions | typeof rateLimits) => (await t.testDb.db.select({ n: count() }).from(table))[0]?.n;
+  const rows = async (table: typeof flows | typeof flowCodes | typeof sessions | typeof rateLimits) =>
+    (await t.testDb.db.select({ n: count() }).from(table))[0]?.n;
   return { flows: await rows(flows), codes: await rows(flowCodes), sessions: await rows(sessions), rateLimits: await rows(rateLimits) };
 };
 

@@ -15,7 +15,10 @@ async function enrol(api: FrontendApi, email: string): Promise<string> {
   const flow = await api.createBrowserSettingsFlow();
   const node = flow.ui.nodes.find((candidate) => (candidate.attributes as { id?: string }).id === 'totp_secret_key');
   const secret = (node?.attributes as { text: { context: { secret: string } } }).text.context.secret;
-  await api.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'totp', totp_code: await codeAt(secret, t.clock.now()), csrf_token: csrfOf(flow) } });
+  await api.updateSettingsFlow({
+    flow: flow.id,
+    updateSettingsFlowBody: { method: 'totp', totp_code: await codeAt(secret, t.clock.now()), csrf_token: csrfOf(flow) },
+  });
   return secret;
 }
 
@@ -36,7 +39,9 @@ describe('a TOTP code is accepted once', () => {
 
     const replayedEnrolment = await failure(secondFactorWith(api, email, enrolledWith));
     expect(replayedEnrolment.status).toBe(400);
-    expect(replayedEnrolment.body.ui.messages).toEqual([{ id: 4000008, text: 'The provided authentication code is invalid, please try again.', type: 'error' }]);
+    expect(replayedEnrolment.body.ui.messages).toEqual([
+      { id: 4000008, text: 'The provided authentication code is invalid, please try again.', type: 'error' },
+    ]);
 
     t.clock.advance(30_000);
     const fresh = await codeAt(secret, t.clock.now());

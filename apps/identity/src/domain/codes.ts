@@ -41,11 +41,7 @@ export async function issueCode(
 export type CodeCheck = { outcome: 'valid'; address: string; identityId: string | null } | { outcome: 'used' } | { outcome: 'invalid' };
 
 /** Marks the code used when it is valid; a code works once, within its lifespan, on its own flow. */
-export async function consumeCode(
-  db: Database,
-  secret: string,
-  input: { flowId: string; kind: CodeKind; code: string; now: Date },
-): Promise<CodeCheck> {
+export async function consumeCode(db: Database, secret: string, input: { flowId: string; kind: CodeKind; code: string; now: Date }): Promise<CodeCheck> {
   const [row] = await db
     .select()
     .from(flowCodes)

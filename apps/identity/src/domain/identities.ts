@@ -82,7 +82,16 @@ export async function markAddressVerified(db: Database, email: string, now: Date
     .where(and(eq(verifiableAddresses.value, email), eq(verifiableAddresses.verified, false)));
 }
 
-type AddressRow = { id: string; value: string; via: string; verified?: boolean; status?: string; verified_at?: string | null; created_at: string; updated_at: string };
+type AddressRow = {
+  id: string;
+  value: string;
+  via: string;
+  verified?: boolean;
+  status?: string;
+  verified_at?: string | null;
+  created_at: string;
+  updated_at: string;
+};
 
 const iso = (value: string) => new Date(value).toISOString();
 
@@ -94,8 +103,12 @@ export async function loadIdentityView(db: Database, identityId: string, publicU
   const [row] = await db
     .select({
       identity: identities,
-      verifiable: sql<AddressRow[]>`coalesce((select json_agg(v order by v.created_at) from ${verifiableAddresses} v where v.identity_id = ${identities}.id), '[]'::json)`,
-      recovery: sql<AddressRow[]>`coalesce((select json_agg(r order by r.created_at) from ${recoveryAddresses} r where r.identity_id = ${identities}.id), '[]'::json)`,
+      verifiable: sql<
+        AddressRow[]
+      >`coalesce((select json_agg(v order by v.created_at) from ${verifiableAddresses} v where v.identity_id = ${identities}.id), '[]'::json)`,
+      recovery: sql<
+        AddressRow[]
+      >`coalesce((select json_agg(r order by r.created_at) from ${recoveryAddresses} r where r.identity_id = ${identities}.id), '[]'::json)`,
       hasTotp: sql<boolean>`exists (select 1 from ${credentials} c where c.identity_id = ${identities}.id and c.type = 'totp')`,
     })
     .from(identities)

@@ -40,13 +40,7 @@ export async function claimTotpStep(db: Database, identityId: string, step: numb
   const claimed = await db
     .update(credentials)
     .set({ lastUsedStep: step })
-    .where(
-      and(
-        eq(credentials.identityId, identityId),
-        eq(credentials.type, 'totp'),
-        or(isNull(credentials.lastUsedStep), lt(credentials.lastUsedStep, step)),
-      ),
-    )
+    .where(and(eq(credentials.identityId, identityId), eq(credentials.type, 'totp'), or(isNull(credentials.lastUsedStep), lt(credentials.lastUsedStep, step))))
     .returning({ identityId: credentials.identityId });
   return claimed.length > 0;
 }

@@ -14,12 +14,10 @@ describe('password policy', () => {
     for (const password of ['ada@example.com', 'ada@example.co', 'xada@example.comx', 'ada@exampl']) {
       expect(checkPasswordPolicy(password, 'Ada@Example.com')?.id, password).toBe(4000031);
     }
-    expect(checkPasswordPolicy('ada@example.com', 'ada@example.com')?.text).toBe(
-      'The password can not be used because it is too similar to the identifier.',
-    );
+    expect(checkPasswordPolicy('ada@example.com', 'ada@example.com')?.text).toBe('The password can not be used because it is too similar to the identifier.');
   });
 
-  it('rejects common breached passwords, whatever their case, with Kratos\' 4000034', () => {
+  it("rejects common breached passwords, whatever their case, with Kratos' 4000034", () => {
     for (const password of ['password', 'PASSWORD', '12345678', 'qwertyuiop', 'Password1', 'password123']) {
       expect(checkPasswordPolicy(password, 'ada@example.com'), password).toEqual({
         id: 4000034,

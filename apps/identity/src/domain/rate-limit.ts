@@ -53,7 +53,10 @@ export async function consumeRateLimit(ctx: IdentityContext, rules: RateRule[]):
  * turn out right.
  */
 export async function refundRateLimit(ctx: IdentityContext, rule: RateRule): Promise<void> {
-  await ctx.db.update(rateLimits).set({ count: sql`greatest(${rateLimits.count} - 1, 0)` }).where(eq(rateLimits.key, rule.key));
+  await ctx.db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(eq(rateLimits.key, rule.key));
 }
 
 const scaled = (ctx: IdentityContext, rule: RateRule): RateRule => ({ ...rule, limit: Math.max(1, Math.round(rule.limit * ctx.config.rateLimitMultiplier)) });

@@ -62,7 +62,10 @@ export async function findActiveSession(db: Database, token: string, now: Date, 
 export async function recordActivity(db: Database, session: Session, now: Date): Promise<Session> {
   const due = new Date(now.getTime() - activityRecordIntervalMs);
   if (session.lastActiveAt.getTime() > due.getTime()) return session;
-  await db.update(sessions).set({ lastActiveAt: now }).where(and(eq(sessions.id, session.id), lt(sessions.lastActiveAt, due)));
+  await db
+    .update(sessions)
+    .set({ lastActiveAt: now })
+    .where(and(eq(sessions.id, session.id), lt(sessions.lastActiveAt, due)));
   return { ...session, lastActiveAt: now };
 }
 
@@ -88,7 +91,10 @@ export async function revokeOtherSessions(db: Database, current: Session): Promi
 
 /** Ends every session of an identity (a recovery: whoever held one may be the reason for it). */
 export async function revokeAllSessions(db: Database, identityId: string): Promise<void> {
-  await db.update(sessions).set({ active: false }).where(and(eq(sessions.identityId, identityId), eq(sessions.active, true)));
+  await db
+    .update(sessions)
+    .set({ active: false })
+    .where(and(eq(sessions.identityId, identityId), eq(sessions.active, true)));
 }
 
 export async function revokeIdentitySession(db: Database, identityId: string, sessionId: string): Promise<boolean> {

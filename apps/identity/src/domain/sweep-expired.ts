@@ -17,9 +17,15 @@ export type SweepCounts = { flows: number; codes: number; sessions: number; rate
 /** Deletes what can no longer be used (as `kratos cleanup sql` does): expired flows, codes, sessions and rate-limit windows. */
 export async function sweepExpired(db: Database, now: Date, sessionIdleTimeoutMs: number): Promise<SweepCounts> {
   const before = (ms: number) => new Date(now.getTime() - ms);
-  const flowRows = await db.delete(flows).where(lt(flows.expiresAt, before(sweepRetention.flowsMs))).returning({ id: flows.id });
+  const flowRows = await db
+    .delete(flows)
+    .where(lt(flows.expiresAt, before(sweepRetention.flowsMs)))
+    .returning({ id: flows.id });
   // Codes go with their flow; these are a live flow's codes that expired (a flow outlives its first code when it sends another).
-  const codeRows = await db.delete(flowCodes).where(lt(flowCodes.expiresAt, before(sweepRetention.flowsMs))).returning({ id: flowCodes.id });
+  const codeRows = await db
+    .delete(flowCodes)
+    .where(lt(flowCodes.expiresAt, before(sweepRetention.flowsMs)))
+    .returning({ id: flowCodes.id });
   const sessionRows = await db
     .delete(sessions)
     .where(
@@ -30,7 +36,10 @@ export async function sweepExpired(db: Database, now: Date, sessionIdleTimeoutMs
       ),
     )
     .returning({ id: sessions.id });
-  const rateRows = await db.delete(rateLimits).where(lt(rateLimits.windowStart, before(sweepRetention.rateLimitsMs))).returning({ key: rateLimits.key });
+  const rateRows = await db
+    .delete(rateLimits)
+    .where(lt(rateLimits.windowStart, before(sweepRetention.rateLimitsMs)))
+    .returning({ key: rateLimits.key });
   // Sent and abandoned mail (bodies already blanked) is kept a week, for looking into a complaint.
   const mailRows = await db
     .delete(courierMessages)

@@ -39,20 +39,16 @@ export const createLoginFlow = (ctx: IdentityContext, req: FlowRequest, options:
   });
 
 /** The flow again with `problems` (400 for API clients), the password emptied. */
-export async function rejectLogin(
-  ctx: IdentityContext,
-  flow: Flow,
-  session: Session | undefined,
-  problems: Problem[],
-  identifier?: string,
-): Promise<Outcome> {
+export async function rejectLogin(ctx: IdentityContext, flow: Flow, session: Session | undefined, problems: Problem[], identifier?: string): Promise<Outcome> {
   let ui = clearMessages(flowUi(flow));
   // Whoever holds a flow id may submit to it: the answer shows what this caller typed (on a
   // refresh, its own identifier), never what the flow's owner typed before.
   const shown = flow.refresh ? session && (await findCredential(ctx.db, session.identityId, 'password'))?.identifier : identifier;
   ui = { ...ui, nodes: setValue(setValue(ui.nodes, 'password', undefined), 'identifier', shown) };
   for (const problem of problems) {
-    ui = problem.node ? { ...ui, nodes: attachMessage(ui.nodes, problem.node, problem.message) } : { ...ui, messages: [...(ui.messages ?? []), problem.message] };
+    ui = problem.node
+      ? { ...ui, nodes: attachMessage(ui.nodes, problem.node, problem.message) }
+      : { ...ui, messages: [...(ui.messages ?? []), problem.message] };
   }
   const updated = await updateFlow(ctx.db, flow, { ui }, ctx.clock.now());
   return { kind: 'render', flow: updated, status: 400, screen: loginScreen(ctx, flow), csrf: 'caller' };

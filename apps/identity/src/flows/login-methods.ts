@@ -65,7 +65,13 @@ export async function submitPassword(
 }
 
 /** The second factor: the session raised to aal2, or the flow again with what was wrong. */
-export async function submitTotp(ctx: IdentityContext, req: FlowRequest, flow: Flow, body: Record<string, unknown>, previous: Session): Promise<Session | Outcome> {
+export async function submitTotp(
+  ctx: IdentityContext,
+  req: FlowRequest,
+  flow: Flow,
+  body: Record<string, unknown>,
+  previous: Session,
+): Promise<Session | Outcome> {
   const now = ctx.clock.now();
   const code = stringField(body.totp_code);
   if (code === undefined) return rejectLogin(ctx, flow, previous, [{ node: 'totp_code', message: messages.missingProperty('totp_code') }]);

@@ -16,7 +16,12 @@ async function logIn(browser: ReturnType<typeof testBrowser>, body: Record<strin
 describe('login steps', () => {
   it('starts a first-factor flow for a caller without a session, shown on the login screen', async () => {
     const outcome = await startLogin(t.ctx(), testBrowser(t.ctx()).request(), {});
-    expect(outcome).toMatchObject({ kind: 'render', status: 200, screen: t.config.ui.login, flow: { kind: 'login', requestedAal: 'aal1', state: 'choose_method' } });
+    expect(outcome).toMatchObject({
+      kind: 'render',
+      status: 200,
+      screen: t.config.ui.login,
+      flow: { kind: 'login', requestedAal: 'aal1', state: 'choose_method' },
+    });
   });
 
   it('refuses a second-factor flow without a session', async () => {

@@ -44,7 +44,9 @@ export async function submitLogin(ctx: IdentityContext, req: FlowRequest, input:
   const now = ctx.clock.now();
   if (session && !flow.refresh && (flow.requestedAal !== 'aal2' || session.aal === 'aal2')) {
     if (!req.json) return redirect(ctx.config.ui.afterLogin);
-    return rejectLogin(ctx, flow, session, [{ message: messages.generic('A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?') }]);
+    return rejectLogin(ctx, flow, session, [
+      { message: messages.generic('A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?') },
+    ]);
   }
   if (!session && flow.requestedAal === 'aal2') return failure(errors.sessionAal1Required());
   if (isExpired(flow, now)) {

@@ -82,8 +82,7 @@ export const messages = {
   noLoginStrategy: () => error(4010002, 'Could not find a strategy to log you in with. Did you fill out the form correctly?'),
   noRegistrationStrategy: () => error(4010003, 'Could not find a strategy to sign you up with. Did you fill out the form correctly?'),
   noSettingsStrategy: () => error(4010004, 'Could not find a strategy to update your settings. Did you fill out the form correctly?'),
-  alreadyCompleted: (id: 4010007 | 4040002 | 4060001 | 4070002) =>
-    error(id, 'The request was already completed successfully and can not be retried.'),
+  alreadyCompleted: (id: 4010007 | 4040002 | 4060001 | 4070002) => error(id, 'The request was already completed successfully and can not be retried.'),
   registrationFlowExpired: (minutesAgo: number, expiredAt: Date) => expired(4040001, 'registration', minutesAgo, expiredAt),
   settingsFlowExpired: (minutesAgo: number, expiredAt: Date) => expired(4050001, 'settings', minutesAgo, expiredAt),
   recoveryTokenInvalid: () => error(4060004, 'The recovery token is invalid or has already been used. Please retry the flow.'),

@@ -52,7 +52,10 @@ describe('recovery steps', () => {
   it('recovers by the e-mailed link once; a used link starts a new flow', async () => {
     const { flow, mail } = await mailed('link');
     const token = new URL(mail.link ?? '').searchParams.get('token') ?? '';
-    expect(await followRecoveryLink(t.ctx(), testBrowser(t.ctx()).request(), { flowId: flow.id, token })).toMatchObject({ kind: 'redirect', to: settingsScreen() });
+    expect(await followRecoveryLink(t.ctx(), testBrowser(t.ctx()).request(), { flowId: flow.id, token })).toMatchObject({
+      kind: 'redirect',
+      to: settingsScreen(),
+    });
     expect(await followRecoveryLink(t.ctx(), testBrowser(t.ctx()).request(), { flowId: flow.id, token })).toMatchObject({
       kind: 'redirect',
       to: expect.stringMatching(new RegExp(`^${t.config.ui.recovery}\\?flow=(?!${flow.id})`)),

@@ -49,8 +49,12 @@ export async function submitRecovery(ctx: IdentityContext, req: FlowRequest, inp
   const now = ctx.clock.now();
   if (await req.currentSession()) return failure(errors.sessionAlreadyAvailable('recovery'));
   if (isExpired(flow, now)) {
-    const replacement = await createRecoveryFlow(ctx, req, flow.returnTo ?? undefined, [messages.recoveryFlowExpired(minutesSinceExpiry(flow, now), flow.expiresAt)]);
-    return redirect(req.json ? `${ctx.config.identityUrl}/self-service/recovery/flows?id=${replacement.id}` : withFlowParam(ctx.config.ui.recovery, replacement.id));
+    const replacement = await createRecoveryFlow(ctx, req, flow.returnTo ?? undefined, [
+      messages.recoveryFlowExpired(minutesSinceExpiry(flow, now), flow.expiresAt),
+    ]);
+    return redirect(
+      req.json ? `${ctx.config.identityUrl}/self-service/recovery/flows?id=${replacement.id}` : withFlowParam(ctx.config.ui.recovery, replacement.id),
+    );
   }
   if (flow.state === 'passed_challenge') return replaceRecoveryFlow(ctx, req, flow, messages.alreadyCompleted(4060001));
 

@@ -24,7 +24,10 @@ describe('registration steps', () => {
     expect(browser.jar.session).toBeDefined();
     expect(t.mails.at(-1)).toMatchObject({ to: email, template: 'verification_code' });
     if (outcome.kind !== 'success') return;
-    expect(await outcome.body()).toMatchObject({ identity: { traits: { email } }, continue_with: [{ action: 'redirect_browser_to' }, { action: 'show_verification_ui' }] });
+    expect(await outcome.body()).toMatchObject({
+      identity: { traits: { email } },
+      continue_with: [{ action: 'redirect_browser_to' }, { action: 'show_verification_ui' }],
+    });
     expect(t.registrations.at(-1)).toBe('success');
   });
 
@@ -56,7 +59,11 @@ describe('registration steps', () => {
     const browser = testBrowser(t.ctx());
     const { flow } = await register(browser, { method: 'password', traits: { email: uniqueEmail() }, password: testPassword });
     expect(await startRegistration(t.ctx(), browser.request(), {})).toEqual({ kind: 'redirect', to: t.config.ui.afterLogin, status: 303 });
-    expect(await submitRegistration(t.ctx(), browser.request(), { flowId: flow.id, body: {} })).toEqual({ kind: 'redirect', to: t.config.ui.afterLogin, status: 302 });
+    expect(await submitRegistration(t.ctx(), browser.request(), { flowId: flow.id, body: {} })).toEqual({
+      kind: 'redirect',
+      to: t.config.ui.afterLogin,
+      status: 302,
+    });
     const api = testBrowser(t.ctx(), { json: true });
     api.jar.session = browser.jar.session;
     expect(errorIdOf(await startRegistration(t.ctx(), api.request(), {}))).toBe('session_already_available');

@@ -36,7 +36,9 @@ export async function submitRegistration(ctx: IdentityContext, req: FlowRequest,
   }
   const now = ctx.clock.now();
   if (isExpired(flow, now)) {
-    const replacement = await createRegistrationFlow(ctx, req, flow.returnTo ?? undefined, [messages.registrationFlowExpired(minutesSinceExpiry(flow, now), flow.expiresAt)]);
+    const replacement = await createRegistrationFlow(ctx, req, flow.returnTo ?? undefined, [
+      messages.registrationFlowExpired(minutesSinceExpiry(flow, now), flow.expiresAt),
+    ]);
     if (req.json) return failure(errors.flowExpired(flow.expiresAt, now, replacement.id));
     return redirect(withFlowParam(ctx.config.ui.registration, replacement.id));
   }

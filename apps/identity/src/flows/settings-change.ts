@@ -24,7 +24,9 @@ export async function rejectSettings({ ctx, flow, now }: SettingsChange, problem
   let ui = clearMessages(flowUi(flow));
   ui = { ...ui, nodes: setValue(ui.nodes, 'password', undefined) };
   for (const problem of problems) {
-    ui = problem.node ? { ...ui, nodes: attachMessage(ui.nodes, problem.node, problem.message) } : { ...ui, messages: [...(ui.messages ?? []), problem.message] };
+    ui = problem.node
+      ? { ...ui, nodes: attachMessage(ui.nodes, problem.node, problem.message) }
+      : { ...ui, messages: [...(ui.messages ?? []), problem.message] };
   }
   const updated = await updateFlow(ctx.db, flow, { ui }, now);
   return { kind: 'render', flow: updated, status: 400, screen: ctx.config.ui.settings, csrf: 'flow', extra: settingsExtra(ctx, updated) };

@@ -13,7 +13,8 @@ async function openSettings(options: { authenticatedAt?: Date; json?: boolean } 
   const browser = testBrowser(t.ctx(), { json: options.json ?? false });
   await browser.signIn(identity.identityId, options);
   const flow = renderedFlow(await startSettings(t.ctx(), browser.request(), {}));
-  const submit = (body: Record<string, unknown>) => submitSettings(t.ctx(), browser.request(), { flowId: flow.id, body: { csrf_token: browser.csrf(), ...body } });
+  const submit = (body: Record<string, unknown>) =>
+    submitSettings(t.ctx(), browser.request(), { flowId: flow.id, body: { csrf_token: browser.csrf(), ...body } });
   return { ...identity, browser, flow, submit };
 }
 
@@ -38,13 +39,19 @@ describe('settings steps', () => {
     await linkTotp(t.ctx().db, identityId, newTotpSecret(), 0, t.clock.now());
     const browser = testBrowser(t.ctx());
     await browser.signIn(identityId);
-    expect(await startSettings(t.ctx(), browser.request(), {})).toEqual({ kind: 'redirect', to: `${t.config.identityUrl}/self-service/login/browser?aal=aal2`, status: 303 });
+    expect(await startSettings(t.ctx(), browser.request(), {})).toEqual({
+      kind: 'redirect',
+      to: `${t.config.identityUrl}/self-service/login/browser?aal=aal2`,
+      status: 303,
+    });
   });
 
   it("refuses another identity's flow", async () => {
     const { flow } = await openSettings();
     const stranger = await openSettings();
-    await expect(fetchSettingsFlow(t.ctx(), stranger.browser.request(), { flowId: flow.id })).rejects.toMatchObject({ init: { id: 'security_identity_mismatch' } });
+    await expect(fetchSettingsFlow(t.ctx(), stranger.browser.request(), { flowId: flow.id })).rejects.toMatchObject({
+      init: { id: 'security_identity_mismatch' },
+    });
     expect(await fetchSettingsFlow(t.ctx(), stranger.browser.request(), { flowId: stranger.flow.id })).toMatchObject({ kind: 'render', status: 200 });
   });
 
@@ -70,7 +77,11 @@ describe('settings steps', () => {
     const email = uniqueEmail();
     const outcome = await submit({ method: 'profile', traits: { email } });
     expect(outcome).toMatchObject({ kind: 'success' });
-    if (outcome.kind === 'success') expect(await outcome.body()).toMatchObject({ identity: { traits: { email } }, continue_with: [{ action: 'show_verification_ui' }, { action: 'redirect_browser_to' }] });
+    if (outcome.kind === 'success')
+      expect(await outcome.body()).toMatchObject({
+        identity: { traits: { email } },
+        continue_with: [{ action: 'show_verification_ui' }, { action: 'redirect_browser_to' }],
+      });
   });
 
   it('asks a session older than the privileged window to log in again', async () => {
@@ -94,7 +105,10 @@ describe('settings steps', () => {
     t.clock.advance(61 * 60_000);
     await browser.browser.signIn(browser.identityId);
     await api.browser.signIn(api.identityId);
-    expect(await browser.submit({ method: 'password' })).toMatchObject({ kind: 'redirect', to: expect.stringMatching(new RegExp(`^${t.config.ui.settings}\\?flow=(?!${browser.flow.id})`)) });
+    expect(await browser.submit({ method: 'password' })).toMatchObject({
+      kind: 'redirect',
+      to: expect.stringMatching(new RegExp(`^${t.config.ui.settings}\\?flow=(?!${browser.flow.id})`)),
+    });
     expect(errorIdOf(await api.submit({ method: 'password' }))).toBe('self_service_flow_expired');
   });
 });

@@ -52,7 +52,11 @@ export async function fetchSettingsFlow(ctx: IdentityContext, req: FlowRequest, 
 }
 
 /** POST /self-service/settings?flow=: a new e-mail address, password or authenticator. */
-export async function submitSettings(ctx: IdentityContext, req: FlowRequest, input: { flowId: string | undefined; body: Record<string, unknown> }): Promise<Outcome> {
+export async function submitSettings(
+  ctx: IdentityContext,
+  req: FlowRequest,
+  input: { flowId: string | undefined; body: Record<string, unknown> },
+): Promise<Outcome> {
   const { session, flow } = await ownedFlow(ctx, req, input.flowId, (owned) => owned.returnTo ?? undefined);
   const now = ctx.clock.now();
   if (isExpired(flow, now)) {

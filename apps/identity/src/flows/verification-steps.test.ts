@@ -45,7 +45,10 @@ describe('verification steps', () => {
   it('replaces a completed flow: a redirect for a browser, 410 with the new id for an API client', async () => {
     const { flow, code } = await codeSent();
     await submitCode(flow.id, code);
-    expect(await submitCode(flow.id, code)).toMatchObject({ kind: 'redirect', to: expect.stringMatching(new RegExp(`^${t.config.ui.verification}\\?flow=(?!${flow.id})`)) });
+    expect(await submitCode(flow.id, code)).toMatchObject({
+      kind: 'redirect',
+      to: expect.stringMatching(new RegExp(`^${t.config.ui.verification}\\?flow=(?!${flow.id})`)),
+    });
     expect(errorIdOf(await submitCode(flow.id, code, testBrowser(t.ctx(), { json: true })))).toBe('self_service_flow_replaced');
   });
 

@@ -32,7 +32,13 @@ const createVerificationFlow = (ctx: IdentityContext, req: FlowRequest, returnTo
   });
 
 /** The flow as it now is (`status` for API clients); browsers go back to the verification screen. */
-const shown = (ctx: IdentityContext, flow: Flow, status = 200): Outcome => ({ kind: 'render', flow, status, screen: ctx.config.ui.verification, csrf: 'caller' });
+const shown = (ctx: IdentityContext, flow: Flow, status = 200): Outcome => ({
+  kind: 'render',
+  flow,
+  status,
+  screen: ctx.config.ui.verification,
+  csrf: 'caller',
+});
 
 /** The flow cannot go on: a fresh one carries the reason, and JSON callers get 410 with its id. */
 async function replaceFlow(ctx: IdentityContext, req: FlowRequest, flow: Flow, reason: UiText): Promise<Outcome> {
@@ -64,7 +70,9 @@ export async function submitVerification(
     return redirect(withFlowParam(ctx.config.ui.verification, flow.id));
   }
   if (isExpired(flow, now)) {
-    const replacement = await createVerificationFlow(ctx, req, flow.returnTo ?? undefined, [messages.verificationFlowExpired(minutesSinceExpiry(flow, now), flow.expiresAt)]);
+    const replacement = await createVerificationFlow(ctx, req, flow.returnTo ?? undefined, [
+      messages.verificationFlowExpired(minutesSinceExpiry(flow, now), flow.expiresAt),
+    ]);
     return redirect(
       req.acceptsJson
         ? `${ctx.config.identityUrl}/self-service/verification/flows?id=${replacement.id}`

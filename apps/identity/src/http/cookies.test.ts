@@ -38,6 +38,9 @@ describe('cookies on an https deployment', () => {
       headers: { accept: 'application/json' },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatchObject({ id: 'self_service_flow_return_to_forbidden', reason: 'Requested return_to URL "https://evil.example.net/phish" is not allowed.' });
+    expect(response.json().error).toMatchObject({
+      id: 'self_service_flow_return_to_forbidden',
+      reason: 'Requested return_to URL "https://evil.example.net/phish" is not allowed.',
+    });
   });
 });

@@ -5,7 +5,7 @@ import { acceptsJson, isBrowserRequest, isJsonRequest } from './negotiation.js';
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as FastifyRequest;
 
 describe('content negotiation', () => {
-  it('treats fetch()\'s default Accept */* as a browser', () => {
+  it("treats fetch()'s default Accept */* as a browser", () => {
     expect(acceptsJson(request({ accept: '*/*' }))).toBe(false);
     expect(isJsonRequest(request({ accept: '*/*' }))).toBe(false);
     expect(isBrowserRequest(request({ accept: '*/*' }))).toBe(true);

@@ -5,7 +5,14 @@ import { type SweepCounts, sweepExpired } from '../domain/sweep-expired.js';
 
 export type Sweeper = { start: () => void; sweep: () => Promise<SweepCounts>; close: () => Promise<void> };
 
-type SweeperDeps = { db: Database; clock: Clock; log: FastifyBaseLogger; sessionIdleTimeoutMs: number; intervalMs: number; onSweep?: (counts: SweepCounts) => void };
+type SweeperDeps = {
+  db: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  sessionIdleTimeoutMs: number;
+  intervalMs: number;
+  onSweep?: (counts: SweepCounts) => void;
+};
 
 /**
  * Deletes expired rows every `intervalMs` (the app starts it when ready and closes it with the

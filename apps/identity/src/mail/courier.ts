@@ -35,7 +35,13 @@ export function createCourier(deps: CourierDeps): Courier {
   const attempt = async (message: CourierMessage) => {
     const now = () => deps.clock.now();
     try {
-      await deps.transport.send({ to: message.recipient, template: message.template, subject: message.subject, text: message.textBody, html: message.htmlBody });
+      await deps.transport.send({
+        to: message.recipient,
+        template: message.template,
+        subject: message.subject,
+        text: message.textBody,
+        html: message.htmlBody,
+      });
     } catch (error) {
       const attempts = message.sendCount + 1;
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);

@@ -99,4 +99,10 @@ export const emailChangedMail = (oldAddress: string, newAddress: string, recover
   );
 
 export const totpRemovedMail = (to: string, recoveryUrl: string) =>
-  changeNotice(to, 'totp_removed', 'Your second factor was removed', 'The authenticator app was just unlinked from your Meterway account: signing in now needs only the password.', recoveryUrl);
+  changeNotice(
+    to,
+    'totp_removed',
+    'Your second factor was removed',
+    'The authenticator app was just unlinked from your Meterway account: signing in now needs only the password.',
+    recoveryUrl,
+  );

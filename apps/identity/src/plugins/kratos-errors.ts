@@ -8,9 +8,7 @@ import { errors, KratosError } from '../flows/errors.js';
  * and will work once the database is back.
  */
 export function registerKratosErrors(app: FastifyInstance): void {
-  app.setNotFoundHandler((_request, reply) =>
-    reply.code(404).send(new KratosError(404).body()),
-  );
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(new KratosError(404).body()));
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const send = (kratosError: KratosError) => {
       const { id, details } = kratosError.init;

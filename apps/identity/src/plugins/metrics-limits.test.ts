@@ -19,7 +19,13 @@ describe("identity's metrics under its attempt limits", () => {
     let refusedLogins = 0;
     let wrongPasswords = 0;
     for (let attempt = 0; attempt < 20 && refusedLogins < 2; attempt++) {
-      const status = (await logIn(injectBrowser(() => limited.app, tally, { identityUrl, ip: '203.0.113.9' }), email, 'not the password at all')).statusCode;
+      const status = (
+        await logIn(
+          injectBrowser(() => limited.app, tally, { identityUrl, ip: '203.0.113.9' }),
+          email,
+          'not the password at all',
+        )
+      ).statusCode;
       if (status === 429) refusedLogins++;
       else wrongPasswords++;
     }
@@ -29,7 +35,10 @@ describe("identity's metrics under its attempt limits", () => {
 
     let refusedSignUps = 0;
     for (let attempt = 0; attempt < 20 && refusedSignUps === 0; attempt++) {
-      await signUp(injectBrowser(() => limited.app, tally, { identityUrl, ip: '203.0.113.9' }), `limits-${attempt}-${Date.now()}@example.com`).catch(() => refusedSignUps++);
+      await signUp(
+        injectBrowser(() => limited.app, tally, { identityUrl, ip: '203.0.113.9' }),
+        `limits-${attempt}-${Date.now()}@example.com`,
+      ).catch(() => refusedSignUps++);
     }
     expect(await count(limited.app, 'registrations_total', 'rate_limited')).toBe(1);
 

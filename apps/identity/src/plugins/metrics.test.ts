@@ -34,7 +34,9 @@ describe("identity's metrics", () => {
     expect((await failure(signUp(t.browser().api, email))).status).toBe(400);
     expect(await count('registrations_total', 'duplicate_identifier')).toBe(1);
     const text = await scrape();
-    expect(sampleValue(text, 'meterway_identity_http_request_duration_seconds_count', { route: '/self-service/login', method: 'POST', status_code: '200' })).toBe(1);
+    expect(
+      sampleValue(text, 'meterway_identity_http_request_duration_seconds_count', { route: '/self-service/login', method: 'POST', status_code: '200' }),
+    ).toBe(1);
   });
 
   it('count a password that needs a second factor, a wrong code and the right one', async () => {
@@ -45,14 +47,19 @@ describe("identity's metrics", () => {
     const secretNode = settings.ui.nodes.find((node) => (node.attributes as { id?: string }).id === 'totp_secret_key');
     const secret = (secretNode?.attributes as { text: { context: { secret: string } } }).text.context.secret;
     const codeAt = (when: Date) => generate({ secret, epoch: Math.floor(when.getTime() / 1000) });
-    await api.updateSettingsFlow({ flow: settings.id, updateSettingsFlowBody: { method: 'totp', totp_code: await codeAt(t.clock.now()), csrf_token: csrfOf(settings) } });
+    await api.updateSettingsFlow({
+      flow: settings.id,
+      updateSettingsFlowBody: { method: 'totp', totp_code: await codeAt(t.clock.now()), csrf_token: csrfOf(settings) },
+    });
     await logOut(api);
     const before = { success: await count('logins_total', 'success'), second: await count('logins_total', 'second_factor_required') };
 
     expect((await failure(logIn(api, email))).status).toBe(422);
     expect(await count('logins_total', 'second_factor_required')).toBe(before.second + 1);
     const secondFactor = (code: string) =>
-      api.createBrowserLoginFlow({ aal: 'aal2' }).then((flow) => api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'totp', totp_code: code, csrf_token: csrfOf(flow) } }));
+      api
+        .createBrowserLoginFlow({ aal: 'aal2' })
+        .then((flow) => api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'totp', totp_code: code, csrf_token: csrfOf(flow) } }));
     t.clock.advance(30_000);
     const code = await codeAt(t.clock.now());
     expect((await failure(secondFactor(code === '000000' ? '111111' : '000000'))).status).toBe(400);

@@ -18,7 +18,8 @@ export type IdentityMetrics = {
 /** `GET /metrics` for identity (docs/operations.md lists every metric), and the counters its routes bump. */
 export function identityMetrics(app: FastifyInstance, config: IdentityConfig, db: IdentityDb): IdentityMetrics {
   const registry = registerMetrics(app, { prefix: 'meterway_identity_', token: config.metricsToken, production: config.production, pool: db.pool });
-  const counter = (name: string, help: string) => new Counter({ name: `meterway_identity_${name}`, help, labelNames: ['outcome'] as const, registers: [registry] });
+  const counter = (name: string, help: string) =>
+    new Counter({ name: `meterway_identity_${name}`, help, labelNames: ['outcome'] as const, registers: [registry] });
   const logins = counter('logins_total', 'Password and second-factor login submissions, by outcome.');
   const registrations = counter('registrations_total', 'Sign-up submissions, by outcome.');
   const mails = counter('mails_total', 'Mails handed to the mail transport, by outcome (each retry counts).');

@@ -37,7 +37,12 @@ describe.skipIf(!serverUrl)('identity through a Postgres crash (needs DATABASE_U
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     // Every request comes from one address here; the per-IP limits are not under test.
-    const config = loadIdentityConfig({ LOG_LEVEL: 'silent', IDENTITY_URL: baseUrl, CONSOLE_URL: 'http://127.0.0.1:3999', IDENTITY_RATE_LIMIT_MULTIPLIER: '1000' });
+    const config = loadIdentityConfig({
+      LOG_LEVEL: 'silent',
+      IDENTITY_URL: baseUrl,
+      CONSOLE_URL: 'http://127.0.0.1:3999',
+      IDENTITY_RATE_LIMIT_MULTIPLIER: '1000',
+    });
     app = await createApp({ config, db });
     await app.listen({ host: '127.0.0.1', port });
   }, 120_000);
@@ -54,7 +59,8 @@ describe.skipIf(!serverUrl)('identity through a Postgres crash (needs DATABASE_U
     let crashedAt = Infinity;
     let backAt = Infinity;
     const phaseOf = (answer: Answer): Phase => (answer.sentAt < crashedAt ? 'up' : answer.sentAt < backAt ? 'down' : 'back');
-    const since = (from: number, step: Step, ok: (answer: Answer) => boolean) => seen.filter((answer) => answer.sentAt >= from && answer.step === step && ok(answer)).length;
+    const since = (from: number, step: Step, ok: (answer: Answer) => boolean) =>
+      seen.filter((answer) => answer.sentAt >= from && answer.step === step && ok(answer)).length;
 
     async function signUp(): Promise<Person> {
       const person = { email: newEmail(), browser: browser() };
@@ -114,7 +120,8 @@ describe.skipIf(!serverUrl)('identity through a Postgres crash (needs DATABASE_U
     crashedAt = Date.now();
     await postgres.stop('immediate');
     // At least two seconds down, and long enough for every kind of request to meet the missing database.
-    for (let waited = 0; waited < 2000 || (waited < 15_000 && firstSteps.some((step) => since(crashedAt, step, cleanlyUnavailable) < 3)); waited += 100) await pause(100);
+    for (let waited = 0; waited < 2000 || (waited < 15_000 && firstSteps.some((step) => since(crashedAt, step, cleanlyUnavailable) < 3)); waited += 100)
+      await pause(100);
     const heldWhileDown = await Promise.all([
       ...heldSignUps.map((held) => held.browser.register(held.flow, held.email, testPassword)),
       ...heldLogins.map((held) => held.browser.logIn(held.flow, held.email, testPassword)),
@@ -157,17 +164,28 @@ describe.skipIf(!serverUrl)('identity through a Postgres crash (needs DATABASE_U
 
     // Every connection was given back to the pool: the service still shuts down (a client leaked by
     // the crash would hold the pool's end, and so the shutdown, for ever).
-    const shutdown = await Promise.race([app.close().then(() => db.close()).then(() => 'clean'), pause(15_000).then(() => 'stuck')]);
+    const shutdown = await Promise.race([
+      app
+        .close()
+        .then(() => db.close())
+        .then(() => 'clean'),
+      pause(15_000).then(() => 'stuck'),
+    ]);
 
     const count = (answers: Answer[]) =>
-      answers.reduce<Record<string, number>>((counts, answer) => ({ ...counts, [`${answer.step} ${answer.status}`]: (counts[`${answer.step} ${answer.status}`] ?? 0) + 1 }), {});
+      answers.reduce<Record<string, number>>(
+        (counts, answer) => ({ ...counts, [`${answer.step} ${answer.status}`]: (counts[`${answer.step} ${answer.status}`] ?? 0) + 1 }),
+        {},
+      );
     const unclean = seen.filter((answer) => !succeeded(answer) && !cleanlyUnavailable(answer));
     const wrongOutcomes = signUpOutcomes.filter((item) => (item.status === 200 ? item.outcome !== 'logs in' : item.outcome.startsWith('neither')));
     const violations = unclean.length + halfMade.length + wrongOutcomes.length;
     process.stdout.write(
       `\n[identity postgres crash]\n${Object.entries({
         requestsSent: seen.length + signUpOutcomes.length * 2,
-        answersByPhase: Object.fromEntries((['up', 'down', 'back'] as const).map((phase) => [phase, count(seen.filter((answer) => phaseOf(answer) === phase))])),
+        answersByPhase: Object.fromEntries(
+          (['up', 'down', 'back'] as const).map((phase) => [phase, count(seen.filter((answer) => phaseOf(answer) === phase))]),
+        ),
         slowest503Ms: Math.max(0, ...seen.filter((answer) => answer.status === 503).map((answer) => answer.ms)),
         signUps: signUps.length,
         signUpsAnswered503: signUps.filter((item) => item.status === 503).length,

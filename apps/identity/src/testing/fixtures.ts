@@ -44,6 +44,7 @@ export function matchFixture(name: string, actual: unknown, replacements: Record
     writeFileSync(file, `${JSON.stringify(normalised, null, 2)}\n`);
     return;
   }
-  if (!existsSync(file)) throw new Error(`fixture ${name}.json is missing from ${fixturesDir}: write it with \`${updateFixturesCommand}\`, review it and commit it`);
+  if (!existsSync(file))
+    throw new Error(`fixture ${name}.json is missing from ${fixturesDir}: write it with \`${updateFixturesCommand}\`, review it and commit it`);
   expect(normalised).toEqual(JSON.parse(readFileSync(file, 'utf8')));
 }

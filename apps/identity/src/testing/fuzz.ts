@@ -11,8 +11,9 @@ import Fastify, { type FastifyPluginAsync, type LightMyRequestResponse } from 'f
 function formOf(value: unknown): string {
   const pairs: [string, string][] = [];
   const walk = (prefix: string, item: unknown) => {
-    if (item && typeof item === 'object' && !Array.isArray(item)) for (const [key, inner] of Object.entries(item)) walk(prefix ? `${prefix}.${key}` : key, inner);
-    else pairs.push([prefix || 'value', typeof item === 'string' ? item : JSON.stringify(item) ?? '']);
+    if (item && typeof item === 'object' && !Array.isArray(item))
+      for (const [key, inner] of Object.entries(item)) walk(prefix ? `${prefix}.${key}` : key, inner);
+    else pairs.push([prefix || 'value', typeof item === 'string' ? item : (JSON.stringify(item) ?? '')]);
   };
   walk('', value);
   return pairs.map(([name, item]) => `${percentEncode(name)}=${percentEncode(item)}`).join('&');

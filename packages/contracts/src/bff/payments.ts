@@ -44,9 +44,7 @@ export const sandboxConfirmSchema = z.object({
     .string({ error: m.required })
     .transform((value) => value.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(/^\d{12,19}$/, 'Your card number is incorrect.')),
-  expiry: z
-    .string({ error: m.required })
-    .regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, 'Your card\'s expiration date is incomplete.'),
-  cvc: z.string({ error: m.required }).regex(/^\d{3,4}$/, 'Your card\'s security code is incomplete.'),
+  expiry: z.string({ error: m.required }).regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, "Your card's expiration date is incomplete."),
+  cvc: z.string({ error: m.required }).regex(/^\d{3,4}$/, "Your card's security code is incomplete."),
   postalCode: z.string().max(20).optional(),
 });

@@ -11,7 +11,12 @@ export const isAllowedOrigin = (value: string) => value === 'localhost' || (orig
 
 /** Blank entries are dropped, origins lower-cased and de-duplicated, in their first order. */
 export const normalizeOrigins = (origins: string[]) => [
-  ...new Set(origins.map((origin) => origin.trim()).filter(Boolean).map((origin) => (origin === 'localhost' ? origin : new URL(origin).origin))),
+  ...new Set(
+    origins
+      .map((origin) => origin.trim())
+      .filter(Boolean)
+      .map((origin) => (origin === 'localhost' ? origin : new URL(origin).origin)),
+  ),
 ];
 
 /** The most output tokens a key may allow one call, and the most requests per minute a per-address cap may allow. */
@@ -66,7 +71,9 @@ const wholeNumberOrNull = (max: number) =>
  */
 const keyControls = {
   allowedModels: z
-    .array(z.string({ error: 'Each model must be a model id' }).trim().min(1, 'Each model must be a model id').max(200), { error: 'allowedModels must be a list of model ids, or null for every priced model' })
+    .array(z.string({ error: 'Each model must be a model id' }).trim().min(1, 'Each model must be a model id').max(200), {
+      error: 'allowedModels must be a list of model ids, or null for every priced model',
+    })
     .min(1, 'Choose at least one model, or none (null) for every priced model')
     .max(100, 'At most 100 models')
     .transform((models) => [...new Set(models)])
@@ -95,9 +102,9 @@ const keyControls = {
   endUserTokens: z
     .object(
       {
-        issuer: tokenSetting('issuer (the iss of your sign-in provider\'s tokens)'),
-        audience: tokenSetting('audience (the aud of your sign-in provider\'s tokens)'),
-        jwksUrl: tokenSetting('JWKS URL').refine(isJwksUrl, 'Enter an https URL of the provider\'s signing keys (JWKS)'),
+        issuer: tokenSetting("issuer (the iss of your sign-in provider's tokens)"),
+        audience: tokenSetting("audience (the aud of your sign-in provider's tokens)"),
+        jwksUrl: tokenSetting('JWKS URL').refine(isJwksUrl, "Enter an https URL of the provider's signing keys (JWKS)"),
       },
       { error: 'endUserTokens must be an object with issuer, audience and jwksUrl, or null' },
     )
@@ -154,7 +161,10 @@ export const publishableKeySchema = z.object({
   maxOutputTokensPerCall: z.number().nullable(),
   /** What one client address may do with the key: requests per minute, dollars per UTC day; null: no cap. */
   perClientLimits: z.object({ requestsPerMinute: z.number().nullable(), spendPerDay: z.number().nullable() }),
-  /** What one end user (a token's `sub`, or an address when the key takes no tokens) may do: requests per minute, dollars per UTC day and month; null: no cap. */
+  /**
+   * What one end user (a token's `sub`, or an address when the key takes no tokens) may do:
+   * requests per minute, dollars per UTC day and month; null: no cap.
+   */
   perEndUserLimits: z.object({ requestsPerMinute: z.number().nullable(), spendPerDay: z.number().nullable(), spendPerMonth: z.number().nullable() }),
   /** The sign-in provider whose tokens the key requires (Meterway-User-Token), or null. */
   endUserTokens: z.object({ issuer: z.string(), audience: z.string(), jwksUrl: z.string() }).nullable(),

@@ -27,7 +27,10 @@ function hasResponse(error: unknown): error is { response: Response } {
 export async function readFailure(error: unknown): Promise<IdentityFailure> {
   if (!hasResponse(error)) return { kind: 'network', error };
   // A clone, so that a failure logged on the way (the console's createFlow) can still be read by its caller.
-  const text = await error.response.clone().text().catch(() => '');
+  const text = await error.response
+    .clone()
+    .text()
+    .catch(() => '');
   let body: unknown = text || undefined;
   try {
     body = text ? (JSON.parse(text) as unknown) : undefined;

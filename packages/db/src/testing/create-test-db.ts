@@ -24,10 +24,7 @@ export async function createTestDb<TSchema extends Schema>(options: TestDbOption
   return fromPglite(client, options.schema);
 }
 
-async function createPostgresTestDb<TSchema extends Schema>(
-  serverUrl: string,
-  options: TestDbOptions<TSchema>,
-): Promise<TestDbHandle<TSchema>> {
+async function createPostgresTestDb<TSchema extends Schema>(serverUrl: string, options: TestDbOptions<TSchema>): Promise<TestDbHandle<TSchema>> {
   const name = `meterway_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(serverUrl, `create database "${name}"`);
   const url = new URL(serverUrl);

@@ -14,7 +14,10 @@ export function devOutbox(log: FastifyBaseLogger, keep = 200): DevOutbox {
     send: async (mail) => {
       sent.push(mail);
       if (sent.length > keep) sent.shift();
-      log.info({ to: mail.to, subject: mail.subject, ...(mail.code ? { code: mail.code } : {}), ...(mail.link ? { link: mail.link } : {}) }, 'dev outbox: mail');
+      log.info(
+        { to: mail.to, subject: mail.subject, ...(mail.code ? { code: mail.code } : {}), ...(mail.link ? { link: mail.link } : {}) },
+        'dev outbox: mail',
+      );
     },
     messages: () => [...sent],
   };

@@ -44,7 +44,10 @@ export function decodedText(mail: CaughtMail): string {
 }
 
 const decodeQ = (text: string) =>
-  Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1').toString('utf8');
+  Buffer.from(
+    text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 /** The mail's Subject header, unfolded, with RFC 2047 encoded words decoded. */
 export function subjectOf(mail: CaughtMail): string {

@@ -18,6 +18,9 @@ export function metricsRoute(app: FastifyInstance, registry: Registry, token: st
         .type('application/problem+json')
         .send({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'Metrics need Authorization: Bearer with the METRICS_TOKEN.' });
     }
-    return reply.header('cache-control', 'no-store').type(registry.contentType).send(await registry.metrics());
+    return reply
+      .header('cache-control', 'no-store')
+      .type(registry.contentType)
+      .send(await registry.metrics());
   });
 }

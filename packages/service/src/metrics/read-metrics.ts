@@ -35,7 +35,9 @@ export function readMetrics(text: string): { samples: Sample[]; types: Map<strin
 
 /** The value of the one sample with this name and (at least) these labels; 0 when there is none yet. */
 export function sampleValue(text: string, name: string, labels: Record<string, string> = {}): number {
-  const found = readMetrics(text).samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const found = readMetrics(text).samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
 }

@@ -12,7 +12,16 @@ export type BodyFormat = {
 };
 
 const jsonTypes = ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8'];
-const wrongTypes = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=fuzz', 'application/xml', 'application/octet-stream', 'application/jsonx', 'application/json; charset=utf-16', 'text/json'];
+const wrongTypes = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=fuzz',
+  'application/xml',
+  'application/octet-stream',
+  'application/jsonx',
+  'application/json; charset=utf-16',
+  'text/json',
+];
 const oddJson = [
   '{"a":1,"a":{"b":2}}',
   '[]',

@@ -117,7 +117,13 @@ export function withField(value: unknown, path: string[], next: unknown, remove 
   if (Array.isArray(value) && key === 'length') return copy;
   if (remove && !rest.length) delete copy[key];
   // defineProperty, so a key named __proto__ stays an own property and reaches the wire.
-  else Object.defineProperty(copy, key, { value: rest.length ? withField(copy[key], rest, next, remove) : next, enumerable: true, writable: true, configurable: true });
+  else
+    Object.defineProperty(copy, key, {
+      value: rest.length ? withField(copy[key], rest, next, remove) : next,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return copy;
 }
 

@@ -8,7 +8,7 @@ const limit = 256 * 1024;
 const form: BodyFormat = { contentType: 'application/x-www-form-urlencoded', encode: () => 'a=1', oddities: ['a=1&a=2'] };
 
 describe('shared fuzzing helpers', () => {
-  it('keeps a field named __proto__ as a field of the body that goes on the wire, and an array\'s length as it is', () => {
+  it("keeps a field named __proto__ as a field of the body that goes on the wire, and an array's length as it is", () => {
     expect(JSON.stringify(withField({ name: 'x' }, ['__proto__'], { admin: true }))).toBe('{"name":"x","__proto__":{"admin":true}}');
     // A mutation naming an array's length (a CI run met one) leaves the array as it is.
     expect(withField([1, 2], ['length'], 'x')).toEqual([1, 2]);
@@ -28,10 +28,13 @@ describe('shared fuzzing helpers', () => {
     const small = 16 * 1024;
     const value = fc.dictionary(fc.oneof(fc.string({ maxLength: 20 }), fc.constant('k'.repeat(10_000))), fc.string({ maxLength: 20 }), { maxKeys: 3 });
     fc.assert(
-      fc.property(value.chain((body) => encodings(body, small)), (encoded) => {
-        const bytes = Buffer.byteLength(encoded.payload ?? '');
-        return encoded.oversized ? bytes > small : bytes <= small;
-      }),
+      fc.property(
+        value.chain((body) => encodings(body, small)),
+        (encoded) => {
+          const bytes = Buffer.byteLength(encoded.payload ?? '');
+          return encoded.oversized ? bytes > small : bytes <= small;
+        },
+      ),
       { numRuns: 1_000 },
     );
   });
@@ -41,7 +44,9 @@ describe('shared fuzzing helpers', () => {
     const forms = sent.filter((encoded) => encoded.contentType === form.contentType);
     expect(forms.length).toBeGreaterThan(0);
     expect(forms.every((encoded) => encoded.payload === 'a=1' || encoded.payload === 'a=1&a=2')).toBe(true);
-    expect(fc.sample(encodings({ a: 1 }, limit), 2_000).some((encoded) => encoded.contentType === form.contentType && encoded.payload === '{"a":1}')).toBe(true);
+    expect(fc.sample(encodings({ a: 1 }, limit), 2_000).some((encoded) => encoded.contentType === form.contentType && encoded.payload === '{"a":1}')).toBe(
+      true,
+    );
   });
 
   it('percent-encodes a lone surrogate as the bytes a hostile client sends, and the rest as encodeURIComponent', () => {

@@ -6,5 +6,16 @@
  * service's `src/testing/fuzz.ts`.
  */
 export { attackStrings, mutationsOf, nastyString, nastyValue, withField } from './fuzz-values.js';
-export { type BodyFormat, describeRequest, type EncodedBody, encodings, headerSafe, headerValue, jsonOf, percentEncode, queryString, serverProblems } from './fuzz-http.js';
+export {
+  type BodyFormat,
+  describeRequest,
+  type EncodedBody,
+  encodings,
+  headerSafe,
+  headerValue,
+  jsonOf,
+  percentEncode,
+  queryString,
+  serverProblems,
+} from './fuzz-http.js';
 export { createTally, type RouteFuzz, runsFactor, tableDigests } from './fuzz-tally.js';

@@ -6,7 +6,9 @@ export function failOnConsoleError() {
   beforeEach(() => {
     consoleErrors = [];
     vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-      consoleErrors.push(args.map((arg) => (arg instanceof Error ? (arg.stack ?? arg.message) : typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));
+      consoleErrors.push(
+        args.map((arg) => (arg instanceof Error ? (arg.stack ?? arg.message) : typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '),
+      );
     });
   });
   afterEach(() => {

@@ -71,7 +71,10 @@ export async function insertPerson(db: Database, email: string): Promise<void> {
 }
 
 export async function readSystemAdmin(db: Database, email: string): Promise<boolean | undefined> {
-  const [row] = await db.select({ systemAdmin: schema.persons.systemAdmin }).from(schema.persons).where(eq(sql`lower(${schema.persons.email})`, email.toLowerCase()));
+  const [row] = await db
+    .select({ systemAdmin: schema.persons.systemAdmin })
+    .from(schema.persons)
+    .where(eq(sql`lower(${schema.persons.email})`, email.toLowerCase()));
   return row?.systemAdmin;
 }
 

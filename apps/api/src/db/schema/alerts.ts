@@ -12,9 +12,14 @@ export const alertSettings = appSchema.table('alert_settings', {
     .primaryKey()
     .references(() => organizations.id),
   /** Alert when the balance falls below this; 0 turns the balance alert off. */
-  lowBalanceNanos: bigint('low_balance_nanos', { mode: 'bigint' }).notNull().default(sql`5000000000`),
+  lowBalanceNanos: bigint('low_balance_nanos', { mode: 'bigint' })
+    .notNull()
+    .default(sql`5000000000`),
   /** Percentages of a key's monthly budget that alert when spend reaches them; empty turns budget alerts off. */
-  keyBudgetPercents: integer('key_budget_percents').array().notNull().default(sql`'{50,80,100}'::integer[]`),
+  keyBudgetPercents: integer('key_budget_percents')
+    .array()
+    .notNull()
+    .default(sql`'{50,80,100}'::integer[]`),
   updatedAt: at('updated_at').notNull().defaultNow(),
 });
 
@@ -44,6 +49,8 @@ export const alertDeliveries = appSchema.table(
   },
   (table) => [
     unique('alert_deliveries_once').on(table.organizationId, table.kind, table.publishableKeyId, table.threshold, table.period).nullsNotDistinct(),
-    index('alert_deliveries_unsent').on(table.createdAt).where(sql`${table.sentAt} IS NULL`),
+    index('alert_deliveries_unsent')
+      .on(table.createdAt)
+      .where(sql`${table.sentAt} IS NULL`),
   ],
 );

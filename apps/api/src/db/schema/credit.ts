@@ -18,9 +18,15 @@ export const creditBalances = appSchema.table(
     organizationId: uuid('organization_id')
       .primaryKey()
       .references(() => organizations.id),
-    balanceNanos: bigint('balance_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
-    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
-    owedNanos: bigint('owed_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    balanceNanos: bigint('balance_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    owedNanos: bigint('owed_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (table) => [
@@ -49,7 +55,9 @@ export const creditEntries = appSchema.table(
     amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
     balanceAfterNanos: bigint('balance_after_nanos', { mode: 'bigint' }).notNull(),
     /** Signed change to what the organisation owes: a take-back the credit could not pay adds, an owed payment subtracts. */
-    owedNanos: bigint('owed_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    owedNanos: bigint('owed_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     /** What caused it (a checkout session, a chat completion); one entry per kind and reference. */
     reference: text('reference'),
     reason: text('reason'),
@@ -74,7 +82,9 @@ export const checkoutSessions = appSchema.table(
     provider: text('provider', { enum: ['stripe', 'sandbox'] }).notNull(),
     status: text('status').$type<CheckoutStatus>().notNull().default('IN_PROGRESS'),
     creditNanos: bigint('credit_nanos', { mode: 'bigint' }).notNull(),
-    taxNanos: bigint('tax_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    taxNanos: bigint('tax_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     /** The sandbox's secret for its checkout page; Stripe's stays with Stripe. Never logged. */
     clientSecretHash: text('client_secret_hash'),
     failureMessage: text('failure_message'),
@@ -85,7 +95,9 @@ export const checkoutSessions = appSchema.table(
     /** What the provider charged (credit and tax), known from the first refund or dispute. */
     chargedNanos: bigint('charged_nanos', { mode: 'bigint' }),
     /** The provider's cumulative refund of that charge (only ever grows). */
-    refundedNanos: bigint('refunded_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    refundedNanos: bigint('refunded_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
@@ -94,7 +106,9 @@ export const checkoutSessions = appSchema.table(
   (table) => [
     index('checkout_sessions_organization').on(table.organizationId, table.createdAt),
     index('checkout_sessions_open').on(table.status, table.expiresAt),
-    uniqueIndex('checkout_sessions_payment_intent').on(table.paymentIntentId).where(sql`${table.paymentIntentId} IS NOT NULL`),
+    uniqueIndex('checkout_sessions_payment_intent')
+      .on(table.paymentIntentId)
+      .where(sql`${table.paymentIntentId} IS NOT NULL`),
   ],
 );
 

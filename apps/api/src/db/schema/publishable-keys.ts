@@ -22,7 +22,9 @@ export const publishableKeys = appSchema.table(
     previousValue: text('previous_value'),
     previousValueExpiresAt: timestamp('previous_value_expires_at', { withTimezone: true, precision: 3 }),
     spendLimitNanos: bigint('spend_limit_nanos', { mode: 'bigint' }).notNull(),
-    spendLimitPeriod: text('spend_limit_period', { enum: ['monthly'] }).notNull().default('monthly'),
+    spendLimitPeriod: text('spend_limit_period', { enum: ['monthly'] })
+      .notNull()
+      .default('monthly'),
     allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull(),
     /** The models the key may call; null: every priced model. */
     allowedModels: jsonb('allowed_models').$type<string[]>(),
@@ -63,8 +65,12 @@ export const keySpend = appSchema.table(
       .notNull()
       .references(() => publishableKeys.id),
     periodStart: date('period_start', { mode: 'string' }).notNull(),
-    spentNanos: bigint('spent_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
-    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    spentNanos: bigint('spent_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
   },
   (table) => [primaryKey({ columns: [table.publishableKeyId, table.periodStart] })],
 );
@@ -82,8 +88,12 @@ export const callerSpend = appSchema.table(
       .references(() => publishableKeys.id),
     allowance: text('allowance').notNull(),
     endsOn: date('ends_on', { mode: 'string' }).notNull(),
-    spentNanos: bigint('spent_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
-    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' }).notNull().default(sql`0`),
+    spentNanos: bigint('spent_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
   },
   (table) => [primaryKey({ columns: [table.publishableKeyId, table.allowance] })],
 );

@@ -21,5 +21,10 @@ export async function listPersons(deps: { db: Database; secret: string }, query:
         .where(and(inArray(creditBalances.organizationId, organizationIds), gt(creditBalances.owedNanos, 0n)))
     : [];
   const owed = new Map(owing.map((row) => [row.organizationId, row.owedNanos]));
-  return toPage(page, (row) => ({ id: row.id, email: row.email, createdAt: row.createdAt.toISOString(), owedAmount: nanosToDollars(owed.get(row.organizationId) ?? 0n) }));
+  return toPage(page, (row) => ({
+    id: row.id,
+    email: row.email,
+    createdAt: row.createdAt.toISOString(),
+    owedAmount: nanosToDollars(owed.get(row.organizationId) ?? 0n),
+  }));
 }

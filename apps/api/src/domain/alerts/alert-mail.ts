@@ -30,7 +30,15 @@ export function lowBalanceMail(input: { to: string; organizationName: string; ba
   );
 }
 
-export function keyBudgetMail(input: { to: string; keyName: string; percent: number; spentNanos: bigint; budgetNanos: bigint; month: string; consoleUrl: string }): Mail {
+export function keyBudgetMail(input: {
+  to: string;
+  keyName: string;
+  percent: number;
+  spentNanos: bigint;
+  budgetNanos: bigint;
+  month: string;
+  consoleUrl: string;
+}): Mail {
   const reached = input.percent >= 100 ? 'used its whole monthly budget' : `reached ${input.percent}% of its monthly budget`;
   return mail(
     input.to,

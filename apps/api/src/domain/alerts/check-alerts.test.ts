@@ -36,7 +36,9 @@ const post = (organizationId: string, kind: 'top_up' | 'usage_charge', dollars: 
 
 async function key(organizationId: string, budgetDollars: number) {
   const id = randomUUID();
-  await testDb.db.insert(publishableKeys).values({ id, organizationId, name: 'Production', value: newKeyValue(), spendLimitNanos: dollarsToNanos(budgetDollars), allowedOrigins: [] });
+  await testDb.db
+    .insert(publishableKeys)
+    .values({ id, organizationId, name: 'Production', value: newKeyValue(), spendLimitNanos: dollarsToNanos(budgetDollars), allowedOrigins: [] });
   return id;
 }
 
@@ -178,7 +180,10 @@ describe('a failing mail server', () => {
     await post(organizationId, 'usage_charge', -6);
     const down = { db: testDb.db, mailer: smtpMailer('smtp://127.0.0.1:1', 'alerts@example.com'), consoleUrl };
     for (const after of [0, 2, 6, 31, 121, 600, 6000]) await checkAlerts(down, minutes(after));
-    const rows = await testDb.db.select().from(alertDeliveries).where(and(eq(alertDeliveries.organizationId, organizationId)));
+    const rows = await testDb.db
+      .select()
+      .from(alertDeliveries)
+      .where(and(eq(alertDeliveries.organizationId, organizationId)));
     expect(rows).toMatchObject([{ sentAt: null, attempts: 5 }]);
   });
 });

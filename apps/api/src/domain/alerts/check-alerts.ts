@@ -41,11 +41,7 @@ async function claimRetries(db: Database, now: Date): Promise<string[]> {
  */
 export async function checkAlerts(deps: AlertDeps, now: Date, since = new Date(0)): Promise<{ sent: number; failed: number }> {
   // Retries first: a delivery claimed in this round is never also due in it.
-  const ids = [
-    ...(await claimRetries(deps.db, now)),
-    ...(await claimLowBalanceAlerts(deps.db, since)),
-    ...(await claimKeyBudgetAlerts(deps.db, now, since)),
-  ];
+  const ids = [...(await claimRetries(deps.db, now)), ...(await claimLowBalanceAlerts(deps.db, since)), ...(await claimKeyBudgetAlerts(deps.db, now, since))];
   let failed = 0;
   for (const id of ids) await sendAlert(deps, id).catch(() => failed++);
   return { sent: ids.length - failed, failed };

@@ -34,7 +34,13 @@ async function loadDelivery(db: Database, id: string): Promise<DeliveryRow | und
 
 function composeMail(row: DeliveryRow, to: string, consoleUrl: string): Mail {
   if (row.kind === 'low_balance') {
-    return lowBalanceMail({ to, organizationName: row.organization_name, balanceNanos: BigInt(row.balance ?? 0), thresholdNanos: BigInt(row.threshold), consoleUrl });
+    return lowBalanceMail({
+      to,
+      organizationName: row.organization_name,
+      balanceNanos: BigInt(row.balance ?? 0),
+      thresholdNanos: BigInt(row.threshold),
+      consoleUrl,
+    });
   }
   return keyBudgetMail({
     to,

@@ -28,7 +28,9 @@ describe('credit ledger', () => {
   it('posts a reference once: the same top-up twice credits once', async () => {
     const organizationId = await newOrganization();
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: 10_000_000_000n, reference: 'cs_same' }))),
+      Array.from({ length: 5 }, () =>
+        testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: 10_000_000_000n, reference: 'cs_same' })),
+      ),
     );
     expect(results.filter((result) => result.posted)).toHaveLength(1);
     expect(await balanceNanos(testDb.db, organizationId)).toBe(10_000_000_000n);
@@ -82,7 +84,12 @@ describe('credit ledger', () => {
     await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         testDb.db.transaction((tx) =>
-          postEntry(tx, { organizationId: organizationIds[i % 10] ?? '', kind: 'top_up', amountNanos: BigInt(i + 1) * 1_000_000_000n, reference: `cs_concurrent_${i}` }),
+          postEntry(tx, {
+            organizationId: organizationIds[i % 10] ?? '',
+            kind: 'top_up',
+            amountNanos: BigInt(i + 1) * 1_000_000_000n,
+            reference: `cs_concurrent_${i}`,
+          }),
         ),
       ),
     );

@@ -41,7 +41,10 @@ async function insertEntry(tx: Database, entry: LedgerEntry & { id: string; bala
 }
 
 async function saveAccount(tx: Database, organizationId: string, account: Account) {
-  await tx.update(creditBalances).set({ ...account, updatedAt: new Date() }).where(eq(creditBalances.organizationId, organizationId));
+  await tx
+    .update(creditBalances)
+    .set({ ...account, updatedAt: new Date() })
+    .where(eq(creditBalances.organizationId, organizationId));
 }
 
 /**
@@ -90,7 +93,8 @@ export async function takeBack(tx: Database, entry: Omit<LedgerEntry, 'amountNan
   const owed = entry.amountNanos - taken;
   const entryId = randomUUID();
   const after = { balanceNanos: account.balanceNanos - taken, owedNanos: account.owedNanos + owed };
-  if (!(await insertEntry(tx, { ...entry, id: entryId, amountNanos: -taken, owedNanos: owed, balanceAfterNanos: after.balanceNanos }))) return { posted: false };
+  if (!(await insertEntry(tx, { ...entry, id: entryId, amountNanos: -taken, owedNanos: owed, balanceAfterNanos: after.balanceNanos })))
+    return { posted: false };
   await saveAccount(tx, entry.organizationId, after);
   return { posted: true, entryId, balanceAfterNanos: after.balanceNanos, owedAfterNanos: after.owedNanos };
 }

@@ -18,15 +18,17 @@ type Totals = { caller: string; calls: number; spentNanos: bigint };
  */
 async function topCallers(db: Database, keyId: string, kind: 'address' | 'end_user', since: Date): Promise<Totals[]> {
   const totals = db
-    .select({ caller: callerHours.caller, calls: sql<number>`sum(${callerHours.calls})::int`.as('calls'), spentNanos: sql<bigint>`sum(${callerHours.spentNanos})`.as('spent_nanos') })
+    .select({
+      caller: callerHours.caller,
+      calls: sql<number>`sum(${callerHours.calls})::int`.as('calls'),
+      spentNanos: sql<bigint>`sum(${callerHours.spentNanos})`.as('spent_nanos'),
+    })
     .from(callerHours)
     .where(and(eq(callerHours.publishableKeyId, keyId), eq(callerHours.kind, kind), gte(callerHours.hour, since)))
     .groupBy(callerHours.caller)
     .as('totals');
   const [byCalls, bySpend] = await Promise.all(
-    [sql`${totals.calls} desc`, sql`${totals.spentNanos} desc`].map((order) =>
-      db.select().from(totals).orderBy(order, totals.caller).limit(topCallersPerList),
-    ),
+    [sql`${totals.calls} desc`, sql`${totals.spentNanos} desc`].map((order) => db.select().from(totals).orderBy(order, totals.caller).limit(topCallersPerList)),
   );
   const union = new Map([...byCalls!, ...bySpend!].map((row) => [row.caller, { ...row, spentNanos: BigInt(row.spentNanos) }]));
   return [...union.values()].sort((x, y) => (y.spentNanos > x.spentNanos ? 1 : y.spentNanos < x.spentNanos ? -1 : y.calls - x.calls));
@@ -42,7 +44,17 @@ export async function listCallers(db: Database, viewer: Viewer, keyId: string, n
   const blockedEndUsers = new Set(key.blocks.map((block) => block.endUser));
   return {
     since: since.toISOString(),
-    clientAddresses: addresses.map((row) => ({ clientAddress: row.caller, calls: row.calls, spend: nanosToDollars(row.spentNanos), blocked: blockedClients.has(row.caller) })),
-    endUsers: endUsers.map((row) => ({ endUser: row.caller, calls: row.calls, spend: nanosToDollars(row.spentNanos), blocked: blockedEndUsers.has(row.caller) })),
+    clientAddresses: addresses.map((row) => ({
+      clientAddress: row.caller,
+      calls: row.calls,
+      spend: nanosToDollars(row.spentNanos),
+      blocked: blockedClients.has(row.caller),
+    })),
+    endUsers: endUsers.map((row) => ({
+      endUser: row.caller,
+      calls: row.calls,
+      spend: nanosToDollars(row.spentNanos),
+      blocked: blockedEndUsers.has(row.caller),
+    })),
   };
 }

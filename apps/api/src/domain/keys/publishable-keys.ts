@@ -107,7 +107,13 @@ export const liveKeyOf = (viewer: Viewer, keyId: string) =>
   and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt));
 
 /** Writes a change to the viewer's live key with the next version, and answers with the key as it now is. */
-async function changeLiveKey(db: Database, viewer: Viewer, keyId: string, change: PgUpdateSetSource<typeof publishableKeys>, now: Date): Promise<PublishableKey> {
+async function changeLiveKey(
+  db: Database,
+  viewer: Viewer,
+  keyId: string,
+  change: PgUpdateSetSource<typeof publishableKeys>,
+  now: Date,
+): Promise<PublishableKey> {
   const [key] = await db
     .update(publishableKeys)
     .set({ ...change, version: sql`${publishableKeys.version} + 1`, updatedAt: now })

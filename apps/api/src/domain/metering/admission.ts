@@ -175,7 +175,7 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
   // instance's earlier calls of the organisation are settled first, and its stocks given back,
   // so neither's holds count.
   await Promise.all([parts.settlements.settling(key.organizationId), parts.stocks.giveBack(key.organizationId)]);
-  for (let attempt = 0, waited = 0; attempt < 3; ) {
+  for (let attempt = 0, waited = 0; attempt < 3;) {
     const { tightest, othersHold } = await available(db, key, period, allowances);
     const affordable = tightest.amount;
     const perToken = outputPerToken > 0n ? outputPerToken : 1n;

@@ -46,7 +46,10 @@ function refusalOf(error: unknown, allowances: Allowance[]): Refusal | StaleKey 
     case 'MW429':
       return new Refusal('budget');
     case 'MW430':
-      return new Refusal('allowance', allowances.find((allowance) => allowance.name === message));
+      return new Refusal(
+        'allowance',
+        allowances.find((allowance) => allowance.name === message),
+      );
     case 'MW401':
       return new StaleKey();
     default:

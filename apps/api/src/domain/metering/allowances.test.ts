@@ -90,7 +90,10 @@ describe("a caller's allowances in the database", () => {
     expect((await spentOf(presented.key.id))[name]).toMatchObject({ reservedNanos: 400n, spentNanos: 0n });
 
     const call = forwardedCall(presented, anonymous, first.ids[1]!, 400n);
-    await t.db.update(reservations).set({ forwarded: settlementRow(call), expiresAt: new Date(Date.now() - 1) }).where(eq(reservations.id, call.reservationId));
+    await t.db
+      .update(reservations)
+      .set({ forwarded: settlementRow(call), expiresAt: new Date(Date.now() - 1) })
+      .where(eq(reservations.id, call.reservationId));
     expect(await releaseExpired(t.db, new Date())).toBe(1);
     expect((await spentOf(presented.key.id))[name]).toMatchObject({ reservedNanos: 0n, spentNanos: costOf(call).totalNanos });
 
@@ -134,13 +137,20 @@ describe("a caller's allowances in the database", () => {
     const admitted = hold(presented, alice, [400n]);
     await admitted.admit();
     const call = forwardedCall(presented, alice, admitted.ids[0]!, 400n);
-    await t.db.update(reservations).set({ forwarded: settlementRow(call), expiresAt: new Date(Date.now() - 1) }).where(eq(reservations.id, call.reservationId));
+    await t.db
+      .update(reservations)
+      .set({ forwarded: settlementRow(call), expiresAt: new Date(Date.now() - 1) })
+      .where(eq(reservations.id, call.reservationId));
     await releaseExpired(t.db, new Date());
 
     const [row] = await t.db.select().from(chatCompletions).where(eq(chatCompletions.id, call.completionId));
     expect(row).toMatchObject({ endUser: 'alice', clientNetwork: '203.0.113.0/24' });
     const callers = await t.db.select().from(callerHours).where(eq(callerHours.publishableKeyId, presented.key.id));
-    expect(callers.map(({ kind, caller, calls, spentNanos, hour }) => ({ kind, caller, calls, spentNanos, hour: hour.toISOString() })).sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+    expect(
+      callers
+        .map(({ kind, caller, calls, spentNanos, hour }) => ({ kind, caller, calls, spentNanos, hour: hour.toISOString() }))
+        .sort((a, b) => a.kind.localeCompare(b.kind)),
+    ).toEqual([
       { kind: 'address', caller: '203.0.113.9', calls: 1, spentNanos: 400n, hour: '2026-11-25T12:00:00.000Z' },
       { kind: 'end_user', caller: 'alice', calls: 1, spentNanos: 400n, hour: '2026-11-25T12:00:00.000Z' },
     ]);

@@ -47,7 +47,6 @@ type Stock = {
   idle: NodeJS.Timeout;
 };
 
-
 const namesOf = (allowances: Allowance[]) => allowances.map((allowance) => allowance.name).join(' ');
 
 const nameOf = (presented: PresentedKey, period: string, allowances: Allowance[]) => `${presented.value} ${period} ${namesOf(allowances)}`;

@@ -13,7 +13,10 @@ async function createKey() {
   const organizationId = randomUUID();
   await t.db.insert(organizations).values({ id: organizationId, name: 'Lookup' });
   const value = newKeyValue();
-  const [key] = await t.db.insert(publishableKeys).values({ id: randomUUID(), organizationId, name: 'Key', value, spendLimitNanos: 1_000_000_000n, allowedOrigins: ['localhost'] }).returning();
+  const [key] = await t.db
+    .insert(publishableKeys)
+    .values({ id: randomUUID(), organizationId, name: 'Key', value, spendLimitNanos: 1_000_000_000n, allowedOrigins: ['localhost'] })
+    .returning();
   return key!;
 }
 

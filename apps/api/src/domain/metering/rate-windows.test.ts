@@ -13,8 +13,7 @@ beforeAll(() => {
   rate = createRateWindows(t.db);
 });
 afterAll(() => rate.close());
-const sharedCount = async (keyId: string) =>
-  (await t.db.select().from(rateWindows).where(eq(rateWindows.subject, keyId)))[0]?.count ?? 0;
+const sharedCount = async (keyId: string) => (await t.db.select().from(rateWindows).where(eq(rateWindows.subject, keyId)))[0]?.count ?? 0;
 // The middle of a minute, so no window boundary falls inside a test.
 const now = () => new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
 

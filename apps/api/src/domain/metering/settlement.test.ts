@@ -11,7 +11,11 @@ describe('what a call costs, priced from the shipped price list', () => {
 
   it('charges cached input at the cached price, the rest of the input at the input price', () => {
     // gpt-4o: $2.50 input, $1.25 cached input, $10 output; 60 uncached and 40 cached input tokens.
-    expect(listedCost('gpt-4o', { inputTokens: 100, cachedInputTokens: 40, outputTokens: 3 })).toEqual({ inputNanos: 200_000n, outputNanos: 30_000n, totalNanos: 230_000n });
+    expect(listedCost('gpt-4o', { inputTokens: 100, cachedInputTokens: 40, outputTokens: 3 })).toEqual({
+      inputNanos: 200_000n,
+      outputNanos: 30_000n,
+      totalNanos: 230_000n,
+    });
   });
 
   it('never counts more cached tokens than input tokens', () => {

@@ -75,7 +75,11 @@ export type Metered = {
 };
 
 /** What a call costs, priced from the price list: cached input at its own price, the rest at the input price. */
-export function costOf(call: Pick<Metered, 'inputTokens' | 'cachedInputTokens' | 'outputTokens' | 'prices'>): { inputNanos: bigint; outputNanos: bigint; totalNanos: bigint } {
+export function costOf(call: Pick<Metered, 'inputTokens' | 'cachedInputTokens' | 'outputTokens' | 'prices'>): {
+  inputNanos: bigint;
+  outputNanos: bigint;
+  totalNanos: bigint;
+} {
   const cached = BigInt(Math.min(call.cachedInputTokens, call.inputTokens));
   const inputNanos = (BigInt(call.inputTokens) - cached) * call.prices.inputNanosPerToken + cached * call.prices.cachedInputNanosPerToken;
   const outputNanos = BigInt(call.outputTokens) * call.prices.outputNanosPerToken;
@@ -139,7 +143,10 @@ export async function releaseExpired(db: Database, now: Date): Promise<number> {
     await db.execute(sql`select id, organization_id, publishable_key_id, period_start::text, forwarded
       from app.reservations where expires_at < ${now.toISOString()}::timestamptz limit 500`),
   );
-  await release(db, expired.filter((hold) => !hold.forwarded).map((hold) => hold.id));
+  await release(
+    db,
+    expired.filter((hold) => !hold.forwarded).map((hold) => hold.id),
+  );
   const byKey = new Map<string, Expired[]>();
   for (const hold of expired.filter((candidate) => candidate.forwarded)) {
     const name = `${hold.publishable_key_id} ${hold.period_start}`;
@@ -148,7 +155,11 @@ export async function releaseExpired(db: Database, now: Date): Promise<number> {
   for (const holds of byKey.values()) {
     const [first] = holds as [Expired];
     const batch = { organizationId: first.organization_id, publishableKeyId: first.publishable_key_id, periodStart: first.period_start };
-    await settleRows(db, batch, holds.map((hold) => hold.forwarded!));
+    await settleRows(
+      db,
+      batch,
+      holds.map((hold) => hold.forwarded!),
+    );
   }
   return expired.length;
 }

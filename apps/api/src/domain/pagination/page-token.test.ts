@@ -22,7 +22,10 @@ describe('page tokens', () => {
     const token = encodePageToken(context, cursor);
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(decodePageToken(context, token, 'next')).toEqual(cursor);
-    expect(readPageQuery(context, { previousPageToken: encodePageToken(context, { ...cursor, direction: 'previous' }) })).toEqual({ ...cursor, direction: 'previous' });
+    expect(readPageQuery(context, { previousPageToken: encodePageToken(context, { ...cursor, direction: 'previous' }) })).toEqual({
+      ...cursor,
+      direction: 'previous',
+    });
   });
 
   it('reads no cursor on the first page, empty parameters included', () => {
@@ -47,7 +50,8 @@ describe('page tokens', () => {
   });
 
   it('rejects malformed tokens, even when signed', () => {
-    for (const token of ['abc', '.', 'a.b.c', '%%%.%%%', `${Buffer.from('{}').toString('base64url')}.x`]) rejects(() => decodePageToken(context, token, 'next'));
+    for (const token of ['abc', '.', 'a.b.c', '%%%.%%%', `${Buffer.from('{}').toString('base64url')}.x`])
+      rejects(() => decodePageToken(context, token, 'next'));
     // Signed with the right key but not a cursor: still a 400, never a 500.
     for (const body of ['not json', '[]', JSON.stringify({ createdAt: 'yesterday', id: 'cc1', direction: 'next', asc: false, scope: context.scope })]) {
       const payload = Buffer.from(body).toString('base64url');

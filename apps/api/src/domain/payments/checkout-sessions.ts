@@ -7,7 +7,15 @@ export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 
 export async function recordCheckout(
   db: Database,
-  session: { id: string; organizationId: string; provider: 'stripe' | 'sandbox'; creditNanos: bigint; taxNanos: bigint; expiresAt: Date; clientSecretHash?: string },
+  session: {
+    id: string;
+    organizationId: string;
+    provider: 'stripe' | 'sandbox';
+    creditNanos: bigint;
+    taxNanos: bigint;
+    expiresAt: Date;
+    clientSecretHash?: string;
+  },
 ) {
   await db.insert(checkoutSessions).values({ ...session, clientSecretHash: session.clientSecretHash ?? null });
 }

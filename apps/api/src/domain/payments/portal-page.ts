@@ -55,7 +55,11 @@ function reversalForms(session: CheckoutSession, disputes: Dispute[], url: strin
  */
 export async function renderInvoices(db: Database, organizationId: string, links: PortalLinks): Promise<string> {
   const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
-  const sessions = await db.select().from(checkoutSessions).where(eq(checkoutSessions.organizationId, organizationId)).orderBy(desc(checkoutSessions.createdAt));
+  const sessions = await db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.organizationId, organizationId))
+    .orderBy(desc(checkoutSessions.createdAt));
   const disputes = await db
     .select({ dispute: paymentDisputes })
     .from(paymentDisputes)

@@ -29,7 +29,8 @@ export function sandboxProvider(options: { apiUrl: string; secret: string; taxRa
         expiresAt: new Date(now().getTime() + options.checkoutTtlMinutes * 60_000),
       };
     },
-    createPortalUrl: async ({ organizationId }) => `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
+    createPortalUrl: async ({ organizationId }) =>
+      `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
     publicConfig: () => ({ provider: 'sandbox' }),
   };
 }

@@ -17,7 +17,9 @@ export async function callStripe<T>(what: string, call: () => Promise<T>): Promi
     if (transient.includes(error.type)) {
       throw new AppError('ServiceUnavailable', 'The payment provider does not answer. Try again in a moment.', { retryAfter: 5 });
     }
-    throw new Error(`Stripe could not ${what}: ${error.type}${error.code ? ` (${error.code})` : ''}, request ${error.requestId ?? 'unknown'}`, { cause: error });
+    throw new Error(`Stripe could not ${what}: ${error.type}${error.code ? ` (${error.code})` : ''}, request ${error.requestId ?? 'unknown'}`, {
+      cause: error,
+    });
   }
 }
 

@@ -29,7 +29,14 @@ async function readNotice(deps: Deps, event: ChargeEvent): Promise<ChargeNotice 
     const charge = await callStripe('read the charge', () => deps.stripe.charges.retrieve(event.data.object.id));
     const checkoutSessionId = await topUpOf(deps, charge);
     if (!checkoutSessionId) return undefined;
-    return { provider: 'stripe', eventId: event.id, checkoutSessionId, chargedNanos: cents(charge.amount), type: event.type, refundedNanos: cents(charge.amount_refunded) };
+    return {
+      provider: 'stripe',
+      eventId: event.id,
+      checkoutSessionId,
+      chargedNanos: cents(charge.amount),
+      type: event.type,
+      refundedNanos: cents(charge.amount_refunded),
+    };
   }
   const dispute = await callStripe('read the dispute', () => deps.stripe.disputes.retrieve(event.data.object.id));
   const chargeId = idOf(dispute.charge);
@@ -72,10 +79,16 @@ async function topUpOf({ db, stripe }: Deps, charge: Stripe.Charge): Promise<str
     .from(checkoutSessions)
     .where(and(eq(checkoutSessions.paymentIntentId, paymentIntentId), eq(checkoutSessions.provider, 'stripe')));
   if (known) return known.id;
-  const sessions = await callStripe('find the checkout session of a payment', () => stripe.checkout.sessions.list({ payment_intent: paymentIntentId, limit: 1 }));
+  const sessions = await callStripe('find the checkout session of a payment', () =>
+    stripe.checkout.sessions.list({ payment_intent: paymentIntentId, limit: 1 }),
+  );
   const ours = sessions.data[0] && (await findCheckout(db, sessions.data[0].id));
   if (!ours || ours.provider !== 'stripe') return undefined;
-  if (ours.status !== 'SUCCEEDED') throw new AppError('ServiceUnavailable', 'The top-up this charge paid for is not credited yet; deliver the event again later.', { retryAfter: 60 });
-  await db.update(checkoutSessions).set({ paymentIntentId }).where(and(eq(checkoutSessions.id, ours.id), isNull(checkoutSessions.paymentIntentId)));
+  if (ours.status !== 'SUCCEEDED')
+    throw new AppError('ServiceUnavailable', 'The top-up this charge paid for is not credited yet; deliver the event again later.', { retryAfter: 60 });
+  await db
+    .update(checkoutSessions)
+    .set({ paymentIntentId })
+    .where(and(eq(checkoutSessions.id, ours.id), isNull(checkoutSessions.paymentIntentId)));
   return ours.id;
 }

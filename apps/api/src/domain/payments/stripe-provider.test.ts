@@ -86,7 +86,9 @@ describe('stripe provider: checkout sessions', () => {
     expect(fake.session(second.checkoutSessionId).amount_subtotal).toBe(1234);
     const rows = await testDb.db.select().from(billingCustomers).where(eq(billingCustomers.organizationId, organization.organizationId));
     expect(rows).toEqual([{ organizationId: organization.organizationId, provider: 'stripe', customerId }]);
-    const keys = sessionCreates().slice(-2).map((request) => request.headers['idempotency-key']);
+    const keys = sessionCreates()
+      .slice(-2)
+      .map((request) => request.headers['idempotency-key']);
     expect(new Set(keys).size).toBe(2);
   });
 
@@ -110,12 +112,16 @@ describe('stripe provider: checkout sessions', () => {
   it('turns Stripe being down into a 503 and Stripe refusing a request into a plain 500', async () => {
     const organization = await newOrganization();
     fake.failNext(500, { type: 'api_error', message: 'An unknown error occurred' });
-    const down = await provider().createCheckout({ ...organization, creditNanos: 1_000_000_000n, returnUrl }).catch((error: unknown) => error);
+    const down = await provider()
+      .createCheckout({ ...organization, creditNanos: 1_000_000_000n, returnUrl })
+      .catch((error: unknown) => error);
     expect(down).toBeInstanceOf(AppError);
     expect(down).toMatchObject({ code: 'ServiceUnavailable', status: 503 });
 
     fake.failNext(401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_live_****' });
-    const refused = await provider().createCheckout({ ...organization, creditNanos: 1_000_000_000n, returnUrl }).catch((error: unknown) => error);
+    const refused = await provider()
+      .createCheckout({ ...organization, creditNanos: 1_000_000_000n, returnUrl })
+      .catch((error: unknown) => error);
     expect(refused).not.toBeInstanceOf(AppError);
     expect(refused).toBeInstanceOf(Error);
     expect(refused).not.toHaveProperty('statusCode');
@@ -132,7 +138,10 @@ describe('stripe provider: portal and configuration', () => {
     expect(url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/test_/);
     expect(customerCreates().length - customersBefore).toBe(1);
     const [row] = await testDb.db.select().from(billingCustomers).where(eq(billingCustomers.organizationId, organization.organizationId));
-    expect(fake.requestsTo('POST', '/v1/billing_portal/sessions').at(-1)?.params).toEqual({ customer: row?.customerId, return_url: 'https://console.example.com/dashboard' });
+    expect(fake.requestsTo('POST', '/v1/billing_portal/sessions').at(-1)?.params).toEqual({
+      customer: row?.customerId,
+      return_url: 'https://console.example.com/dashboard',
+    });
 
     const started = await provider().createCheckout({ ...organization, creditNanos: 1_000_000_000n, returnUrl });
     expect(fake.session(started.checkoutSessionId).customer).toBe(row?.customerId);
@@ -144,7 +153,11 @@ describe('stripe provider: portal and configuration', () => {
   });
 
   it('is what the configuration picks when STRIPE_SECRET_KEY is set, and refuses to start half-configured', () => {
-    const stripeConfig = loadApiConfig({ STRIPE_SECRET_KEY: 'sk_test_config', STRIPE_WEBHOOK_SECRET: 'whsec_config\n', STRIPE_PUBLISHABLE_KEY: 'pk_test_config' });
+    const stripeConfig = loadApiConfig({
+      STRIPE_SECRET_KEY: 'sk_test_config',
+      STRIPE_WEBHOOK_SECRET: 'whsec_config\n',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_config',
+    });
     const fromConfig = createPaymentProvider(stripeConfig, 'x'.repeat(32), testDb.db);
     expect(fromConfig.name).toBe('stripe');
     expect(fromConfig.publicConfig()).toEqual({ provider: 'stripe', stripePublishableKey: 'pk_test_config' });

@@ -57,7 +57,12 @@ function checkoutParams(request: CheckoutRequest, customer: string, automaticTax
     line_items: [
       {
         quantity: 1,
-        price_data: { currency: 'usd', unit_amount: Number(request.creditNanos / nanosPerCent), tax_behavior: 'exclusive', product_data: { name: 'Usage credit' } },
+        price_data: {
+          currency: 'usd',
+          unit_amount: Number(request.creditNanos / nanosPerCent),
+          tax_behavior: 'exclusive',
+          product_data: { name: 'Usage credit' },
+        },
       },
     ],
     customer,

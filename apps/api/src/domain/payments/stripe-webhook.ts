@@ -54,7 +54,11 @@ export async function applyStripeEvent(deps: { db: Database; stripe: Stripe }, e
 
   const session = await callStripe('read the checkout session', () => deps.stripe.checkout.sessions.retrieve(ours.id));
   const handled = await deps.db.transaction(async (tx) => {
-    const [fresh] = await tx.insert(paymentEvents).values({ provider: 'stripe', id: event.id, type: event.type }).onConflictDoNothing().returning({ id: paymentEvents.id });
+    const [fresh] = await tx
+      .insert(paymentEvents)
+      .values({ provider: 'stripe', id: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
     if (!fresh) return false;
     await settle(tx, ours.id, session, event.type, now);
     return true;
@@ -63,7 +67,11 @@ export async function applyStripeEvent(deps: { db: Database; stripe: Stripe }, e
 }
 
 async function alreadyHandled(db: Database, eventId: string): Promise<boolean> {
-  const rows = await db.select({ id: paymentEvents.id }).from(paymentEvents).where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.id, eventId))).limit(1);
+  const rows = await db
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.id, eventId)))
+    .limit(1);
   return rows.length > 0;
 }
 

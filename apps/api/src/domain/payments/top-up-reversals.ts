@@ -57,7 +57,11 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
       .where(and(eq(checkoutSessions.id, notice.checkoutSessionId), eq(checkoutSessions.provider, notice.provider), eq(checkoutSessions.status, 'SUCCEEDED')))
       .for('update');
     if (!session) return 'ignored';
-    const [fresh] = await tx.insert(paymentEvents).values({ provider: notice.provider, id: notice.eventId, type: notice.type }).onConflictDoNothing().returning({ id: paymentEvents.id });
+    const [fresh] = await tx
+      .insert(paymentEvents)
+      .values({ provider: notice.provider, id: notice.eventId, type: notice.type })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
     if (!fresh) return 'duplicate';
 
     const disputesOf = () =>
@@ -74,7 +78,15 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
     } else {
       await tx
         .insert(paymentDisputes)
-        .values({ provider: notice.provider, id: notice.disputeId, checkoutSessionId: session.id, amountNanos: notice.disputedNanos, status: notice.status, createdAt: now, updatedAt: now })
+        .values({
+          provider: notice.provider,
+          id: notice.disputeId,
+          checkoutSessionId: session.id,
+          amountNanos: notice.disputedNanos,
+          status: notice.status,
+          createdAt: now,
+          updatedAt: now,
+        })
         .onConflictDoUpdate({
           target: [paymentDisputes.provider, paymentDisputes.id],
           set: { status: notice.status, updatedAt: now },

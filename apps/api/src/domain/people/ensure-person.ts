@@ -28,10 +28,7 @@ async function findViewer(db: Database, identityId: string) {
  * requests race on the unique identity index: one insert wins, the others roll back their
  * organisation and read the winner. The e-mail follows identity's traits.
  */
-export async function ensurePerson(
-  db: Database,
-  input: { identityId: string; email: string; systemAdminEmails: readonly string[] },
-): Promise<Viewer> {
+export async function ensurePerson(db: Database, input: { identityId: string; email: string; systemAdminEmails: readonly string[] }): Promise<Viewer> {
   let row = await findViewer(db, input.identityId);
   if (!row) {
     await db

@@ -72,7 +72,10 @@ export async function exportChatCompletions(
   const where = and(eq(chatCompletions.organizationId, viewer.organizationId), keyId ? eq(chatCompletions.publishableKeyId, keyId) : undefined);
   const [counted] = await db.select({ rows: count() }).from(chatCompletions).where(where);
   // Deleted keys included: their calls stay in the history.
-  const keys = await db.select({ id: publishableKeys.id, name: publishableKeys.name }).from(publishableKeys).where(eq(publishableKeys.organizationId, viewer.organizationId));
+  const keys = await db
+    .select({ id: publishableKeys.id, name: publishableKeys.name })
+    .from(publishableKeys)
+    .where(eq(publishableKeys.organizationId, viewer.organizationId));
   const keyNames = new Map(keys.map((key) => [key.id, key.name]));
   const context = { secret: deps.secret, scope: `chat-completions-export:${viewer.organizationId}:${keyId ?? 'all-keys'}`, asc: query.asc };
 

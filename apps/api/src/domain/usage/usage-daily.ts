@@ -95,7 +95,12 @@ export async function getUsageDaily(db: Database, viewer: Viewer, query: UsageDa
       };
     }),
     models,
-    totals: { cost: nanosToDollars(totals.costNanos), calls: Number(totals.calls), inputTokens: Number(totals.inputTokens), outputTokens: Number(totals.outputTokens) },
+    totals: {
+      cost: nanosToDollars(totals.costNanos),
+      calls: Number(totals.calls),
+      inputTokens: Number(totals.inputTokens),
+      outputTokens: Number(totals.outputTokens),
+    },
     ...(key ? { publishableKey: { id: key.id, name: key.name, monthlyBudget: nanosToDollars(key.spendLimitNanos) } } : {}),
   };
 }

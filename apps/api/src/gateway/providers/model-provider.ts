@@ -49,9 +49,7 @@ export class UpstreamFailure extends Error {
 export class UpstreamTimeout extends UpstreamFailure {}
 
 type UsageJson =
-  | { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null }
-  | null
-  | undefined;
+  { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null | undefined;
 
 const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined);
 

@@ -3,7 +3,13 @@ import { type ChatBody, type ModelProvider, UpstreamFailure, UpstreamTimeout, us
 import { ProviderExchange } from './provider-exchange.js';
 import { sseEvents } from './sse.js';
 
-type Options = { baseUrl: string; apiKey?: string | undefined; timeoutMs: number; idleTimeoutMs: number; onResponseHeaders?: ((seconds: number) => void) | undefined };
+type Options = {
+  baseUrl: string;
+  apiKey?: string | undefined;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  onResponseHeaders?: ((seconds: number) => void) | undefined;
+};
 
 type ChatCompletionJson = { choices?: { message?: { content?: unknown }; delta?: { content?: unknown } }[]; usage?: Parameters<typeof usageFrom>[0] };
 

@@ -55,7 +55,13 @@ beforeAll(async () => {
   await t.testDb.db.insert(organizations).values({ id: organizationId, name: 'Old timers' });
   const base = Date.parse('2025-06-01T08:00:00.000Z');
   await t.testDb.db.insert(persons).values(
-    Array.from({ length: 23 }, (_, i) => ({ id: randomUUID(), identityId: randomUUID(), email: `old-${i}@example.com`, organizationId, createdAt: new Date(base + Math.floor(i / 2)) })),
+    Array.from({ length: 23 }, (_, i) => ({
+      id: randomUUID(),
+      identityId: randomUUID(),
+      email: `old-${i}@example.com`,
+      organizationId,
+      createdAt: new Date(base + Math.floor(i / 2)),
+    })),
   );
   await t.testDb.db.insert(feedback).values(
     Array.from({ length: 17 }, (_, i) => ({
@@ -92,7 +98,9 @@ describe('admin lists', () => {
 
   it('shows what an organisation owes after a refund or dispute beside each of its people', async () => {
     const [oldTimer] = (await t.testDb.db.select().from(persons)).filter((person) => person.email.startsWith('old-'));
-    await t.testDb.db.transaction((tx) => takeBack(tx, { organizationId: oldTimer!.organizationId, kind: 'refund', amountNanos: 8_250_000_000n, reference: 'evt_admin_list' }));
+    await t.testDb.db.transaction((tx) =>
+      takeBack(tx, { organizationId: oldTimer!.organizationId, kind: 'refund', amountNanos: 8_250_000_000n, reference: 'evt_admin_list' }),
+    );
     const items = (await page('/admin/persons', {})).items as unknown as { email: string; owedAmount: number }[];
     expect(items.filter((item) => item.email.startsWith('old-')).map((item) => item.owedAmount)).toEqual(Array(23).fill(8.25));
     expect(items.filter((item) => !item.email.startsWith('old-')).map((item) => item.owedAmount)).toEqual([0, 0]);
@@ -102,7 +110,12 @@ describe('admin lists', () => {
     const entries = (await t.testDb.db.select().from(feedback)).sort(byKeyset);
     const items = entries.map((entry) => ({ id: entry.id, fromEmail: entry.fromEmail, type: entry.type, description: entry.description }));
     expect(items).toHaveLength(17);
-    expect(items.find((item) => item.description === 'Entry 3')).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), fromEmail: adminEmail, type: 'bug', description: 'Entry 3' });
+    expect(items.find((item) => item.description === 'Entry 3')).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      fromEmail: adminEmail,
+      type: 'bug',
+      description: 'Entry 3',
+    });
     await walk('/admin/feedback', {}, [...items].reverse(), 5);
     await walk('/admin/feedback', { asc: 'true' }, items, 17);
   });

@@ -27,7 +27,14 @@ async function organisation(keyNames: string[]): Promise<Org> {
   if (!person) throw new Error('the person was not provisioned');
   const keys = keyNames.map(() => randomUUID());
   await t.testDb.db.insert(publishableKeys).values(
-    keys.map((id, i) => ({ id, organizationId: person.organizationId, name: keyNames[i]!, value: `pk_live_${id.replaceAll('-', '')}`, spendLimitNanos: 10_000_000_000n, allowedOrigins: [] })),
+    keys.map((id, i) => ({
+      id,
+      organizationId: person.organizationId,
+      name: keyNames[i]!,
+      value: `pk_live_${id.replaceAll('-', '')}`,
+      spendLimitNanos: 10_000_000_000n,
+      allowedOrigins: [],
+    })),
   );
   return { cookie: user.cookie, organizationId: person.organizationId, keys };
 }
@@ -91,7 +98,14 @@ beforeAll(async () => {
       totalCostNanos: null,
       usageEstimated: true,
     }),
-    call(a, { id: 'ca-3', createdAt: new Date(base + 2000), model: '-2+3', estimatedInputCostNanos: 1_000_000_000n, inputCostNanos: 2_500_000_000n, totalCostNanos: 3_500_000_000n }),
+    call(a, {
+      id: 'ca-3',
+      createdAt: new Date(base + 2000),
+      model: '-2+3',
+      estimatedInputCostNanos: 1_000_000_000n,
+      inputCostNanos: 2_500_000_000n,
+      totalCostNanos: 3_500_000_000n,
+    }),
     call(a, { id: 'ca-4', createdAt: new Date(base + 3000), model: '@SUM(A1)', publishableKeyId: a.keys[1]! }),
     // B's calls in the very same milliseconds as A's.
     call(b, { id: 'cb-1', createdAt: new Date(base) }),
@@ -197,7 +211,7 @@ describe('GET /bff/chat-completions/export', () => {
 /** The value `read` gives once it stops changing (the same for half a second). */
 async function settled<T>(read: () => T | Promise<T>): Promise<T> {
   let last = await read();
-  for (let same = 0; same < 5; ) {
+  for (let same = 0; same < 5;) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const now = await read();
     same = now === last ? same + 1 : 0;

@@ -23,7 +23,14 @@ async function organisation(keyCount: number): Promise<Org> {
   if (!person) throw new Error('the person was not provisioned');
   const keys = Array.from({ length: keyCount }, () => randomUUID());
   await t.testDb.db.insert(publishableKeys).values(
-    keys.map((id) => ({ id, organizationId: person.organizationId, name: 'Test', value: `pk_live_${id.replaceAll('-', '')}`, spendLimitNanos: 10_000_000_000n, allowedOrigins: [] })),
+    keys.map((id) => ({
+      id,
+      organizationId: person.organizationId,
+      name: 'Test',
+      value: `pk_live_${id.replaceAll('-', '')}`,
+      spendLimitNanos: 10_000_000_000n,
+      allowedOrigins: [],
+    })),
   );
   return { cookie: user.cookie, organizationId: person.organizationId, keys };
 }
@@ -57,7 +64,12 @@ const byKeyset = (x: Row, y: Row) => x.createdAt.getTime() - y.createdAt.getTime
 const ordered = (list: Row[], asc: boolean) => (asc ? [...list].sort(byKeyset) : [...list].sort(byKeyset).reverse()).map((row) => row.id);
 
 const list = (org: Org, query: Record<string, string | number | boolean>) =>
-  t.app.inject({ method: 'GET', url: '/bff/chat-completions', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), headers: { cookie: org.cookie } });
+  t.app.inject({
+    method: 'GET',
+    url: '/bff/chat-completions',
+    query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    headers: { cookie: org.cookie },
+  });
 
 async function page(org: Org, query: Record<string, string | number | boolean>) {
   const response = await list(org, query);
@@ -131,7 +143,7 @@ describe('GET /bff/chat-completions', () => {
     expect(unsettled).not.toHaveProperty('totalCost');
   });
 
-  it("shows each organisation only its own calls, even in the same milliseconds", async () => {
+  it('shows each organisation only its own calls, even in the same milliseconds', async () => {
     await walk(b, { limit: 10 }, ordered(rowsOfB, false), 10);
     const other = await organisation(1);
     expect(await page(other, {})).toEqual({ items: [], pagination: { nextPageToken: null, previousPageToken: null } });
@@ -143,7 +155,15 @@ describe('GET /bff/chat-completions', () => {
     const ofKey = rowsOfA.filter((row) => row.publishableKeyId === a.keys[1]);
     expect(ofKey).toHaveLength(50);
     await walk(a, { publishableKeyId: a.keys[1]!, limit: 20 }, ordered(ofKey, false), 20);
-    await walk(a, { publishableKeyId: a.keys[0]!, asc: true }, ordered(rowsOfA.filter((row) => row.publishableKeyId === a.keys[0]), true), 100);
+    await walk(
+      a,
+      { publishableKeyId: a.keys[0]!, asc: true },
+      ordered(
+        rowsOfA.filter((row) => row.publishableKeyId === a.keys[0]),
+        true,
+      ),
+      100,
+    );
   });
 
   it('treats empty page tokens as the first page', async () => {
@@ -170,7 +190,12 @@ describe('GET /bff/chat-completions', () => {
       expect(response.statusCode).toBe(400);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       const field = query.nextPageToken ? 'nextPageToken' : 'previousPageToken';
-      expect(response.json()).toMatchObject({ status: 400, code: 'BadRequest', detail: 'Invalid page token.', errors: [{ field, message: 'Invalid page token.' }] });
+      expect(response.json()).toMatchObject({
+        status: 400,
+        code: 'BadRequest',
+        detail: 'Invalid page token.',
+        errors: [{ field, message: 'Invalid page token.' }],
+      });
     };
     const nextOf = async (org: Org, query: Record<string, string | number | boolean>) => (await page(org, { ...query, limit: 10 })).pagination.nextPageToken!;
 

@@ -9,7 +9,8 @@ const t = setupTestApp({ SYSTEM_ADMIN_EMAILS: adminEmail }, { identity: true });
 let admin = '';
 let sender: { email: string; cookie: string };
 
-const submit = (payload: unknown, cookie = sender.cookie) => t.app.inject({ method: 'POST', url: '/bff/feedback', payload: payload as object, headers: { cookie } });
+const submit = (payload: unknown, cookie = sender.cookie) =>
+  t.app.inject({ method: 'POST', url: '/bff/feedback', payload: payload as object, headers: { cookie } });
 
 beforeAll(async () => {
   admin = (await t.users.signUp({ email: adminEmail })).cookie;

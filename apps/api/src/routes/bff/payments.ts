@@ -12,14 +12,18 @@ export function paymentRoutes(app: FastifyZodInstance, { db, config, payments }:
     async (request) => startCheckout(db.db, payments, viewerOf(request), { amount: request.body.amount, consoleUrl: config.consoleUrl }),
   );
 
-  app.post('/bff/stripe/customer-portal-session', { config: mutationRateLimit, schema: { response: { 200: customerPortalResponseSchema } } }, async (request) => {
-    const viewer = viewerOf(request);
-    const url = await payments.createPortalUrl({
-      organizationId: viewer.organizationId,
-      organizationName: viewer.organizationName,
-      email: viewer.email,
-      returnUrl: `${config.consoleUrl}/dashboard`,
-    });
-    return { url };
-  });
+  app.post(
+    '/bff/stripe/customer-portal-session',
+    { config: mutationRateLimit, schema: { response: { 200: customerPortalResponseSchema } } },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const url = await payments.createPortalUrl({
+        organizationId: viewer.organizationId,
+        organizationName: viewer.organizationName,
+        email: viewer.email,
+        returnUrl: `${config.consoleUrl}/dashboard`,
+      });
+      return { url };
+    },
+  );
 }

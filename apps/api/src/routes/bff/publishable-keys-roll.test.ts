@@ -126,7 +126,11 @@ describe('POST /bff/publishable-keys/:id/roll', () => {
   });
 
   it('needs a session', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/bff/publishable-keys/6f1d2c3b-4a59-4e68-8d7c-1b2a3c4d5e6f/roll', payload: { overlapHours: 1 } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/bff/publishable-keys/6f1d2c3b-4a59-4e68-8d7c-1b2a3c4d5e6f/roll',
+      payload: { overlapHours: 1 },
+    });
     expect(response.statusCode).toBe(401);
   });
 });

@@ -13,7 +13,7 @@ const call = (cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: st
 const valid = { name: 'Storefront', budget: 10, budgetType: 'monthly', allowedOrigins: ['https://shop.example.com', 'localhost'] };
 
 describe('publishable keys', () => {
-  it('creates a key: a pk_live_ value, dollars, origins, and it lists with this month\'s spend', async () => {
+  it("creates a key: a pk_live_ value, dollars, origins, and it lists with this month's spend", async () => {
     const { cookie } = await t.users.signUp();
     const created = await call(cookie, 'POST', '/bff/publishable-keys', valid);
     expect(created.statusCode).toBe(201);
@@ -66,7 +66,7 @@ describe('publishable keys', () => {
     expect((await call(cookie, 'DELETE', `/bff/publishable-keys/${key.id}`)).statusCode).toBe(404);
   });
 
-  it('keeps organisations apart: another organisation\'s key id answers 404 and is left untouched', async () => {
+  it("keeps organisations apart: another organisation's key id answers 404 and is left untouched", async () => {
     const alice = await t.users.signUp();
     const bob = await t.users.signUp();
     const key = (await call(alice.cookie, 'POST', '/bff/publishable-keys', valid)).json();
@@ -91,18 +91,38 @@ describe('publishable keys', () => {
     ['a budget over the maximum', { ...valid, budget: 1_000_001 }, 'budget', 'Maximum is 1000000'],
     ['another period', { ...valid, budgetType: 'weekly' }, 'budgetType', 'budgetType must be monthly'],
     ['an origin without scheme', { ...valid, allowedOrigins: ['shop.example.com'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
-    ['an origin with a path', { ...valid, allowedOrigins: ['https://shop.example.com/app'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
+    [
+      'an origin with a path',
+      { ...valid, allowedOrigins: ['https://shop.example.com/app'] },
+      'allowedOrigins',
+      'All items must start with http:// or https://',
+    ],
     ['an ftp origin', { ...valid, allowedOrigins: ['ftp://files.example.com'] }, 'allowedOrigins', 'All items must start with http:// or https://'],
     ['an empty model list', { ...valid, allowedModels: [] }, 'allowedModels', 'Choose at least one model, or none (null) for every priced model'],
     ['a model not on the price list', { ...valid, allowedModels: ['gpt-4o-mini', 'gpt-9'] }, 'allowedModels', "The model 'gpt-9' is not on the price list"],
     ['a fractional output limit', { ...valid, maxOutputTokensPerCall: 10.5 }, 'maxOutputTokensPerCall', 'Enter a whole number, or leave it empty for no limit'],
     ['an output limit of 0', { ...valid, maxOutputTokensPerCall: 0 }, 'maxOutputTokensPerCall', 'Minimum is 1'],
     ['a per-address rate of 0', { ...valid, perClientLimits: { requestsPerMinute: 0 } }, 'perClientLimits.requestsPerMinute', 'Minimum is 1'],
-    ['a per-address rate over the maximum', { ...valid, perClientLimits: { requestsPerMinute: 100_001 } }, 'perClientLimits.requestsPerMinute', 'Maximum is 100000'],
+    [
+      'a per-address rate over the maximum',
+      { ...valid, perClientLimits: { requestsPerMinute: 100_001 } },
+      'perClientLimits.requestsPerMinute',
+      'Maximum is 100000',
+    ],
     ['a per-address daily spend under a cent', { ...valid, perClientLimits: { spendPerDay: 0.001 } }, 'perClientLimits.spendPerDay', 'Minimum is 0.01'],
-    ['a per-address daily spend as text', { ...valid, perClientLimits: { spendPerDay: '1' } }, 'perClientLimits.spendPerDay', 'Enter an amount in dollars, or leave it empty for no limit'],
+    [
+      'a per-address daily spend as text',
+      { ...valid, perClientLimits: { spendPerDay: '1' } },
+      'perClientLimits.spendPerDay',
+      'Enter an amount in dollars, or leave it empty for no limit',
+    ],
     ['a per-end-user rate of 0', { ...valid, perEndUserLimits: { requestsPerMinute: 0 } }, 'perEndUserLimits.requestsPerMinute', 'Minimum is 1'],
-    ['a per-end-user monthly spend over the maximum', { ...valid, perEndUserLimits: { spendPerMonth: 1_000_001 } }, 'perEndUserLimits.spendPerMonth', 'Maximum is 1000000'],
+    [
+      'a per-end-user monthly spend over the maximum',
+      { ...valid, perEndUserLimits: { spendPerMonth: 1_000_001 } },
+      'perEndUserLimits.spendPerMonth',
+      'Maximum is 1000000',
+    ],
     [
       'a JWKS URL over plain http',
       { ...valid, endUserTokens: { issuer: 'https://id.example.com/', audience: 'app', jwksUrl: 'http://id.example.com/jwks.json' } },
@@ -126,9 +146,17 @@ describe('publishable keys', () => {
 
   it('keeps the per-key controls an update leaves out, and changes those it names', async () => {
     const { cookie } = await t.users.signUp();
-    const controls = { allowedModels: ['gpt-4o-mini', 'meterway-demo', 'gpt-4o-mini'], maxOutputTokensPerCall: 256, perClientLimits: { requestsPerMinute: 12, spendPerDay: 0.25 } };
+    const controls = {
+      allowedModels: ['gpt-4o-mini', 'meterway-demo', 'gpt-4o-mini'],
+      maxOutputTokensPerCall: 256,
+      perClientLimits: { requestsPerMinute: 12, spendPerDay: 0.25 },
+    };
     const key = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, ...controls })).json();
-    expect(key).toMatchObject({ allowedModels: ['gpt-4o-mini', 'meterway-demo'], maxOutputTokensPerCall: 256, perClientLimits: { requestsPerMinute: 12, spendPerDay: 0.25 } });
+    expect(key).toMatchObject({
+      allowedModels: ['gpt-4o-mini', 'meterway-demo'],
+      maxOutputTokensPerCall: 256,
+      perClientLimits: { requestsPerMinute: 12, spendPerDay: 0.25 },
+    });
 
     const renamed = (await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, name: 'Renamed' })).json();
     expect(renamed).toEqual({ ...key, name: 'Renamed' });
@@ -148,15 +176,27 @@ describe('publishable keys', () => {
 
   it('sets end-user tokens and per-end-user caps, keeps them when an update leaves them out, and clears them with null', async () => {
     const { cookie } = await t.users.signUp();
-    const endUserTokens = { issuer: 'https://acme.eu.auth0.com/', audience: 'https://api.acme.example', jwksUrl: 'https://acme.eu.auth0.com/.well-known/jwks.json' };
+    const endUserTokens = {
+      issuer: 'https://acme.eu.auth0.com/',
+      audience: 'https://api.acme.example',
+      jwksUrl: 'https://acme.eu.auth0.com/.well-known/jwks.json',
+    };
     const key = (
-      await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, endUserTokens, perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.5, spendPerMonth: 5 } })
+      await call(cookie, 'POST', '/bff/publishable-keys', {
+        ...valid,
+        endUserTokens,
+        perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.5, spendPerMonth: 5 },
+      })
     ).json();
     expect(key).toMatchObject({ endUserTokens, perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.5, spendPerMonth: 5 } });
     const monthOnly = (await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, perEndUserLimits: { spendPerMonth: 2 } })).json();
     expect(monthOnly).toMatchObject({ endUserTokens, perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.5, spendPerMonth: 2 } });
     const cleared = (
-      await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, endUserTokens: null, perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null } })
+      await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, {
+        ...valid,
+        endUserTokens: null,
+        perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
+      })
     ).json();
     expect(cleared).toMatchObject({ endUserTokens: null, perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null } });
   });
@@ -289,7 +329,7 @@ describe('publishable keys', () => {
     expect(response.json().errors).toEqual([{ field: 'publishableKeyId', message: 'Unknown publishable key' }]);
   });
 
-  it('reaches this instance\'s gateway at once: an edit, a roll and a delete apply to the very next call', async () => {
+  it("reaches this instance's gateway at once: an edit, a roll and a delete apply to the very next call", async () => {
     const { cookie } = await t.users.signUp();
     const { organizationId } = (await call(cookie, 'GET', '/bff/me')).json();
     await t.testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(5), reference: 'cs_gateway_follows' }));

@@ -26,9 +26,14 @@ async function organisation(keyCount: number): Promise<Org> {
   if (!person) throw new Error('the person was not provisioned');
   const keys = Array.from({ length: keyCount }, () => randomUUID());
   for (const [i, id] of keys.entries()) {
-    await t.testDb.db
-      .insert(publishableKeys)
-      .values({ id, organizationId: person.organizationId, name: `Key ${i + 1}`, value: `pk_live_${id.replaceAll('-', '')}`, spendLimitNanos: BigInt(i + 1) * 10_000_000_000n, allowedOrigins: [] });
+    await t.testDb.db.insert(publishableKeys).values({
+      id,
+      organizationId: person.organizationId,
+      name: `Key ${i + 1}`,
+      value: `pk_live_${id.replaceAll('-', '')}`,
+      spendLimitNanos: BigInt(i + 1) * 10_000_000_000n,
+      allowedOrigins: [],
+    });
   }
   return { cookie: user.cookie, organizationId: person.organizationId, keys };
 }
@@ -54,7 +59,12 @@ async function record(org: Org, calls: Call[]) {
 }
 
 const usage = (org: Org, query: Record<string, string | number> = {}) =>
-  t.app.inject({ method: 'GET', url: '/bff/usage/daily', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), headers: { cookie: org.cookie } });
+  t.app.inject({
+    method: 'GET',
+    url: '/bff/usage/daily',
+    query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    headers: { cookie: org.cookie },
+  });
 
 async function ok(org: Org, query: Record<string, string | number> = {}): Promise<UsageDaily> {
   const response = await usage(org, query);

@@ -9,13 +9,30 @@ const jsTokens =
 const httpTokens = /^([A-Z]+ )|^([A-Za-z-]+:)/gm;
 
 function highlight(code: string, language: CodeLanguage): string {
-  if (language === 'sh') return code.split('\n').map((line) => `<span class="t-cmd">${escapeHtml(line)}</span>`).join('\n');
+  if (language === 'sh')
+    return code
+      .split('\n')
+      .map((line) => `<span class="t-cmd">${escapeHtml(line)}</span>`)
+      .join('\n');
   const pattern = language === 'http' ? httpTokens : jsTokens;
   let html = '';
   let last = 0;
   for (const match of code.matchAll(pattern)) {
     const [text, comment, string, keyword] = match;
-    const kind = language === 'http' ? (comment ? 'k' : 'a') : comment ? 'c' : string ? (language === 'json' && code[match.index + text.length] === ':' ? 'a' : 's') : keyword ? 'k' : 'n';
+    const kind =
+      language === 'http'
+        ? comment
+          ? 'k'
+          : 'a'
+        : comment
+          ? 'c'
+          : string
+            ? language === 'json' && code[match.index + text.length] === ':'
+              ? 'a'
+              : 's'
+            : keyword
+              ? 'k'
+              : 'n';
     html += escapeHtml(code.slice(last, match.index)) + `<span class="t-${kind}">${escapeHtml(text)}</span>`;
     last = match.index + text.length;
   }

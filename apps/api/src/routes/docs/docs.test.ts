@@ -87,8 +87,7 @@ describe('GET /docs', () => {
   it('says what a copied key can do with and without end-user tokens, and the caps per end user', () => {
     expect(text).toContain('A copied key is then useless without one');
     expect(text).toContain('Without them, the caps per visitor address below are the protection.');
-    for (const setting of ['Requests per minute per end user', 'Spend per day per end user', 'Spend per month per end user'])
-      expect(text).toContain(setting);
+    for (const setting of ['Requests per minute per end user', 'Spend per day per end user', 'Spend per month per end user']) expect(text).toContain(setting);
     expect(text).toContain('treats each client address as an anonymous end user');
     expect(text).toContain("the last 24 hours' top client addresses and end users by calls and by spend");
   });

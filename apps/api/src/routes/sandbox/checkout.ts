@@ -19,7 +19,10 @@ export function sandboxCheckoutRoutes(app: FastifyZodInstance, { db }: RouteDeps
 
   app.post(
     '/sandbox/checkout-sessions/:checkoutSessionId/confirm',
-    { config: { rateLimit: { max: 20, timeWindow: '1 minute' } }, schema: { params, body: sandboxConfirmSchema, response: { 202: z.object({ status: z.literal('processing') }) } } },
+    {
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: { params, body: sandboxConfirmSchema, response: { 202: z.object({ status: z.literal('processing') }) } },
+    },
     async (request, reply) => {
       await confirmSandboxCheckout(db.db, { id: request.params.checkoutSessionId, ...request.body, now: new Date() });
       settleSoon();

@@ -18,7 +18,11 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
     if (!organizationId) throw new AppError('NotFound', 'This invoices link has expired. Open Invoices from the console again.');
     return organizationId;
   };
-  const html = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'private, no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'" };
+  const html = {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'private, no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'",
+  };
 
   const tokenQuery = z.object({ token: z.string().max(300) });
   const invoicesUrl = (token: string) => `${config.apiUrl}/sandbox/portal?token=${token}`;
@@ -48,7 +52,12 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
     { schema: { params: z.object({ checkoutSessionId: z.string().max(200) }), querystring: tokenQuery, body: reversal } },
     async (request, reply) => {
       const { token } = request.query;
-      await reverseSandboxTopUp(db.db, { organizationId: organizationOf(token), checkoutSessionId: request.params.checkoutSessionId, now: new Date(), ...request.body });
+      await reverseSandboxTopUp(db.db, {
+        organizationId: organizationOf(token),
+        checkoutSessionId: request.params.checkoutSessionId,
+        now: new Date(),
+        ...request.body,
+      });
       return reply.redirect(invoicesUrl(token), 303);
     },
   );
@@ -62,7 +71,13 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
         .select({ session: checkoutSessions, organizationName: organizations.name })
         .from(checkoutSessions)
         .innerJoin(organizations, eq(organizations.id, checkoutSessions.organizationId))
-        .where(and(eq(checkoutSessions.id, request.params.checkoutSessionId), eq(checkoutSessions.organizationId, organizationId), eq(checkoutSessions.status, 'SUCCEEDED')));
+        .where(
+          and(
+            eq(checkoutSessions.id, request.params.checkoutSessionId),
+            eq(checkoutSessions.organizationId, organizationId),
+            eq(checkoutSessions.status, 'SUCCEEDED'),
+          ),
+        );
       if (!row) throw new AppError('NotFound', 'Unknown receipt.');
       return reply.headers(html).send(renderReceipt(row.session, row.organizationName, { invoices: invoicesUrl(request.query.token) }));
     },

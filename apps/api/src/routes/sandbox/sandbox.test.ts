@@ -100,7 +100,11 @@ describe('sandbox payments', () => {
     const { cookie } = await t.users.signUp();
     const { checkoutSessionId, clientSecret } = (await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount: 10 })).json();
     const confirm = (cardNumber: string, expiry: string) =>
-      t.app.inject({ method: 'POST', url: `/sandbox/checkout-sessions/${checkoutSessionId}/confirm`, payload: { clientSecret, cardNumber, expiry, cvc: '123' } });
+      t.app.inject({
+        method: 'POST',
+        url: `/sandbox/checkout-sessions/${checkoutSessionId}/confirm`,
+        payload: { clientSecret, cardNumber, expiry, cvc: '123' },
+      });
 
     expect((await confirm('4000 0000 0000 0002', '12/34')).statusCode).toBe(402);
     const expired = await confirm('4242 4242 4242 4242', '01/20');
@@ -132,7 +136,9 @@ describe('sandbox payments', () => {
     const real = await confirm({ ...card, cardNumber: '4111 1111 1111 1111' });
     expect(real.statusCode).toBe(400);
     expect(real.json().detail).toMatch(/Use a test card such as 4242 4242 4242 4242/);
-    expect((await confirm({ ...card, cardNumber: '4242 4242 4242 4241' })).json().errors).toEqual([{ field: 'cardNumber', message: 'Your card number is incorrect.' }]);
+    expect((await confirm({ ...card, cardNumber: '4242 4242 4242 4241' })).json().errors).toEqual([
+      { field: 'cardNumber', message: 'Your card number is incorrect.' },
+    ]);
     expect((await confirm({ ...card, clientSecret: 'cs_sandbox_wrong', cardNumber: '4242424242424242' })).statusCode).toBe(404);
     expect((await confirm({ ...card, cardNumber: '4242424242424242' })).statusCode).toBe(202);
     expect((await confirm({ ...card, cardNumber: '4242424242424242' })).statusCode).toBe(409);
@@ -155,14 +161,22 @@ describe('sandbox payments', () => {
 
   it('refuses a missing body with a 400', async () => {
     const { cookie } = await t.users.signUp();
-    const response = await t.app.inject({ method: 'POST', url: '/bff/stripe/checkout-session', headers: { cookie, 'content-type': 'application/json' }, payload: '' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/bff/stripe/checkout-session',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(response.statusCode).toBe(400);
   });
 
   it('expires an open session once its time is up', async () => {
     const { cookie } = await t.users.signUp();
     const { checkoutSessionId } = (await bff(cookie, 'POST', '/bff/stripe/checkout-session', { amount: 3 })).json();
-    await t.testDb.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkoutSessions.id, checkoutSessionId));
+    await t.testDb.db
+      .update(checkoutSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(checkoutSessions.id, checkoutSessionId));
     await settleSandbox(t.testDb.db, new Date());
     expect(await statusOf(cookie, checkoutSessionId)).toEqual({ status: 'EXPIRED', balance: 0 });
   });

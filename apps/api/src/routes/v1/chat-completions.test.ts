@@ -87,19 +87,28 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     expect(sawUsage).toBe(false);
     expect(upstream.requests.at(-1)?.stream_options).toEqual({ include_usage: true });
     const after = await state(account.organizationId, account.keyId);
-    expect(after.rows[0]).toMatchObject({ inputTokens: 11, outputTokens: 5, usageEstimated: false, totalCostNanos: listedCost(model, { inputTokens: 11, outputTokens: 5 }).totalNanos });
+    expect(after.rows[0]).toMatchObject({
+      inputTokens: 11,
+      outputTokens: 5,
+      usageEstimated: false,
+      totalCostNanos: listedCost(model, { inputTokens: 11, outputTokens: 5 }).totalNanos,
+    });
   });
 
   it('charges nothing when the provider answers with an error (502), and what was reserved when it had the request and hangs (504)', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     upstream.setMode('error');
-    const failed = await client(account.value).chat.completions.create({ model, messages, max_tokens: 10 }).catch((caught) => caught);
+    const failed = await client(account.value)
+      .chat.completions.create({ model, messages, max_tokens: 10 })
+      .catch((caught) => caught);
     expect(failed.status).toBe(502);
     expect(failed.error).toMatchObject({ type: 'api_error', code: 'upstream_error', message: 'The model provider failed. Nothing was charged.' });
     expect(await state(account.organizationId, account.keyId)).toMatchObject({ rows: [], balance: 1_000_000_000n, reserved: 0n, spent: 0n });
 
     upstream.setMode('hang');
-    const hung = await client(account.value).chat.completions.create({ model, messages, max_tokens: 10 }).catch((caught) => caught);
+    const hung = await client(account.value)
+      .chat.completions.create({ model, messages, max_tokens: 10 })
+      .catch((caught) => caught);
     expect(hung.status).toBe(504);
     expect(hung.error).toMatchObject({ type: 'api_error', code: 'upstream_timeout' });
     expect(hung.error.message).toMatch(/may bill it, so the call was charged what was reserved for it/);
@@ -125,7 +134,11 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
   it('meters a message that spells a special token like any other text', async () => {
     upstream.setMode('no-usage');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
-    const completion = await client(account.value).chat.completions.create({ model, messages: [{ role: 'user', content: 'Repeat <|endoftext|> twice.' }], max_tokens: 4 });
+    const completion = await client(account.value).chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'Repeat <|endoftext|> twice.' }],
+      max_tokens: 4,
+    });
     const [row] = (await state(account.organizationId, account.keyId)).rows;
     expect(row).toMatchObject({ id: completion.id, usageEstimated: true });
     expect(row!.estimatedInputTokens).toBeGreaterThan(8);
@@ -159,7 +172,9 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     expect(sent).toBeGreaterThan(0);
     expect(sent).toBeLessThan(10);
     const broke = await t.account({ creditDollars: 0, budgetDollars: 10 });
-    const error = await client(broke.value).chat.completions.create({ model, messages }).catch((caught) => caught);
+    const error = await client(broke.value)
+      .chat.completions.create({ model, messages })
+      .catch((caught) => caught);
     expect(error.status).toBe(402);
     expect(error.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
   });
@@ -200,7 +215,12 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
       models: openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }),
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    const own = new OpenAI({ baseURL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`, apiKey: account.value, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
+    const own = new OpenAI({
+      baseURL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`,
+      apiKey: account.value,
+      maxRetries: 0,
+      defaultHeaders: { origin: 'https://app.example.com' },
+    });
     const answers = await Promise.all(Array.from({ length: 6 }, () => own.chat.completions.create({ model, messages, max_tokens: 4 })));
     await app.close();
 
@@ -211,15 +231,20 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
   it('charges a call whose settlement the database refused at first, once it takes it again', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const db = t.testDb.db;
-    const [saved] = rowsOf<{ definition: string }>(await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb)'::regprocedure) as definition`));
+    const [saved] = rowsOf<{ definition: string }>(
+      await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb)'::regprocedure) as definition`),
+    );
     // Every attempt is counted (a sequence survives the failing transaction), then refused.
     await db.execute(sql`create sequence app.test_settle_attempts`);
-    await db.execute(sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
+    await db.execute(
+      sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
       returns table (completion_id text, over_hold_nanos bigint, unpaid_nanos bigint) language plpgsql as $$
-      begin perform nextval('app.test_settle_attempts'); raise exception 'the database refuses settlements'; end; $$`));
+      begin perform nextval('app.test_settle_attempts'); raise exception 'the database refuses settlements'; end; $$`),
+    );
     try {
       const answer = await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });
-      const attempts = async () => Number(rowsOf<{ value: string }>(await db.execute(sql`select last_value::text as value from app.test_settle_attempts`))[0]!.value);
+      const attempts = async () =>
+        Number(rowsOf<{ value: string }>(await db.execute(sql`select last_value::text as value from app.test_settle_attempts`))[0]!.value);
       for (let poll = 0; poll < 100 && (await attempts()) < 2; poll++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await attempts()).toBeGreaterThanOrEqual(2);
       // Not charged yet, and its hold still stands.
@@ -237,20 +262,28 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
 
   it('refuses a key whose monthly budget is spent with 429 budget_exceeded', async () => {
     const account = await t.account({ creditDollars: 10, budgetDollars: 0 });
-    const error = await client(account.value).chat.completions.create({ model, messages }).catch((caught) => caught);
+    const error = await client(account.value)
+      .chat.completions.create({ model, messages })
+      .catch((caught) => caught);
     expect(error.status).toBe(429);
     expect(error.error.code).toBe('budget_exceeded');
   });
 
-  it('answers bad keys, unknown models and bad bodies in OpenAI\'s error shape', async () => {
+  it("answers bad keys, unknown models and bad bodies in OpenAI's error shape", async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
-    const badKey = await client('pk_live_thisIsNotAKeyThatExists12345').chat.completions.create({ model, messages }).catch((caught) => caught);
+    const badKey = await client('pk_live_thisIsNotAKeyThatExists12345')
+      .chat.completions.create({ model, messages })
+      .catch((caught) => caught);
     expect(badKey.status).toBe(401);
     expect(badKey.error).toMatchObject({ code: 'invalid_api_key', param: null });
-    const unknown = await client(account.value).chat.completions.create({ model: 'gpt-unknown', messages }).catch((caught) => caught);
+    const unknown = await client(account.value)
+      .chat.completions.create({ model: 'gpt-unknown', messages })
+      .catch((caught) => caught);
     expect(unknown.status).toBe(400);
     expect(unknown.error).toMatchObject({ code: 'model_not_found', param: 'model' });
-    const empty = await client(account.value).chat.completions.create({ model, messages: [] }).catch((caught) => caught);
+    const empty = await client(account.value)
+      .chat.completions.create({ model, messages: [] })
+      .catch((caught) => caught);
     expect(empty.status).toBe(400);
     expect(empty.error).toMatchObject({ type: 'invalid_request_error', param: 'messages', message: 'messages must not be empty' });
     // An extra field nested 10,000 deep would break serialising the body for the provider.
@@ -260,7 +293,10 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
       body: `{"model":"${model}","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
     });
     expect(nested.status).toBe(400);
-    expect(((await nested.json()) as { error: unknown }).error).toMatchObject({ type: 'invalid_request_error', message: 'The request body nests deeper than 64 levels.' });
+    expect(((await nested.json()) as { error: unknown }).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: 'The request body nests deeper than 64 levels.',
+    });
     expect(await state(account.organizationId, account.keyId)).toMatchObject({ rows: [], balance: 1_000_000_000n, reserved: 0n, spent: 0n });
   });
 });
@@ -290,7 +326,11 @@ describe('Origin', () => {
   it('answers preflights for any origin without a key', async () => {
     const response = await fetch(`${t.url}/v1/chat/completions`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://anywhere.example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'https://anywhere.example.org',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://anywhere.example.org');

@@ -69,7 +69,13 @@ async function totals(organizationId: string, keyId: string) {
     .where(eq(chatCompletions.organizationId, organizationId));
   const [credit] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId));
   const [spend] = await t.testDb.db.select().from(keySpend).where(eq(keySpend.publishableKeyId, keyId));
-  return { charged: BigInt(charged?.total ?? 0), calls: charged?.count ?? 0, balance: credit?.balanceNanos ?? 0n, reserved: credit?.reservedNanos ?? 0n, spent: spend?.spentNanos ?? 0n };
+  return {
+    charged: BigInt(charged?.total ?? 0),
+    calls: charged?.count ?? 0,
+    balance: credit?.balanceNanos ?? 0n,
+    reserved: credit?.reservedNanos ?? 0n,
+    spent: spend?.spentNanos ?? 0n,
+  };
 }
 
 describe('one client whose calls alternate between the instances', () => {
@@ -147,7 +153,11 @@ describe(`200 parallel calls${process.env.DATABASE_URL ? ' on two api instances 
 
   it("never spend more than one end user's daily allowance, from a token its sign-in provider issued; other end users go on", async () => {
     const allowance = 20 * worstCase;
-    const account = await t.account({ creditDollars: 10, budgetDollars: 10, controls: { endUserTokens: identity.settings, endUserSpendPerDayNanos: BigInt(allowance) } });
+    const account = await t.account({
+      creditDollars: 10,
+      budgetDollars: 10,
+      controls: { endUserTokens: identity.settings, endUserSpendPerDayNanos: BigInt(allowance) },
+    });
     const statuses = await fire(account.value, 200, undefined, { 'meterway-user-token': await identity.token('alice') });
     const after = await totals(account.organizationId, account.keyId);
     const ok = statuses.filter((status) => status === 200).length;

@@ -20,7 +20,12 @@ describe('the offline demo model (the embedded default)', () => {
     expect(once.choices[0]?.message.content).toMatch(/^Meterway demo model here\./);
     expect(once.usage?.completion_tokens).toBeGreaterThan(5);
 
-    const stream = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, stream: true, stream_options: { include_usage: true } });
+    const stream = await client(account.value).chat.completions.create({
+      model: 'meterway-demo',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | undefined | null;
     for await (const chunk of stream) {
@@ -83,7 +88,16 @@ describe('the offline demo model (the embedded default)', () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const { meter } = t.app;
     const key = await meter.keys.fresh(account.value);
-    const admitted = await meter.admit({ presented: { key: key!, value: account.value }, prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n }, inputTokens: 10, choices: 1, requestedMaxTokens: 100, maxOutputTokens: 16384, caller: { client: '127.0.0.1', endUser: null }, now: new Date() });
+    const admitted = await meter.admit({
+      presented: { key: key!, value: account.value },
+      prices: { inputNanosPerToken: 150n, outputNanosPerToken: 600n },
+      inputTokens: 10,
+      choices: 1,
+      requestedMaxTokens: 100,
+      maxOutputTokens: 16384,
+      caller: { client: '127.0.0.1', endUser: null },
+      now: new Date(),
+    });
     // Only the call's own hold, not the spare ones the instance may have reserved ahead of the next calls.
     await meter.atRest();
     const [held] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));

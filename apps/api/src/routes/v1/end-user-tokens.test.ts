@@ -78,7 +78,11 @@ describe('keys that require end-user tokens', () => {
       ['wrong audience', provider.token('alice', { claims: { aud: 'another-app' } }), 'it is not meant for the audience this key expects'],
       ['wrong issuer', provider.token('alice', { claims: { iss: 'https://evil.example.com/' } }), 'it was not issued by the issuer this key trusts'],
       ['unknown key id', provider.token('alice', { signWith: unlisted }), "it is signed with a key the key's JWKS URL does not list"],
-      ['alg none', new UnsecuredJWT({ sub: 'alice', iss: provider.settings.issuer, aud: provider.settings.audience }).setExpirationTime('1h').encode(), 'it is not signed with RS256 or ES256'],
+      [
+        'alg none',
+        new UnsecuredJWT({ sub: 'alice', iss: provider.settings.issuer, aud: provider.settings.audience }).setExpirationTime('1h').encode(),
+        'it is not signed with RS256 or ES256',
+      ],
       [
         'HS256 with the public key as its secret',
         new SignJWT({ sub: 'alice' })
@@ -130,7 +134,11 @@ describe('keys that require end-user tokens', () => {
     const spent = outcomes.filter((outcome) => outcome !== 200);
     expect(spent.length).toBeGreaterThanOrEqual(1);
     for (const refused of spent) {
-      expect(refused).toMatchObject({ status: 429, code: 'end_user_allowance_exceeded', message: "429 This end user has used this key's daily allowance. It resets at midnight UTC." });
+      expect(refused).toMatchObject({
+        status: 429,
+        code: 'end_user_allowance_exceeded',
+        message: "429 This end user has used this key's daily allowance. It resets at midnight UTC.",
+      });
       expect(Number((refused as InstanceType<typeof OpenAI.RateLimitError>).headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     // The fifth request in the minute is over alice's rate.
@@ -146,7 +154,7 @@ describe('keys that require end-user tokens', () => {
     expect(rows.filter((row) => row.endUser === 'alice')).toHaveLength(allowed);
   });
 
-  it("refuses a blocked end user with 403 once the block is made on another instance, others go on, and lifting it lets it in again", async () => {
+  it('refuses a blocked end user with 403 once the block is made on another instance, others go on, and lifting it lets it in again', async () => {
     // The stock's trust is counted on performance.now(): faked, the test moves it past stockTrustMs instead of waiting.
     vi.useFakeTimers({ toFake: ['performance'] });
     const account = await tokenKey();

@@ -26,11 +26,15 @@ describe('a call its instance never settles', () => {
     upstream.setMode('ok');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const db = t.testDb.db;
-    const [saved] = rowsOf<{ definition: string }>(await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb)'::regprocedure) as definition`));
+    const [saved] = rowsOf<{ definition: string }>(
+      await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb)'::regprocedure) as definition`),
+    );
     // Settlements fail until the call's retries give up (three quarters of the 2 s hold).
-    await db.execute(sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
+    await db.execute(
+      sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
       returns table (completion_id text, over_hold_nanos bigint, unpaid_nanos bigint) language plpgsql as $$
-      begin raise exception 'the database refuses settlements'; end; $$`));
+      begin raise exception 'the database refuses settlements'; end; $$`),
+    );
     let answered: string;
     let held: typeof reservations.$inferSelect | undefined;
     try {
@@ -59,11 +63,16 @@ describe('a call its instance never settles', () => {
 });
 
 describe('a stream that would outlive its hold', () => {
-  it('is cut at half the hold\'s lifetime and charged all that was reserved, before the hold could be swept', async () => {
+  it("is cut at half the hold's lifetime and charged all that was reserved, before the hold could be swept", async () => {
     upstream.setMode('slow-stream');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: account.value, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Slowly.' }], max_tokens: 8, stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Slowly.' }],
+      max_tokens: 8,
+      stream: true,
+    });
     let words = 0;
     const ended = await (async () => {
       for await (const chunk of stream) if (chunk.choices[0]?.delta?.content) words++;

@@ -50,7 +50,7 @@ async function warmUp(key: string, organizationId: string, baseURL?: string) {
   expect(await spareHolds(organizationId)).toBeGreaterThan(0);
 }
 
-describe('holds an instance reserves ahead of a key\'s calls', () => {
+describe("holds an instance reserves ahead of a key's calls", () => {
   // Postgres only: the test locks the balance row on a connection of its own.
   it.skipIf(!process.env.DATABASE_URL)('answers the next calls without waiting for admission: they are answered while the balance row is locked', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
@@ -84,13 +84,14 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
     }
   });
 
-  it('gives its spare holds back a second after the key\'s last call, and the credit is whole again', async () => {
+  it("gives its spare holds back a second after the key's last call, and the credit is whole again", async () => {
     // The stock's idle timer is a setTimeout: faked from before the first call, it fires when the test says.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     try {
       const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
       await warmUp(account.value, account.organizationId);
-      const held = async () => (await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId)))[0]!.reservedNanos;
+      const held = async () =>
+        (await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId)))[0]!.reservedNanos;
       expect(await held()).toBeGreaterThan(0n);
       await vi.advanceTimersByTimeAsync(1_500);
       // The idle stock closed; its holds go back in the background, one release away.
@@ -110,7 +111,14 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
   it('never shows its spare holds in the balance people see: right after the calls it is the credit less what they cost', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     await warmUp(account.value, account.organizationId);
-    const viewer = { personId: 'p', identityId: 'i', email: 'a@example.com', organizationId: account.organizationId, organizationName: 'Gateway test', systemAdmin: false };
+    const viewer = {
+      personId: 'p',
+      identityId: 'i',
+      email: 'a@example.com',
+      organizationId: account.organizationId,
+      organizationName: 'Gateway test',
+      systemAdmin: false,
+    };
     const me = await getMe(t.testDb.db, viewer);
     // The stock is still held: the database's reserved total is more than zero, and none of it shows.
     const [balance] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
@@ -138,7 +146,9 @@ describe('holds an instance reserves ahead of a key\'s calls', () => {
     await t.settled();
     const [row] = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.id, completion.id));
     const outputPrice = listedPrice('gpt-4.1').outputNanosPerToken;
-    expect(upstream.requests.slice(sentBefore).map((request) => request.max_tokens)).toEqual([Number((before!.balanceNanos - row!.estimatedInputCostNanos!) / outputPrice)]);
+    expect(upstream.requests.slice(sentBefore).map((request) => request.max_tokens)).toEqual([
+      Number((before!.balanceNanos - row!.estimatedInputCostNanos!) / outputPrice),
+    ]);
   });
 
   it('gives its spare holds back when it shuts down', async () => {

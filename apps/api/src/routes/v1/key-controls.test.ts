@@ -77,7 +77,7 @@ describe('per-key controls on the gateway', () => {
     expect(await statusOf(client.chat.completions.create({ model: 'gpt-4o-mini', messages, max_tokens: 4 }))).toMatchObject({ status: 403 });
   });
 
-  it('holds and forwards at most the key\'s output limit per call, whatever the call asks for', async () => {
+  it("holds and forwards at most the key's output limit per call, whatever the call asks for", async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1, controls: { maxOutputTokensPerCall: 6 } });
     const client = clientFrom('127.0.0.2', account.value);
     const asked = [{ max_tokens: 500 }, { max_completion_tokens: 500 }, {}, { max_tokens: 3 }];
@@ -125,7 +125,11 @@ describe('per-key controls on the gateway', () => {
     expect(outcomes.filter((outcome) => outcome === 200).length).toBeGreaterThanOrEqual(2);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const error of refused) {
-      expect(error).toMatchObject({ status: 429, code: 'client_allowance_exceeded', message: "429 Your address has used this key's daily allowance. It resets at midnight UTC." });
+      expect(error).toMatchObject({
+        status: 429,
+        code: 'client_allowance_exceeded',
+        message: "429 Your address has used this key's daily allowance. It resets at midnight UTC.",
+      });
       const retryAfter = Number((error as InstanceType<typeof OpenAI.RateLimitError>).headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(86_400);
@@ -166,4 +170,3 @@ describe('per-key controls on the gateway', () => {
     expect(await call(attacker)).toBe(200);
   });
 });
-

@@ -83,10 +83,20 @@ describe('the meter charges at least what the provider bills, for every valid re
     ['n: 8 choices', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Name a colour.' }], max_tokens: 20, n: 8 }],
     [
       '30 high-detail images with max_tokens 1',
-      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in these?' }, ...Array.from({ length: 30 }, () => image('high'))] }], max_tokens: 1 },
+      {
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in these?' }, ...Array.from({ length: 30 }, () => image('high'))] }],
+        max_tokens: 1,
+      },
     ],
-    ['images at low and auto detail', { model: 'gpt-4o', messages: [{ role: 'user', content: [image('low'), image('auto'), { type: 'text', text: 'Compare.' }] }], max_tokens: 5 }],
-    ['a large tool schema', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather?' }], tools: [weatherTool(40), weatherTool(3, 'other')], max_tokens: 4 }],
+    [
+      'images at low and auto detail',
+      { model: 'gpt-4o', messages: [{ role: 'user', content: [image('low'), image('auto'), { type: 'text', text: 'Compare.' }] }], max_tokens: 5 },
+    ],
+    [
+      'a large tool schema',
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather?' }], tools: [weatherTool(40), weatherTool(3, 'other')], max_tokens: 4 },
+    ],
     [
       'tool calls, a named tool choice, names and a JSON schema',
       {
@@ -94,7 +104,11 @@ describe('the meter charges at least what the provider bills, for every valid re
         messages: [
           { role: 'system', content: 'You are terse.', name: 'house_rules' },
           { role: 'user', content: 'Weather in Paris?', name: 'visitor_1' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'get_weather', arguments: '{"field_0":"a"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'get_weather', arguments: '{"field_0":"a"}' } }],
+          },
           { role: 'tool', tool_call_id: 'call_abc', content: '{"temperature":21,"sky":"clear"}' },
         ],
         tools: [weatherTool(5)],
@@ -104,7 +118,10 @@ describe('the meter charges at least what the provider bills, for every valid re
       },
     ],
     ['max_completion_tokens only', { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Count to ten.' }], max_completion_tokens: 12 }],
-    ['both limits, the larger as max_tokens', { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Count.' }], max_tokens: 500, max_completion_tokens: 7 }],
+    [
+      'both limits, the larger as max_tokens',
+      { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Count.' }], max_tokens: 500, max_completion_tokens: 7 },
+    ],
     ['streamed with n: 3', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'A word.' }], max_tokens: 9, n: 3, stream: true }],
   ];
 
@@ -127,14 +144,21 @@ describe('the meter charges at least what the provider bills, for every valid re
     expect(upstream.requests.at(-1)).not.toHaveProperty('max_tokens');
   });
 
-  it('caps an absurd limit to the model\'s own, without failing the calls admitted beside it', async () => {
+  it("caps an absurd limit to the model's own, without failing the calls admitted beside it", async () => {
     const account = await t.account({ creditDollars: 5, budgetDollars: 5 });
     const limits = [Number.MAX_SAFE_INTEGER, 5, 6, 7];
     const answers = await Promise.all(
-      limits.map((max_tokens) => client(account.value).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens })),
+      limits.map((max_tokens) =>
+        client(account.value).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens }),
+      ),
     );
     expect(answers).toHaveLength(4);
-    expect(upstream.requests.slice(-4).map((request) => request.max_tokens).sort((a, b) => a - b)).toEqual([5, 6, 7, 16_384]);
+    expect(
+      upstream.requests
+        .slice(-4)
+        .map((request) => request.max_tokens)
+        .sort((a, b) => a - b),
+    ).toEqual([5, 6, 7, 16_384]);
     await books(account, 5n * dollar);
   });
 
@@ -146,7 +170,9 @@ describe('the meter charges at least what the provider bills, for every valid re
     const row = rows[0]!;
     expect(row.cachedInputTokens).toBe(Math.floor(row.inputTokens / 2));
     // gpt-4o in the price list: $2.50 input, $1.25 cached input per 1M tokens.
-    expect(row.inputCostNanos).toBe(listedCost('gpt-4o', { inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: 0 }).inputNanos);
+    expect(row.inputCostNanos).toBe(
+      listedCost('gpt-4o', { inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: 0 }).inputNanos,
+    );
     expect(total).toBe(billed);
   });
 
@@ -162,7 +188,7 @@ describe('the meter charges at least what the provider bills, for every valid re
     expect(rows[0]!.overHoldNanos).toBeLessThanOrEqual(50n * listedPrice('gpt-4o-mini').outputNanosPerToken);
   });
 
-  it('records what the credit could not pay of a report above the hold, and never takes another call\'s hold', async () => {
+  it("records what the credit could not pay of a report above the hold, and never takes another call's hold", async () => {
     upstream.setMode('over-report');
     // Enough for the call's hold (about 5 output tokens and the input) and little more.
     const account = await t.account({ creditDollars: 0.000_01, budgetDollars: 1 });
@@ -194,7 +220,10 @@ describe('calls that reached the provider are paid for, however they end', () =>
     const [sent, billedBefore] = [upstream.requests.length, upstream.billedNanos()];
     const abort = new AbortController();
     const pending = client(account.value)
-      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Take your time.' }], max_tokens: 7, n: 2 }, { signal: abort.signal })
+      .chat.completions.create(
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Take your time.' }], max_tokens: 7, n: 2 },
+        { signal: abort.signal },
+      )
       .catch((error: unknown) => error);
     await until(() => upstream.requests.length > sent, 'the provider has the request');
     abort.abort();
@@ -213,7 +242,10 @@ describe('calls that reached the provider are paid for, however they end', () =>
     const billedBefore = upstream.billedNanos();
     const error = await client(account.value)
       .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello?' }], max_tokens: 50, n: 3 })
-      .then(() => undefined, (thrown: unknown) => thrown);
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(504);
     const { rows, total } = await books(account, dollar);
@@ -249,7 +281,13 @@ describe('calls that reached the provider are paid for, however they end', () =>
   it('a client that leaves a stream after its first event: the stream is read to its end and charged', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const billedBefore = upstream.billedNanos();
-    const stream = await client(account.value).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Go.' }], max_tokens: 300, n: 2, stream: true });
+    const stream = await client(account.value).chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Go.' }],
+      max_tokens: 300,
+      n: 2,
+      stream: true,
+    });
     for await (const chunk of stream) {
       void chunk;
       break;
@@ -263,9 +301,24 @@ describe('calls that reached the provider are paid for, however they end', () =>
 
 describe('requests the price list cannot price are refused before the provider sees them', () => {
   const refusals: [string, Record<string, unknown>, RegExp, string][] = [
-    ['an audio part', { messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }] }, /does not accept 'input_audio'/, 'messages.[0].content.[0].type'],
-    ['a file part', { messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] }, /does not accept 'file'/, 'messages.[0].content.[0].type'],
-    ['an image for a model without image prices', { model: 'meterway-demo', messages: [{ role: 'user', content: [image('low')] }] }, /'meterway-demo' does not accept 'image_url'/, 'messages.[0].content.[0].type'],
+    [
+      'an audio part',
+      { messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }] },
+      /does not accept 'input_audio'/,
+      'messages.[0].content.[0].type',
+    ],
+    [
+      'a file part',
+      { messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] },
+      /does not accept 'file'/,
+      'messages.[0].content.[0].type',
+    ],
+    [
+      'an image for a model without image prices',
+      { model: 'meterway-demo', messages: [{ role: 'user', content: [image('low')] }] },
+      /'meterway-demo' does not accept 'image_url'/,
+      'messages.[0].content.[0].type',
+    ],
     ['audio output', { modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' } }, /Audio output is not offered/, 'audio'],
     ['a priority tier', { service_tier: 'priority' }, /service_tier 'priority' is not offered/, 'service_tier'],
     ['predicted outputs', { prediction: { type: 'content', content: 'x' } }, /Predicted outputs are not offered/, 'prediction'],
@@ -280,7 +333,10 @@ describe('requests the price list cannot price are refused before the provider s
     const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 5, ...fields };
     const error = await client(account.value)
       .chat.completions.create(body as unknown as ChatCompletionCreateParams)
-      .then(() => undefined, (thrown: unknown) => thrown);
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ type: 'invalid_request_error', param });
     expect((error as Error).message).toMatch(message);
@@ -298,7 +354,10 @@ describe('random valid request shapes', () => {
   );
   const message = fc.oneof(
     fc.record({ role: fc.constantFrom('system', 'user', 'assistant'), content: text }, { requiredKeys: ['role', 'content'] }),
-    fc.record({ role: fc.constant('user'), content: fc.array(part, { minLength: 1, maxLength: 4 }), name: fc.stringMatching(/^[a-z_]{1,12}$/) }, { requiredKeys: ['role', 'content'] }),
+    fc.record(
+      { role: fc.constant('user'), content: fc.array(part, { minLength: 1, maxLength: 4 }), name: fc.stringMatching(/^[a-z_]{1,12}$/) },
+      { requiredKeys: ['role', 'content'] },
+    ),
   );
   const request = fc.record(
     {
@@ -307,7 +366,9 @@ describe('random valid request shapes', () => {
       n: fc.integer({ min: 1, max: 4 }),
       max_tokens: fc.integer({ min: 1, max: 40 }),
       max_completion_tokens: fc.integer({ min: 1, max: 40 }),
-      tools: fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 3 }).map((sizes) => sizes.map((size, index) => weatherTool(size, `tool_${index}`))),
+      tools: fc
+        .array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 3 })
+        .map((sizes) => sizes.map((size, index) => weatherTool(size, `tool_${index}`))),
       stream: fc.boolean(),
     },
     { requiredKeys: ['model', 'messages'] },

@@ -25,7 +25,10 @@ async function seen(cookie: string, checkoutSessionId: string) {
 }
 
 async function ledgerEntries(checkoutSessionId: string) {
-  return t.testDb.db.select().from(creditEntries).where(and(eq(creditEntries.kind, 'top_up'), eq(creditEntries.reference, checkoutSessionId)));
+  return t.testDb.db
+    .select()
+    .from(creditEntries)
+    .where(and(eq(creditEntries.kind, 'top_up'), eq(creditEntries.reference, checkoutSessionId)));
 }
 
 async function recordedEvents(eventId: string) {
@@ -186,7 +189,11 @@ describe('POST /webhooks/stripe', () => {
 
   const forgeries: { name: string; options: (payload: Event) => Parameters<typeof deliver>[1]; reason: RegExp }[] = [
     { name: 'a signature made with another secret', options: () => ({ secret: 'whsec_someone_else' }), reason: /No signatures found matching/ },
-    { name: 'a timestamp older than the 300 s tolerance', options: () => ({ timestamp: Math.floor(Date.now() / 1000) - 301 }), reason: /Timestamp outside the tolerance zone/ },
+    {
+      name: 'a timestamp older than the 300 s tolerance',
+      options: () => ({ timestamp: Math.floor(Date.now() / 1000) - 301 }),
+      reason: /Timestamp outside the tolerance zone/,
+    },
     { name: 'no Stripe-Signature header', options: () => ({ signature: null }), reason: /No stripe-signature header value was provided/ },
     { name: 'a malformed Stripe-Signature header', options: () => ({ signature: 'not-a-signature' }), reason: /Unable to extract timestamp and signatures/ },
     {
@@ -194,7 +201,11 @@ describe('POST /webhooks/stripe', () => {
       options: (event) => ({ body: JSON.stringify({ ...event, data: { object: { ...event.data.object, amount_subtotal: 1_000_000 } } }, null, 2) }),
       reason: /No signatures found matching/,
     },
-    { name: 'the same JSON re-serialised (not the bytes Stripe signed)', options: (event) => ({ body: JSON.stringify(event) }), reason: /No signatures found matching/ },
+    {
+      name: 'the same JSON re-serialised (not the bytes Stripe signed)',
+      options: (event) => ({ body: JSON.stringify(event) }),
+      reason: /No signatures found matching/,
+    },
   ];
 
   it.each(forgeries)('answers 400 problem+json and changes nothing for $name', async ({ options, reason }) => {
@@ -260,7 +271,11 @@ describe('the console’s Stripe endpoints', () => {
     const { checkoutSessionId, clientSecret } = response.json();
     const session = fake.session(checkoutSessionId);
     expect(clientSecret).toBe(session.client_secret);
-    expect(session).toMatchObject({ amount_subtotal: 4250, ui_mode: 'elements', return_url: 'https://console.example.com/add-credits?checkoutSessionId={CHECKOUT_SESSION_ID}' });
+    expect(session).toMatchObject({
+      amount_subtotal: 4250,
+      ui_mode: 'elements',
+      return_url: 'https://console.example.com/add-credits?checkoutSessionId={CHECKOUT_SESSION_ID}',
+    });
     const [row] = await t.testDb.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, checkoutSessionId));
     expect(row).toMatchObject({ provider: 'stripe', status: 'IN_PROGRESS', creditNanos: 42_500_000_000n, taxNanos: 0n, clientSecretHash: null });
   });
@@ -285,11 +300,21 @@ describe('the console’s Stripe endpoints', () => {
 });
 
 describe('Stripe built from the configuration', () => {
-  const configured = setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_configured', STRIPE_WEBHOOK_SECRET: 'whsec_configured', STRIPE_PUBLISHABLE_KEY: 'pk_test_configured' });
+  const configured = setupTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_configured',
+    STRIPE_WEBHOOK_SECRET: 'whsec_configured',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_configured',
+  });
 
   it('registers the webhook with the configured secret and reports Stripe to the console', async () => {
     expect(configured.app.routeTable).toContainEqual({ method: 'POST', url: '/webhooks/stripe' });
-    const payload = JSON.stringify({ id: 'evt_configured', object: 'event', type: 'customer.created', livemode: false, data: { object: { id: 'cus_1', object: 'customer' } } });
+    const payload = JSON.stringify({
+      id: 'evt_configured',
+      object: 'event',
+      type: 'customer.created',
+      livemode: false,
+      data: { object: { id: 'cus_1', object: 'customer' } },
+    });
     const post = (secret: string) =>
       configured.app.inject({
         method: 'POST',
@@ -299,7 +324,10 @@ describe('Stripe built from the configuration', () => {
       });
     expect((await post(webhookSecret)).statusCode).toBe(400);
     expect((await post('whsec_configured')).statusCode).toBe(200);
-    expect((await configured.app.inject({ method: 'GET', url: '/bff/config' })).json()).toEqual({ paymentProvider: 'stripe', stripePublishableKey: 'pk_test_configured' });
+    expect((await configured.app.inject({ method: 'GET', url: '/bff/config' })).json()).toEqual({
+      paymentProvider: 'stripe',
+      stripePublishableKey: 'pk_test_configured',
+    });
     await expectLedgerConsistent(configured.testDb.db);
   });
 });

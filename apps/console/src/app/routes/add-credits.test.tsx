@@ -127,7 +127,11 @@ describe('/add-credits: sandbox checkout', () => {
   });
 
   it.each([
-    ["the provider's message", () => problem(400, 'This is a sandbox: no real card is charged. Use a test card such as 4242 4242 4242 4242.'), 'This is a sandbox: no real card is charged. Use a test card such as 4242 4242 4242 4242.'],
+    [
+      "the provider's message",
+      () => problem(400, 'This is a sandbox: no real card is charged. Use a test card such as 4242 4242 4242 4242.'),
+      'This is a sandbox: no real card is charged. Use a test card such as 4242 4242 4242 4242.',
+    ],
     ['"An error occurred" when it gives none', () => new Response('upstream down', { status: 502 }), 'An error occurred'],
   ])('shows a refused confirm inline with %s and stays on the checkout', async (_case, failure, text) => {
     server.use(creditsHandlers.confirmSandbox(undefined, failure));
@@ -358,7 +362,10 @@ describe('/add-credits: Stripe checkout', () => {
   });
 
   it('confirms with this screen as the return URL and shows the decline message Stripe gives', async () => {
-    const confirm = vi.fn(async () => ({ type: 'error', error: { code: 'paymentFailed', message: 'Your card was declined.', paymentFailed: { declineCode: 'generic_decline' } } }));
+    const confirm = vi.fn(async () => ({
+      type: 'error',
+      error: { code: 'paymentFailed', message: 'Your card was declined.', paymentFailed: { declineCode: 'generic_decline' } },
+    }));
     fakeStripe(confirm);
     const { user } = await startCheckout('25');
 

@@ -18,8 +18,19 @@ describe('/admin/feedback', () => {
     renderRoute('/admin/feedback');
 
     const table = await screen.findByRole('table', { name: 'Feedback' });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['ID', 'From Email', 'Type', 'Description']);
-    const rows = within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['ID', 'From Email', 'Type', 'Description']);
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
     expect(rows).toEqual([
       ['5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f', 'grace@example.com', 'Feature request', 'Please add a CSV export.'],
       ['f2', 'grace@example.com', 'Key deletion', 'Rotating keys'],
@@ -54,7 +65,10 @@ describe('/admin/feedback', () => {
   it('logs a failed load as "Failed to load feedback" without a toast, and offers to try again', async () => {
     const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {});
     let fail = true;
-    server.use(meHandlers.admin(), listsHandlers.feedback(() => (fail ? problem(500) : pageOf([buildFeedback()]))));
+    server.use(
+      meHandlers.admin(),
+      listsHandlers.feedback(() => (fail ? problem(500) : pageOf([buildFeedback()]))),
+    );
     const { user } = renderRoute('/admin/feedback');
 
     expect(await screen.findByText('This list could not be loaded.')).toBeInTheDocument();

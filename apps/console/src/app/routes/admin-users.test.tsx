@@ -22,8 +22,14 @@ describe('/admin/users', () => {
     renderRoute('/admin/users');
 
     const table = await screen.findByRole('table', { name: 'Users' });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['ID', 'Email', 'Created at']);
-    const [id, email, createdAt] = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell').map((cell) => cell.textContent);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['ID', 'Email', 'Created at']);
+    const [id, email, createdAt] = within(within(table).getAllByRole('row')[1]!)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
     expect([id, email]).toEqual(['0b9e2c1d-6a4f-4e8b-9c3d-1e2f3a4b5c6d', 'grace@example.com']);
     const created = new Date('2026-01-02T19:08:09.000Z');
     expect(createdAt).toContain(`${String(created.getHours()).padStart(2, '0')}:08:09`);
@@ -34,7 +40,9 @@ describe('/admin/users', () => {
   it('marks the people of an organisation that owes after a refund or dispute', async () => {
     server.use(
       meHandlers.admin(),
-      listsHandlers.persons(pageOf([buildPerson({ id: 'p-owes', email: 'owes@example.com', owedAmount: 8.25 }), buildPerson({ id: 'p-clear', email: 'clear@example.com' })])),
+      listsHandlers.persons(
+        pageOf([buildPerson({ id: 'p-owes', email: 'owes@example.com', owedAmount: 8.25 }), buildPerson({ id: 'p-clear', email: 'clear@example.com' })]),
+      ),
     );
     renderRoute('/admin/users');
 

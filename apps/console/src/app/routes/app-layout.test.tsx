@@ -173,12 +173,11 @@ describe('the user menu', () => {
 
     const menu = await openMenu(user);
 
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
-      'Settings',
-      'Two-factor authentication',
-      'Send feedback',
-      'Log out',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Settings', 'Two-factor authentication', 'Send feedback', 'Log out']);
   });
 
   it('takes a system administrator to /admin', async () => {
@@ -203,7 +202,10 @@ describe('the user menu', () => {
   });
 
   it("says 'Failed to create settings flow' when identity cannot create one", async () => {
-    server.use(meHandlers.signedIn(), http.get('http://localhost:4000/self-service/settings/browser', () => HttpResponse.json({}, { status: 500 })));
+    server.use(
+      meHandlers.signedIn(),
+      http.get('http://localhost:4000/self-service/settings/browser', () => HttpResponse.json({}, { status: 500 })),
+    );
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { user } = renderRoute('/dashboard');
@@ -222,13 +224,14 @@ describe('the user menu', () => {
 
     await user.click(within(await openMenu(user)).getByRole('menuitem', { name: 'Two-factor authentication' }));
 
-    await waitFor(() =>
-      expect(assign).toHaveBeenCalledWith(`http://localhost:4000/ui/settings?flow=${settingsShowForm.body.id}#totp`),
-    );
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`http://localhost:4000/ui/settings?flow=${settingsShowForm.body.id}#totp`));
   });
 
   it("Two-factor authentication says 'Failed to create settings flow' when identity cannot create one", async () => {
-    server.use(meHandlers.signedIn(), http.get('http://localhost:4000/self-service/settings/browser', () => HttpResponse.json({}, { status: 500 })));
+    server.use(
+      meHandlers.signedIn(),
+      http.get('http://localhost:4000/self-service/settings/browser', () => HttpResponse.json({}, { status: 500 })),
+    );
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { user } = renderRoute('/dashboard');
@@ -302,7 +305,10 @@ describe('Send feedback', () => {
   });
 
   it("shows 'Wooops!' and keeps the modal open when sending fails", async () => {
-    server.use(meHandlers.signedIn(), http.post(`${api}/bff/feedback`, () => HttpResponse.json({}, { status: 500 })));
+    server.use(
+      meHandlers.signedIn(),
+      http.post(`${api}/bff/feedback`, () => HttpResponse.json({}, { status: 500 })),
+    );
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { user } = renderRoute('/dashboard');
 

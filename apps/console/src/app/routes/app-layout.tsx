@@ -33,11 +33,7 @@ export function Component() {
     const secondFactor = secondFactorOf(me.error);
     if (secondFactor) return <SecondFactorStep redirectTo={secondFactor} />;
     const email = isEmailNotVerified(me.error);
-    return email ? (
-      <Navigate to={paths.verifyEmail.getHref()} state={{ email }} replace />
-    ) : (
-      <Navigate to={paths.login.getHref()} replace />
-    );
+    return email ? <Navigate to={paths.verifyEmail.getHref()} state={{ email }} replace /> : <Navigate to={paths.login.getHref()} replace />;
   }
   if (!me.data.organizationId) return <Navigate to={paths.login.getHref()} replace />;
 

@@ -24,10 +24,16 @@ const headers = [
   'Total cost',
 ];
 
-const cellTexts = (row: HTMLElement) => within(row).getAllByRole('cell').map((cell) => cell.textContent);
+const cellTexts = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
 
 /** The rows of the table, header row excluded. */
-const bodyRows = () => within(screen.getByRole('table', { name: 'Chat completions' })).getAllByRole('row').slice(1);
+const bodyRows = () =>
+  within(screen.getByRole('table', { name: 'Chat completions' }))
+    .getAllByRole('row')
+    .slice(1);
 
 /** Answers by token: the first page, or the page a token names; records every query sent. */
 function pagedByToken(pages: Record<string, Page<ChatCompletion>>) {
@@ -56,7 +62,11 @@ describe('/chat-completions', () => {
 
     expect(await screen.findByRole('heading', { name: 'Chat completions' })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'Chat completions' });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(headers);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(headers);
 
     const [id, createdAt, model, endUser, network, ...numbers] = cellTexts(bodyRows()[0]!);
     expect([id, model, endUser, network]).toEqual(['chatcmpl-7f3a9c2e', 'meterway-demo', '—', '—']);
@@ -281,7 +291,15 @@ describe('/chat-completions usage chart', () => {
       days: empty.days.map((day, i) =>
         i < 28
           ? { ...day, costByModel: { 'gpt-4.1': 0, 'gpt-4o-mini': 0 } }
-          : { ...day, costByModel: { 'gpt-4.1': 1.5, 'gpt-4o-mini': 0.25 }, cost: 1.75, calls: 600, inputTokens: 60_000, outputTokens: 6_170, monthToDateCost: 1.75 * (i - 27) },
+          : {
+              ...day,
+              costByModel: { 'gpt-4.1': 1.5, 'gpt-4o-mini': 0.25 },
+              cost: 1.75,
+              calls: 600,
+              inputTokens: 60_000,
+              outputTokens: 6_170,
+              monthToDateCost: 1.75 * (i - 27),
+            },
       ),
       models: ['gpt-4.1', 'gpt-4o-mini'],
       totals: { cost: 3.5, calls: 1_200, inputTokens: 120_000, outputTokens: 12_340 },
@@ -317,7 +335,7 @@ describe('/chat-completions usage chart', () => {
     expect(screen.queryByRole('group', { name: 'Usage totals' })).not.toBeInTheDocument();
   });
 
-  it("choosing a key puts it in the URL, narrows chart and table to it and draws its monthly budget", async () => {
+  it('choosing a key puts it in the URL, narrows chart and table to it and draws its monthly budget', async () => {
     const usageQueries: URLSearchParams[] = [];
     const tableQueries: URLSearchParams[] = [];
     server.use(

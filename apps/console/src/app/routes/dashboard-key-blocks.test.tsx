@@ -24,7 +24,10 @@ function renderDashboard(blocks: Parameters<typeof keysHandlers.blocks>[0] = [],
 type User = ReturnType<typeof renderRoute>['user'];
 
 const toast = (title: 'Wooops!' | 'Success!') => screen.findByText(title).then((element) => element.closest('.mantine-Notification-root') as HTMLElement);
-const listed = (section: HTMLElement) => within(within(section).getByRole('list', { name: 'Blocked addresses' })).getAllByRole('listitem').map((item) => item.textContent);
+const listed = (section: HTMLElement) =>
+  within(within(section).getByRole('list', { name: 'Blocked addresses' }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
 
 async function openBlocks(user: User) {
   await user.click(await screen.findByRole('button', { name: `Edit key ${webApp.name}` }));
@@ -97,7 +100,12 @@ describe('/dashboard: blocked addresses of a key', { timeout: 20_000 }, () => {
   });
 
   it.each([
-    ['its message for the address (400)', 400, { errors: [{ field: 'clientAddress', message: 'Enter an IPv4 or IPv6 address' }] }, 'Enter an IPv4 or IPv6 address'],
+    [
+      'its message for the address (400)',
+      400,
+      { errors: [{ field: 'clientAddress', message: 'Enter an IPv4 or IPv6 address' }] },
+      'Enter an IPv4 or IPv6 address',
+    ],
     ['its detail (409)', 409, { detail: '203.0.113.7 is already blocked on this key.' }, '203.0.113.7 is already blocked on this key.'],
   ])("shows under the address why the api refused it: %s, with a 'Wooops!' toast", async (_case, status, refusal, message) => {
     server.use(keysHandlers.block(ipv4, { failure: status, refusal }));

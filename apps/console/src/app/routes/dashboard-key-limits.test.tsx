@@ -101,7 +101,7 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
     });
   });
 
-  it("opens a key with its own limits and saves the changed ones", async () => {
+  it('opens a key with its own limits and saves the changed ones', async () => {
     const requests: RecordedRequest[] = [];
     server.use(keysHandlers.update({ requests }));
     const { user } = renderDashboard([limited]);
@@ -148,7 +148,11 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
     await user.click(form.getByRole('button', { name: 'Save' }));
 
     expect(await toast('Success!')).toBeInTheDocument();
-    expect(limitsOf(requests[0])).toEqual({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null, spendPerDay: null } });
+    expect(limitsOf(requests[0])).toEqual({
+      allowedModels: null,
+      maxOutputTokensPerCall: null,
+      perClientLimits: { requestsPerMinute: null, spendPerDay: null },
+    });
   });
 
   it('keeps a chosen model the price list no longer has, so it can be seen and removed', async () => {
@@ -167,11 +171,21 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
 
   it.each([
     ['no requests a minute', 'Requests per minute per visitor address', '0', 'Minimum is 1'],
-    ['more requests a minute than the api allows', 'Requests per minute per visitor address', String(maxClientRequestsPerMinute + 1), `Maximum is ${maxClientRequestsPerMinute}`],
+    [
+      'more requests a minute than the api allows',
+      'Requests per minute per visitor address',
+      String(maxClientRequestsPerMinute + 1),
+      `Maximum is ${maxClientRequestsPerMinute}`,
+    ],
     ['no dollars a day', 'Spend per day per visitor address', '0', 'Minimum is 0.01'],
     ['more dollars a day than the api allows', 'Spend per day per visitor address', String(maxKeyBudget + 1), `Maximum is ${maxKeyBudget}`],
     ['no output tokens', 'Max output tokens per call', '0', 'Minimum is 1'],
-    ['more output tokens than the api allows', 'Max output tokens per call', String(maxOutputTokensPerCallLimit + 1), `Maximum is ${maxOutputTokensPerCallLimit}`],
+    [
+      'more output tokens than the api allows',
+      'Max output tokens per call',
+      String(maxOutputTokensPerCallLimit + 1),
+      `Maximum is ${maxOutputTokensPerCallLimit}`,
+    ],
   ])("refuses %s with the contract's message", async (_case, label, value, message) => {
     const { user } = renderDashboard();
     const form = within(await openCreate(user));
@@ -231,7 +245,10 @@ describe('/dashboard: the keys table and the per-address caps', () => {
   });
 
   it('shows under the budget what a copy of the key could spend today', async () => {
-    renderDashboard([buildPublishableKey({ worstCaseDailySpend: 9.58 }), buildPublishableKey({ id: '55555555-1111-4111-8111-111111111111', name: 'Spent', worstCaseDailySpend: 0 })]);
+    renderDashboard([
+      buildPublishableKey({ worstCaseDailySpend: 9.58 }),
+      buildPublishableKey({ id: '55555555-1111-4111-8111-111111111111', name: 'Spent', worstCaseDailySpend: 0 }),
+    ]);
 
     const row = within(await rowOf('Web app'));
     expect(row.getByText('$10 / month')).toBeInTheDocument();

@@ -40,7 +40,8 @@ describe('/dashboard: rolling a key', { timeout: 20_000 }, () => {
     expect(dialog.getByText("If an earlier roll's old value still works, it stops at once.")).toBeInTheDocument();
     const overlap = dialog.getByRole('radiogroup', { name: 'Old value keeps working' });
     expect(within(overlap).getAllByRole('radio')).toHaveLength(5);
-    for (const choice of ['Immediately', '1 hour', '6 hours', '12 hours', '24 hours']) expect(within(overlap).getByRole('radio', { name: choice })).toBeInTheDocument();
+    for (const choice of ['Immediately', '1 hour', '6 hours', '12 hours', '24 hours'])
+      expect(within(overlap).getByRole('radio', { name: choice })).toBeInTheDocument();
     expect(within(overlap).getByRole('radio', { name: '1 hour' })).toBeChecked();
 
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));

@@ -102,13 +102,11 @@ describe('/dashboard: publishable keys table', () => {
     renderDashboard();
 
     await screen.findByRole('button', { name: 'Edit key Web app' });
-    expect(within(keysTable()).getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'Name',
-      'Key',
-      'Budget',
-      'Current period spend',
-      'Allowed domains',
-    ]);
+    expect(
+      within(keysTable())
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Name', 'Key', 'Budget', 'Current period spend', 'Allowed domains']);
   });
 
   it('says so when there are no keys', async () => {

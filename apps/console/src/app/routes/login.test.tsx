@@ -8,14 +8,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
-import {
-  identityFails,
-  recordingPost,
-  renderAuthRoute,
-  secondFactorStep,
-  sessionAlreadyAvailable,
-  sessions,
-} from '../../testing/auth-handlers';
+import { identityFails, recordingPost, renderAuthRoute, secondFactorStep, sessionAlreadyAvailable, sessions } from '../../testing/auth-handlers';
 import { identity, type IdentityFixture } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
@@ -37,9 +30,7 @@ async function logIn(signedIn?: IdentityFixture) {
 
 /** The Mantine components whose styles main.tsx loads for /login's first paint. */
 const firstPaintStyles = new Set(
-  [...readFileSync(join(import.meta.dirname, '../main.tsx'), 'utf8').matchAll(/@mantine\/core\/styles\/(\w+)\.layer\.css/g)].map(
-    (match) => match[1],
-  ),
+  [...readFileSync(join(import.meta.dirname, '../main.tsx'), 'utf8').matchAll(/@mantine\/core\/styles\/(\w+)\.layer\.css/g)].map((match) => match[1]),
 );
 const mantineStyles = join(dirname(createRequire(import.meta.filename).resolve('@mantine/core/styles.css')), 'styles');
 

@@ -19,11 +19,7 @@ export function Component() {
   return (
     <AuthCard title="Log in to your account" description="Welcome back. Enter your details to continue.">
       <title>Log in · Meterway</title>
-      <LoginForm
-        loading={isPending}
-        messages={data?.type === 'Failure' ? data.messages : []}
-        onSubmit={(values) => mutate(values, { onSuccess: goOn })}
-      />
+      <LoginForm loading={isPending} messages={data?.type === 'Failure' ? data.messages : []} onSubmit={(values) => mutate(values, { onSuccess: goOn })} />
     </AuthCard>
   );
 }

@@ -64,16 +64,13 @@ describe('the public screens guard', () => {
     expect(router.state.location.pathname).toBe('/dashboard');
   });
 
-  it.each(publicScreens)(
-    "sends a visitor whose second factor is due from $path to identity's second-factor step, then to the dashboard",
-    async ({ path }) => {
-      const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
-      server.use(identity.whoami(sessions.secondFactorPending));
-      renderAuthRoute(path);
+  it.each(publicScreens)("sends a visitor whose second factor is due from $path to identity's second-factor step, then to the dashboard", async ({ path }) => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    server.use(identity.whoami(sessions.secondFactorPending));
+    renderAuthRoute(path);
 
-      await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(secondFactorStep('/dashboard')));
-    },
-  );
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(secondFactorStep('/dashboard')));
+  });
 
   it('still shows the login screen when identity cannot be reached', async () => {
     server.use(identityUnreachable('get', '/sessions/whoami'));

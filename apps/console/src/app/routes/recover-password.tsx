@@ -11,8 +11,7 @@ import { browserLocation } from '../../lib/browser-location';
 import { recoveryTexts } from '../../features/auth/texts';
 import { flowMessages, type RecoveryResult } from '../../lib/identity-client';
 
-const failureOf = (result: RecoveryResult | undefined) =>
-  result?.type === 'Failure' ? result.messages : result?.type === 'UserNotFound' ? [] : undefined;
+const failureOf = (result: RecoveryResult | undefined) => (result?.type === 'Failure' ? result.messages : result?.type === 'UserNotFound' ? [] : undefined);
 
 function StartAgain({ children }: { children: string }) {
   return (

@@ -9,9 +9,7 @@ import { identity, withMessages } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
 
 const linkSentText = "We've sent you an email containing the link to recover your account.";
-const userNotFound = withMessages(recoveryLinkSent, [
-  { id: 4000037, text: 'This account does not exist or has no login method configured.', type: 'error' },
-]);
+const userNotFound = withMessages(recoveryLinkSent, [{ id: 4000037, text: 'This account does not exist or has no login method configured.', type: 'error' }]);
 
 beforeEach(() => {
   server.use(identity.whoami(sessions.none));
@@ -68,9 +66,7 @@ describe('/recover', () => {
   });
 
   it("says 'Something went wrong', with identity's messages, when sending fails", async () => {
-    const tooOften = withMessages(recoveryLinkSent, [
-      { id: 4000001, text: 'The request was submitted too often. Please try again later.', type: 'error' },
-    ]);
+    const tooOften = withMessages(recoveryLinkSent, [{ id: 4000001, text: 'The request was submitted too often. Please try again later.', type: 'error' }]);
     server.use(identity.createRecoveryFlow(), identity.submitRecovery({ ...tooOften, status: 400 }));
     const view = renderAuthRoute('/recover');
     await typeEmail(view);

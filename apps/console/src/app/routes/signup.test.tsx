@@ -111,7 +111,7 @@ describe('/signup', () => {
     expect(within(alert).getByText('No verification flow found')).toBeInTheDocument();
   });
 
-  it("sends a visitor whose second factor is due to that step when identity will not start a registration (session_already_available)", async () => {
+  it('sends a visitor whose second factor is due to that step when identity will not start a registration (session_already_available)', async () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
     server.use(identity.createRegistrationFlow(registrationSessionAlreadyAvailable));
     const view = renderAuthRoute('/signup');

@@ -6,15 +6,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { browserLocation } from '../../lib/browser-location';
 import { logger } from '../../lib/logger';
-import {
-  identityFails,
-  identityUnreachable,
-  recordingPost,
-  renderAuthRoute,
-  secondFactorStep,
-  sessionEmail,
-  sessions,
-} from '../../testing/auth-handlers';
+import { identityFails, identityUnreachable, recordingPost, renderAuthRoute, secondFactorStep, sessionEmail, sessions } from '../../testing/auth-handlers';
 import { identity, type IdentityFixture } from '../../testing/identity-handlers';
 import { server } from '../../testing/msw-server';
 

@@ -109,9 +109,7 @@ export function Component() {
         </Stack>
       ) : (
         <Stack gap="md">
-          <Text size="sm">
-            Your e-mail address is not verified yet. A new code will be sent to {email}.
-          </Text>
+          <Text size="sm">Your e-mail address is not verified yet. A new code will be sent to {email}.</Text>
           <Button fullWidth loading={sendCode.isPending} onClick={() => send()}>
             Send code
           </Button>

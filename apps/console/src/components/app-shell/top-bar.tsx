@@ -24,11 +24,7 @@ export function TopBar({ user, onSendFeedback }: TopBarProps) {
         </Box>
         <Box component="nav" aria-label="Main" h="100%">
           <Group h="100%" gap={0} wrap="nowrap">
-            <Link
-              to={paths.chatCompletions.getHref()}
-              className={classes.link}
-              aria-current={chatCompletionsActive ? 'page' : undefined}
-            >
+            <Link to={paths.chatCompletions.getHref()} className={classes.link} aria-current={chatCompletionsActive ? 'page' : undefined}>
               Chat completions
             </Link>
             <a href={runtimeConfig().docsUrl} target="_blank" rel="noopener noreferrer" className={classes.link}>
@@ -46,10 +42,7 @@ export function TopBar({ user, onSendFeedback }: TopBarProps) {
             {user.organizationName}
           </Text>
         </Stack>
-        <UserMenu
-          email={user.email}
-          organizationName={user.organizationName}
-          systemAdmin={user.systemAdmin} onSendFeedback={onSendFeedback} />
+        <UserMenu email={user.email} organizationName={user.organizationName} systemAdmin={user.systemAdmin} onSendFeedback={onSendFeedback} />
       </Group>
     </Group>
   );

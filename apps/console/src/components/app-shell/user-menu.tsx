@@ -74,9 +74,7 @@ export function UserMenu({ email, organizationName, systemAdmin, onSendFeedback 
         <Menu.Item onClick={() => void openSettings('totp')}>Two-factor authentication</Menu.Item>
         <Menu.Item onClick={onSendFeedback}>Send feedback</Menu.Item>
         <Menu.Divider />
-        <Menu.Item onClick={logOut}>
-          Log out
-        </Menu.Item>
+        <Menu.Item onClick={logOut}>Log out</Menu.Item>
       </Menu.Dropdown>
     </Menu>
   );

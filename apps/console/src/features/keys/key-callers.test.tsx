@@ -29,7 +29,11 @@ const rowsOf = (table: HTMLElement) =>
   within(table)
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
 
 async function openCallers(user: User) {
   await user.click(await screen.findByRole('button', { name: `Callers of ${webApp.name}` }));
@@ -52,7 +56,11 @@ describe('/dashboard: callers of a key', () => {
     expect(rowsOf(dialog.getByRole('table', { name: 'End users' }))).toEqual([['user_42', '900', '$2.25', 'Block']]);
 
     await user.click(dialog.getByRole('radio', { name: 'Most calls first' }));
-    expect(rowsOf(dialog.getByRole('table', { name: 'Client addresses' })).map(([address]) => address)).toEqual(['198.51.100.4', '203.0.113.7', '2001:db8:1:2::/64']);
+    expect(rowsOf(dialog.getByRole('table', { name: 'Client addresses' })).map(([address]) => address)).toEqual([
+      '198.51.100.4',
+      '203.0.113.7',
+      '2001:db8:1:2::/64',
+    ]);
   });
 
   it('says so when nothing called the key', async () => {
@@ -66,7 +74,10 @@ describe('/dashboard: callers of a key', () => {
 
   it('blocks a client address, then shows it Blocked', async () => {
     const requests: RecordedRequest[] = [];
-    const blocked = { ...callers, clientAddresses: callers.clientAddresses.map((row) => (row.clientAddress === '203.0.113.7' ? { ...row, blocked: true } : row)) };
+    const blocked = {
+      ...callers,
+      clientAddresses: callers.clientAddresses.map((row) => (row.clientAddress === '203.0.113.7' ? { ...row, blocked: true } : row)),
+    };
     server.use(keysHandlers.block(buildKeyBlock(), { requests }));
     const { user } = renderDashboard([callers, blocked]);
     const dialog = await openCallers(user);

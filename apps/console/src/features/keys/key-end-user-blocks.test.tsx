@@ -19,7 +19,10 @@ function renderDashboard(blocks: Parameters<typeof keysHandlers.blocks>[0] = [])
 type User = ReturnType<typeof renderRoute>['user'];
 
 const toast = (title: 'Wooops!' | 'Success!') => screen.findByText(title).then((element) => element.closest('.mantine-Notification-root') as HTMLElement);
-const listed = (section: HTMLElement, name: string) => within(within(section).getByRole('list', { name })).getAllByRole('listitem').map((item) => item.textContent);
+const listed = (section: HTMLElement, name: string) =>
+  within(within(section).getByRole('list', { name }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
 
 async function openEdit(user: User) {
   await user.click(await screen.findByRole('button', { name: `Edit key ${webApp.name}` }));

@@ -61,7 +61,10 @@ describe('/dashboard: end-user controls of a key', () => {
     await user.click(form.getByRole('button', { name: 'Create key' }));
 
     expect(await form.findByLabelText('Publishable key')).toBeInTheDocument();
-    expect(endUserControlsOf(requests[0])).toEqual({ perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null }, endUserTokens: null });
+    expect(endUserControlsOf(requests[0])).toEqual({
+      perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
+      endUserTokens: null,
+    });
   });
 
   it('creates a key with limits per end user and the provider of its sign-in tokens', async () => {
@@ -81,10 +84,13 @@ describe('/dashboard: end-user controls of a key', () => {
     await user.click(form.getByRole('button', { name: 'Create key' }));
 
     expect(await form.findByLabelText('Publishable key')).toBeInTheDocument();
-    expect(endUserControlsOf(requests[0])).toEqual({ perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.25, spendPerMonth: 3 }, endUserTokens: provider });
+    expect(endUserControlsOf(requests[0])).toEqual({
+      perEndUserLimits: { requestsPerMinute: 10, spendPerDay: 0.25, spendPerMonth: 3 },
+      endUserTokens: provider,
+    });
   });
 
-  it("opens a key with its own end-user controls; clearing them on save sends null", async () => {
+  it('opens a key with its own end-user controls; clearing them on save sends null', async () => {
     const requests: RecordedRequest[] = [];
     server.use(keysHandlers.update({ requests }));
     const { user } = renderDashboard([configured]);
@@ -107,12 +113,20 @@ describe('/dashboard: end-user controls of a key', () => {
 
     expect(await toast('Success!')).toBeInTheDocument();
     expect(requests.map((request) => request.id)).toEqual([configured.id]);
-    expect(endUserControlsOf(requests[0])).toEqual({ perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null }, endUserTokens: null });
+    expect(endUserControlsOf(requests[0])).toEqual({
+      perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
+      endUserTokens: null,
+    });
   });
 
   it.each([
     ['no requests a minute', 'Requests per minute per end user', '0', 'Minimum is 1'],
-    ['more requests a minute than the api allows', 'Requests per minute per end user', String(maxClientRequestsPerMinute + 1), `Maximum is ${maxClientRequestsPerMinute}`],
+    [
+      'more requests a minute than the api allows',
+      'Requests per minute per end user',
+      String(maxClientRequestsPerMinute + 1),
+      `Maximum is ${maxClientRequestsPerMinute}`,
+    ],
     ['no dollars a day', 'Spend per day per end user', '0', 'Minimum is 0.01'],
     ['more dollars a month than the api allows', 'Spend per month per end user', String(maxKeyBudget + 1), `Maximum is ${maxKeyBudget}`],
   ])("refuses %s with the contract's message", async (_case, label, value, message) => {

@@ -10,7 +10,9 @@ export const courierMessages = identitySchema.table(
   'courier_messages',
   {
     id: uuid('id').primaryKey(),
-    status: text('status', { enum: ['queued', 'sent', 'abandoned'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'sent', 'abandoned'] })
+      .notNull()
+      .default('queued'),
     recipient: text('recipient').notNull(),
     template: text('template').notNull(),
     subject: text('subject').notNull(),

@@ -10,7 +10,9 @@ export const flows = identitySchema.table(
   {
     id: uuid('id').primaryKey(),
     kind: text('kind').$type<FlowKind>().notNull(),
-    type: text('type', { enum: ['browser', 'api'] }).notNull().default('browser'),
+    type: text('type', { enum: ['browser', 'api'] })
+      .notNull()
+      .default('browser'),
     state: text('state').notNull(),
     /** The real CSRF token the flow was issued with; a GET of the flow must come with the same cookie. */
     csrfToken: text('csrf_token').notNull(),
@@ -36,7 +38,9 @@ export const flowCodes = identitySchema.table(
   'flow_codes',
   {
     id: uuid('id').primaryKey(),
-    flowId: uuid('flow_id').notNull().references(() => flows.id, { onDelete: 'cascade' }),
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['verification_code', 'recovery_code', 'recovery_link'] }).notNull(),
     address: text('address').notNull(),
     identityId: uuid('identity_id').references(() => identities.id, { onDelete: 'cascade' }),

@@ -10,7 +10,9 @@ const timestamps = {
 export const identities = identitySchema.table('identities', {
   id: uuid('id').primaryKey(),
   schemaId: text('schema_id').notNull().default('default'),
-  state: text('state', { enum: ['active', 'inactive'] }).notNull().default('active'),
+  state: text('state', { enum: ['active', 'inactive'] })
+    .notNull()
+    .default('active'),
   stateChangedAt: timestamp('state_changed_at', { withTimezone: true, precision: 3 }),
   traits: jsonb('traits').$type<{ email: string }>().notNull(),
   ...timestamps,
@@ -20,7 +22,9 @@ export const identities = identitySchema.table('identities', {
 export const credentials = identitySchema.table(
   'credentials',
   {
-    identityId: uuid('identity_id').notNull().references(() => identities.id, { onDelete: 'cascade' }),
+    identityId: uuid('identity_id')
+      .notNull()
+      .references(() => identities.id, { onDelete: 'cascade' }),
     type: text('type', { enum: ['password', 'totp'] }).notNull(),
     identifier: text('identifier').notNull(),
     config: jsonb('config').$type<{ hashedPassword?: string; totpSecret?: string }>().notNull(),
@@ -30,7 +34,9 @@ export const credentials = identitySchema.table(
   },
   (table) => [
     primaryKey({ columns: [table.identityId, table.type] }),
-    uniqueIndex('credentials_password_identifier').on(table.identifier).where(sql`${table.type} = 'password'`),
+    uniqueIndex('credentials_password_identifier')
+      .on(table.identifier)
+      .where(sql`${table.type} = 'password'`),
   ],
 );
 
@@ -38,11 +44,15 @@ export const verifiableAddresses = identitySchema.table(
   'verifiable_addresses',
   {
     id: uuid('id').primaryKey(),
-    identityId: uuid('identity_id').notNull().references(() => identities.id, { onDelete: 'cascade' }),
+    identityId: uuid('identity_id')
+      .notNull()
+      .references(() => identities.id, { onDelete: 'cascade' }),
     value: text('value').notNull(),
     via: text('via').notNull().default('email'),
     verified: boolean('verified').notNull().default(false),
-    status: text('status', { enum: ['pending', 'sent', 'completed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sent', 'completed'] })
+      .notNull()
+      .default('pending'),
     verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }),
     ...timestamps,
   },
@@ -53,7 +63,9 @@ export const recoveryAddresses = identitySchema.table(
   'recovery_addresses',
   {
     id: uuid('id').primaryKey(),
-    identityId: uuid('identity_id').notNull().references(() => identities.id, { onDelete: 'cascade' }),
+    identityId: uuid('identity_id')
+      .notNull()
+      .references(() => identities.id, { onDelete: 'cascade' }),
     value: text('value').notNull(),
     via: text('via').notNull().default('email'),
     ...timestamps,

@@ -15,7 +15,9 @@ export const sessions = identitySchema.table(
   {
     id: uuid('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
-    identityId: uuid('identity_id').notNull().references(() => identities.id, { onDelete: 'cascade' }),
+    identityId: uuid('identity_id')
+      .notNull()
+      .references(() => identities.id, { onDelete: 'cascade' }),
     active: boolean('active').notNull().default(true),
     aal: text('aal', { enum: ['aal1', 'aal2'] }).notNull(),
     authenticationMethods: jsonb('authentication_methods').$type<AuthenticationMethod[]>().notNull(),

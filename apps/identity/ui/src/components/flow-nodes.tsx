@@ -1,17 +1,4 @@
-import {
-  Anchor,
-  Button,
-  type ButtonProps,
-  Checkbox,
-  Code,
-  CopyButton,
-  Group,
-  Image,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Button, type ButtonProps, Checkbox, Code, CopyButton, Group, Image, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import type { ChangeEvent } from 'react';
 import type { UiNode, UiNodeImageAttributes, UiNodeInputAttributes, UiNodeTextAttributes, UiText } from '@ory/client-fetch';
 import { inputAttributes, isHidden, isSubmit, nodeKey, nodeLabel } from '../lib/ui-nodes';
@@ -33,9 +20,7 @@ type NodeOptions = {
 export function FlowNodes({ nodes, autoFocus, ...options }: NodeOptions & { nodes: readonly UiNode[] }) {
   // autoFocus goes to the first field the user types into, never to several.
   const focused = autoFocus ? nodes.findIndex((node) => inputAttributes(node) && !isSubmit(node) && !isHidden(node)) : -1;
-  return nodes.map((node, index) => (
-    <FlowNode key={`${nodeKey(node)}-${index}`} node={node} {...options} autoFocus={index === focused} />
-  ));
+  return nodes.map((node, index) => <FlowNode key={`${nodeKey(node)}-${index}`} node={node} {...options} autoFocus={index === focused} />);
 }
 
 export function FlowNode({ node, ...options }: NodeOptions & { node: UiNode }) {
@@ -110,9 +95,7 @@ function NodeInput({ node, attributes, buttonProps, autoFocus }: NodeInputProps)
 }
 
 function NodeImage({ node, attributes, size }: { node: UiNode; attributes: UiNodeImageAttributes; size: number | undefined }) {
-  return (
-    <Image src={attributes.src} alt={nodeLabel(node) ?? ''} w={size ?? attributes.width} h={size ?? attributes.height} fit="contain" />
-  );
+  return <Image src={attributes.src} alt={nodeLabel(node) ?? ''} w={size ?? attributes.width} h={size ?? attributes.height} fit="contain" />;
 }
 
 /** A text node: its label, then the text itself (the TOTP secret) set in monospace to copy. */
@@ -144,5 +127,4 @@ function NodeText({ node, attributes }: { node: UiNode; attributes: UiNodeTextAt
 
 const valueText = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 
-const joined = (messages: readonly UiText[]): string | undefined =>
-  messages.length ? messages.map((message) => message.text).join(' ') : undefined;
+const joined = (messages: readonly UiText[]): string | undefined => (messages.length ? messages.map((message) => message.text).join(' ') : undefined);

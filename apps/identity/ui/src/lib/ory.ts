@@ -5,6 +5,4 @@ import { Configuration, FrontendApi } from '@ory/client-fetch';
  * and CSRF token are first-party. Accept: application/json makes the self-service endpoints answer
  * with JSON instead of 303 redirects (identity-protocol.md §0).
  */
-export const ory = new FrontendApi(
-  new Configuration({ basePath: window.location.origin, credentials: 'include', headers: { Accept: 'application/json' } }),
-);
+export const ory = new FrontendApi(new Configuration({ basePath: window.location.origin, credentials: 'include', headers: { Accept: 'application/json' } }));

@@ -80,12 +80,7 @@ function assign(target: Record<string, unknown>, name: string, value: unknown): 
  * button named `method` sets the method; any other button (totp_unlink) is sent as a field and the
  * method is its group, so each settings card submits only what it shows.
  */
-export function buildBody(
-  nodes: readonly UiNode[],
-  groups: readonly string[],
-  values: FormValues,
-  submitter: UiNode | undefined,
-): Record<string, unknown> {
+export function buildBody(nodes: readonly UiNode[], groups: readonly string[], values: FormValues, submitter: UiNode | undefined): Record<string, unknown> {
   const body: Record<string, unknown> = { csrf_token: csrfToken(nodes) };
   for (const node of nodes) {
     const attributes = inputAttributes(node);

@@ -106,9 +106,7 @@ describe('/ui/settings', () => {
     await user.click(within(card('password')).getByRole('button', { name: 'Save' }));
 
     await waitFor(() =>
-      expect(within(card('password')).getByLabelText('Password')).toHaveAccessibleDescription(
-        'The password must be at least 8 characters long, but got 3.',
-      ),
+      expect(within(card('password')).getByLabelText('Password')).toHaveAccessibleDescription('The password must be at least 8 characters long, but got 3.'),
     );
     expect(within(card('password')).getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.queryByText('Your changes have been saved!')).not.toBeInTheDocument();
@@ -116,10 +114,7 @@ describe('/ui/settings', () => {
 
   it('asks for the password on session_refresh_required, signs in again and re-submits with the new CSRF token', async () => {
     const refreshedFlow = { ...showForm, ui: { ...showForm.ui, nodes: success.ui.nodes } };
-    const bodies = settingsApi(showForm, [
-      () => HttpResponse.json(sessionRefreshRequired(flowId), { status: 403 }),
-      () => HttpResponse.json(success),
-    ]);
+    const bodies = settingsApi(showForm, [() => HttpResponse.json(sessionRefreshRequired(flowId), { status: 403 }), () => HttpResponse.json(success)]);
     const loginBodies: unknown[] = [];
     let refreshRequested = false;
     server.use(
@@ -188,7 +183,9 @@ describe('/ui/settings', () => {
   });
 
   it('links the authenticator app with the code', async () => {
-    const bodies = settingsApi(showForm, [() => HttpResponse.json({ ...totpLinked, state: 'success', ui: { ...totpLinked.ui, messages: success.ui.messages } })]);
+    const bodies = settingsApi(showForm, [
+      () => HttpResponse.json({ ...totpLinked, state: 'success', ui: { ...totpLinked.ui, messages: success.ui.messages } }),
+    ]);
     const { user } = renderPage(`/ui/settings?flow=${flowId}`);
 
     await user.type(await screen.findByLabelText('Verify code'), '492039');

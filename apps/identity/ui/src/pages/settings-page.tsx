@@ -89,10 +89,7 @@ export function SettingsPage({ consoleUrl }: { consoleUrl: string }) {
     }
     // The re-submit needs the flow's current CSRF token, so the flow is fetched again first.
     const fresh = await loadSettingsFlow(flow.id, consoleUrl);
-    const result =
-      fresh.kind === 'flow'
-        ? await submitSettings(flow.id, { ...pending.body, csrf_token: csrfToken(fresh.flow.ui.nodes) }, consoleUrl)
-        : fresh;
+    const result = fresh.kind === 'flow' ? await submitSettings(flow.id, { ...pending.body, csrf_token: csrfToken(fresh.flow.ui.nodes) }, consoleUrl) : fresh;
     setPending(undefined);
     show(result, pending.group);
     return undefined;

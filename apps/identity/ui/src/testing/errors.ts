@@ -27,7 +27,12 @@ export const sessionAal2Required = () => ({
 
 /** getSettingsFlow without a session: no error id (§2.1, §16.4). */
 export const noSession = () => ({
-  error: { code: 401, status: 'Unauthorized', reason: 'A valid Ory Session Cookie or Ory Session Token is missing.', message: 'The request could not be authorized' },
+  error: {
+    code: 401,
+    status: 'Unauthorized',
+    reason: 'A valid Ory Session Cookie or Ory Session Token is missing.',
+    message: 'The request could not be authorized',
+  },
 });
 
 /** A flow GET past expires_at: settings carries no id (§16.12); login does. */
@@ -75,7 +80,8 @@ export const csrfViolation = () => ({
     details: {
       docs: 'https://www.ory.com/docs/troubleshooting/csrf',
       hint: 'The anti-CSRF cookie was found but the CSRF token was not included in the HTTP request body (csrf_token) nor in the HTTP Header (X-CSRF-Token).',
-      reject_reason: 'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.',
+      reject_reason:
+        'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.',
     },
   },
 });

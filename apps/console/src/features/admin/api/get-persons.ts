@@ -5,8 +5,7 @@ import { apiRequest } from '../../../lib/api-client';
 
 // GET /admin/persons (spec §7): one page of every user, for system admins only.
 
-export const getPersons = (request: ListRequest, signal?: AbortSignal) =>
-  apiRequest('/admin/persons', { query: request, schema: personPageSchema, signal });
+export const getPersons = (request: ListRequest, signal?: AbortSignal) => apiRequest('/admin/persons', { query: request, schema: personPageSchema, signal });
 
 export const personsQueryKey = ['admin', 'persons'] as const;
 

@@ -15,7 +15,6 @@ export const confirmSandboxCheckout = async ({ checkoutSessionId, ...body }: San
 };
 
 /** Silent: the form shows why the card was refused, next to it, rather than in a toast. */
-export const confirmSandboxCheckoutMutationOptions = () =>
-  mutationOptions({ mutationFn: confirmSandboxCheckout, meta: { silent: true } });
+export const confirmSandboxCheckoutMutationOptions = () => mutationOptions({ mutationFn: confirmSandboxCheckout, meta: { silent: true } });
 
 export const useConfirmSandboxCheckout = () => useMutation(confirmSandboxCheckoutMutationOptions());

@@ -7,8 +7,7 @@ import { apiRequest } from '../../../lib/api-client';
 
 export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
 
-export const getPaymentConfig = (signal?: AbortSignal): Promise<PaymentConfig> =>
-  apiRequest('/bff/config', { schema: paymentConfigSchema, signal });
+export const getPaymentConfig = (signal?: AbortSignal): Promise<PaymentConfig> => apiRequest('/bff/config', { schema: paymentConfigSchema, signal });
 
 export const paymentConfigQueryKey = ['payment-config'] as const;
 

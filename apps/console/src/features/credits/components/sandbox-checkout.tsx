@@ -56,7 +56,9 @@ export function SandboxCheckout({ session }: SandboxCheckoutProps) {
         <Grid.Col span={{ base: 12, sm: 7 }}>
           <Stack gap="md">
             <Group gap="xs">
-              <Title order={2} size="h4">Billing</Title>
+              <Title order={2} size="h4">
+                Billing
+              </Title>
               <Badge color="orange" variant="filled" c="black">
                 Test mode
               </Badge>
@@ -69,16 +71,10 @@ export function SandboxCheckout({ session }: SandboxCheckoutProps) {
               // Orange text on the light orange background is below WCAG AA contrast.
               styles={{ title: { color: 'var(--mantine-color-text)' } }}
             >
-              Use the test card {testCards.success} for a successful payment, or {testCards.decline} for a declined
-              one. Any future expiry date and any 3-digit CVC work.
+              Use the test card {testCards.success} for a successful payment, or {testCards.decline} for a declined one. Any future expiry date and any 3-digit
+              CVC work.
             </Alert>
-            <TextInput
-              label="Card number"
-              placeholder={testCards.success}
-              inputMode="numeric"
-              autoComplete="cc-number"
-              {...form.getInputProps('cardNumber')}
-            />
+            <TextInput label="Card number" placeholder={testCards.success} inputMode="numeric" autoComplete="cc-number" {...form.getInputProps('cardNumber')} />
             <Group grow align="flex-start">
               <TextInput label="Expiry (MM/YY)" placeholder="MM/YY" autoComplete="cc-exp" {...form.getInputProps('expiry')} />
               <TextInput label="CVC" placeholder="123" inputMode="numeric" autoComplete="cc-csc" {...form.getInputProps('cvc')} />
@@ -88,7 +84,9 @@ export function SandboxCheckout({ session }: SandboxCheckoutProps) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 5 }}>
           <Stack gap="md">
-            <Title order={2} size="h4">Summary</Title>
+            <Title order={2} size="h4">
+              Summary
+            </Title>
             <CheckoutSummary credit={amount(summary.data?.credit)} tax={amount(summary.data?.tax)} total={amount(summary.data?.total)} />
             {confirm.isError && (
               <Alert color="red" variant="light" role="alert">

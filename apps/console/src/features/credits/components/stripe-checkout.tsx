@@ -1,12 +1,7 @@
 // Loaded only when the api names Stripe as the provider, so the sandbox path never downloads
 // Stripe's libraries, and /pure never reaches js.stripe.com until loadStripe is called.
 import { Alert, Button, Grid, Stack, Text, Title } from '@mantine/core';
-import {
-  BillingAddressElement,
-  CheckoutElementsProvider,
-  PaymentElement,
-  useCheckoutElements,
-} from '@stripe/react-stripe-js/checkout';
+import { BillingAddressElement, CheckoutElementsProvider, PaymentElement, useCheckoutElements } from '@stripe/react-stripe-js/checkout';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -78,15 +73,21 @@ function StripeCheckoutForm({ checkoutSessionId }: { checkoutSessionId: string }
     <Grid gap="xl">
       <Grid.Col span={{ base: 12, sm: 7 }}>
         <Stack gap="md">
-          <Title order={2} size="h4">Billing address</Title>
+          <Title order={2} size="h4">
+            Billing address
+          </Title>
           <BillingAddressElement />
-          <Title order={2} size="h4">Payment</Title>
+          <Title order={2} size="h4">
+            Payment
+          </Title>
           <PaymentElement />
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, sm: 5 }}>
         <Stack gap="md">
-          <Title order={2} size="h4">Summary</Title>
+          <Title order={2} size="h4">
+            Summary
+          </Title>
           <CheckoutSummary
             credit={checkout.total.subtotal.amount}
             // Stripe computes tax from the billing address; until then it would read $0.00.

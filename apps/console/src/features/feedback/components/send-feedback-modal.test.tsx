@@ -17,13 +17,7 @@ describe('SendFeedbackModal', () => {
 
     await user.click(within(dialog).getByRole('combobox', { name: 'Type' }));
 
-    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'Bug report',
-      'Feature request',
-      'Question',
-      'Key deletion',
-      'Other',
-    ]);
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Bug report', 'Feature request', 'Question', 'Key deletion', 'Other']);
   });
 
   it("says what is missing with the contracts' messages, sending nothing", async () => {

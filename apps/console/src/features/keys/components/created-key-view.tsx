@@ -33,9 +33,7 @@ export function CreatedKeyView({ publishableKey, onDone, children }: CreatedKeyV
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', color: 'var(--mantine-color-text)', opacity: 1 } }}
       />
       <Group justify="flex-end">
-        <Button onClick={onDone}>
-          Done
-        </Button>
+        <Button onClick={onDone}>Done</Button>
       </Group>
     </Stack>
   );

@@ -15,8 +15,7 @@ export function EndUserTokensFieldset({ form }: { form: UseFormReturnType<KeyFor
         <Switch label="Require a sign-in token from each end user" {...form.getInputProps('endUserTokens.required', { type: 'checkbox' })} />
         {/* Mantine's dimmed grey misses WCAG AA contrast on white. */}
         <Text size="xs" c="gray.7">
-          Your page sends the token in the <Code>Meterway-User-Token</Code> header; its <Code>sub</Code> is the end user. Signed with RS256 or
-          ES256.
+          Your page sends the token in the <Code>Meterway-User-Token</Code> header; its <Code>sub</Code> is the end user. Signed with RS256 or ES256.
         </Text>
         {required && (
           <>

@@ -81,12 +81,7 @@ export function KeyBlocksSection({ publishableKeyId, kind }: KeyBlocksSectionPro
         <Text size="xs" c="gray.7">
           {`${texts.help} Blocking and unblocking apply at once, without Save.`}
         </Text>
-        <BlockList
-          publishableKeyId={publishableKeyId}
-          kind={kind}
-          blocks={blocks.data?.filter((entry) => entry[kind] !== undefined)}
-          failed={blocks.isError}
-        />
+        <BlockList publishableKeyId={publishableKeyId} kind={kind} blocks={blocks.data?.filter((entry) => entry[kind] !== undefined)} failed={blocks.isError} />
         <Group gap="xs" align="flex-start" wrap="nowrap">
           <TextInput
             aria-label={texts.inputLabel}

@@ -9,8 +9,7 @@ import { EndUserTokensFieldset } from './end-user-tokens-fieldset';
 import { KeyLimitsFieldset } from './key-limits-fieldset';
 
 /** The key form's state; controlled, because the suggestions follow what is typed. */
-export const useKeyForm = (initialValues: KeyFormValues) =>
-  useForm<KeyFormValues>({ initialValues, validate: schemaResolver(keyFormSchema, { sync: true }) });
+export const useKeyForm = (initialValues: KeyFormValues) => useForm<KeyFormValues>({ initialValues, validate: schemaResolver(keyFormSchema, { sync: true }) });
 
 type KeyFormProps = {
   form: UseFormReturnType<KeyFormValues>;

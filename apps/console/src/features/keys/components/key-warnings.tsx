@@ -9,13 +9,11 @@ export const allowsLocalhost = (origins: readonly string[]) => origins.some((ori
 export const keyWarningTexts = {
   noOrigins: 'No allowed domains: for security, configure at least one so that only your sites can use this key.',
   localhost: 'localhost is allowed: remove it before going to production.',
-  noClientCap:
-    "No per-address cap: anyone who copies this key from your page can use its whole budget. Set a per-visitor limit in the key's limits.",
+  noClientCap: "No per-address cap: anyone who copies this key from your page can use its whole budget. Set a per-visitor limit in the key's limits.",
 } as const;
 
 /** A key whose copy one visitor address can spend in full: neither per-address cap is set (issue #18). */
-const lacksClientCap = ({ requestsPerMinute, spendPerDay }: PublishableKey['perClientLimits']) =>
-  requestsPerMinute === null && spendPerDay === null;
+const lacksClientCap = ({ requestsPerMinute, spendPerDay }: PublishableKey['perClientLimits']) => requestsPerMinute === null && spendPerDay === null;
 
 /** The per-row warnings of the keys table (spec §2; the per-address caps: issue #18). */
 export function KeyWarnings({ allowedOrigins, perClientLimits }: Pick<PublishableKey, 'allowedOrigins' | 'perClientLimits'>) {

@@ -20,11 +20,14 @@ export function PublishableKeysSection() {
         <Title order={2} size="h3">
           Publishable keys
         </Title>
-        <Button onClick={() => setCreating(true)}>
-          New publishable key
-        </Button>
+        <Button onClick={() => setCreating(true)}>New publishable key</Button>
       </Group>
-      <PublishableKeysTable publishableKeys={publishableKeys} failure={isError ? loadPublishableKeysFailed : undefined} onOpen={setEditing} onCallers={setViewingCallers} />
+      <PublishableKeysTable
+        publishableKeys={publishableKeys}
+        failure={isError ? loadPublishableKeysFailed : undefined}
+        onOpen={setEditing}
+        onCallers={setViewingCallers}
+      />
       <CreateKeyModal opened={creating} onClose={() => setCreating(false)} />
       {/* Keyed by id: each key's form starts from that key's values. */}
       {editing && <EditKeyModal key={editing.id} publishableKey={editing} onClose={() => setEditing(undefined)} />}

@@ -64,10 +64,7 @@ function MessageRow({ children }: { children: string }) {
 
 /** "30 req/min · $1.00/day per address", with the caps the key has; undefined without either. */
 const clientCapsText = ({ requestsPerMinute, spendPerDay }: PublishableKey['perClientLimits']): string | undefined => {
-  const caps = [
-    ...(requestsPerMinute === null ? [] : [`${requestsPerMinute} req/min`]),
-    ...(spendPerDay === null ? [] : [`${formatMoney(spendPerDay)}/day`]),
-  ];
+  const caps = [...(requestsPerMinute === null ? [] : [`${requestsPerMinute} req/min`]), ...(spendPerDay === null ? [] : [`${formatMoney(spendPerDay)}/day`])];
   return caps.length > 0 ? `${caps.join(' · ')} per address` : undefined;
 };
 

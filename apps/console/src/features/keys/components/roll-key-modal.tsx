@@ -42,9 +42,7 @@ export function RollKeyModal({ publishableKey: key, opened, onCancel, onDone }: 
           <Text size="sm">
             {`Rolling issues a new value for ${key.name}. Its name, budget, allowed domains and spend stay as they are. Until the overlap ends, both values work, so you can deploy the new one; then the old value stops.`}
           </Text>
-          <Text size="sm">
-            If an earlier roll's old value still works, it stops at once.
-          </Text>
+          <Text size="sm">If an earlier roll's old value still works, it stops at once.</Text>
           <Stack gap={4}>
             <Text size="sm" fw={500} id="roll-overlap-label">
               Old value keeps working

@@ -7,7 +7,15 @@ describe('chartRows', () => {
     const usage = buildUsageDaily({
       days: [
         { day: '2026-02-28', costByModel: { 'gpt-4.1': 1.25, 'gpt-4o-mini': 0 }, cost: 1.25, calls: 3, inputTokens: 30, outputTokens: 9, monthToDateCost: 40 },
-        { day: '2026-03-01', costByModel: { 'gpt-4.1': 0.5, 'gpt-4o-mini': 0.000001 }, cost: 0.500001, calls: 2, inputTokens: 20, outputTokens: 6, monthToDateCost: 0.500001 },
+        {
+          day: '2026-03-01',
+          costByModel: { 'gpt-4.1': 0.5, 'gpt-4o-mini': 0.000001 },
+          cost: 0.500001,
+          calls: 2,
+          inputTokens: 20,
+          outputTokens: 6,
+          monthToDateCost: 0.500001,
+        },
       ],
       models: ['gpt-4.1', 'gpt-4o-mini'],
     });

@@ -9,7 +9,9 @@ import { ChatCompletionsTable } from './chat-completions-table';
 
 const cellsUnder = (header: string) => {
   const table = screen.getByRole('table', { name: 'Chat completions' });
-  const column = within(table).getAllByRole('columnheader').findIndex((th) => th.textContent === header);
+  const column = within(table)
+    .getAllByRole('columnheader')
+    .findIndex((th) => th.textContent === header);
   return within(table)
     .getAllByRole('row')
     .slice(1)
@@ -30,9 +32,11 @@ describe('ChatCompletionsTable: end user and network', () => {
     renderComponent(<ChatCompletionsTable />);
 
     expect(await screen.findByText('signed-in')).toBeInTheDocument();
-    expect(within(screen.getByRole('table', { name: 'Chat completions' })).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(
-      expect.arrayContaining(['Model', 'End user', 'Network']),
-    );
+    expect(
+      within(screen.getByRole('table', { name: 'Chat completions' }))
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(expect.arrayContaining(['Model', 'End user', 'Network']));
     expect(cellsUnder('End user')).toEqual(['user_42', '—', '—']);
     expect(cellsUnder('Network')).toEqual(['203.0.113.0/24', '2001:db8:1::/48', '—']);
   });

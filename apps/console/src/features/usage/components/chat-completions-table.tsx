@@ -9,7 +9,14 @@ import { formatCost, formatTokens } from '../usage-format';
 
 const columns: readonly PagedTableColumn<ChatCompletion>[] = [
   idColumn(),
-  { header: 'Created at', cell: (row) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.createdAt)}</Text> },
+  {
+    header: 'Created at',
+    cell: (row) => (
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(row.createdAt)}
+      </Text>
+    ),
+  },
   { header: 'Model', cell: (row) => row.model },
   // Who called (issue #18): the end user of the key's token, and the caller's /24 or /48, never its full address.
   { header: 'End user', cell: (row) => <OrDash value={row.endUser} /> },

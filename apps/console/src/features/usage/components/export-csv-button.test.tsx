@@ -23,7 +23,11 @@ function exportStream() {
     http.get(`${api}/bff/chat-completions/export`, ({ request }) => {
       requests.push(request);
       return new HttpResponse(body, {
-        headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="chat-completions-2026-11-22.csv"', 'X-Total-Count': '100' },
+        headers: {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': 'attachment; filename="chat-completions-2026-11-22.csv"',
+          'X-Total-Count': '100',
+        },
       });
     }),
   );

@@ -36,7 +36,9 @@ export function UsageChart({ usage }: { usage: UsageDaily }) {
       xAxisProps={{ minTickGap: 24, interval: 'preserveStartEnd' }}
       xAxisLabel="Day (UTC)"
       referenceLines={
-        budget === undefined ? [] : [{ y: budget, color: 'red.6', strokeDasharray: '6 4', label: `Monthly budget ${formatMoney(budget)}`, labelPosition: 'insideTopRight' }]
+        budget === undefined
+          ? []
+          : [{ y: budget, color: 'red.6', strokeDasharray: '6 4', label: `Monthly budget ${formatMoney(budget)}`, labelPosition: 'insideTopRight' }]
       }
     />
   );
