@@ -57,6 +57,16 @@ export const publishableKeys = appSchema.table(
   ],
 );
 
+/** What was spent and what calls hold reserved, in nano-dollars: the money columns of key_spend and caller_spend. */
+const spentAndReserved = () => ({
+  spentNanos: bigint('spent_nanos', { mode: 'bigint' })
+    .notNull()
+    .default(sql`0`),
+  reservedNanos: bigint('reserved_nanos', { mode: 'bigint' })
+    .notNull()
+    .default(sql`0`),
+});
+
 /** What a key spent (and holds reserved) in one UTC calendar month; written by the gateway. */
 export const keySpend = appSchema.table(
   'key_spend',
@@ -65,12 +75,7 @@ export const keySpend = appSchema.table(
       .notNull()
       .references(() => publishableKeys.id),
     periodStart: date('period_start', { mode: 'string' }).notNull(),
-    spentNanos: bigint('spent_nanos', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
-    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
+    ...spentAndReserved(),
   },
   (table) => [primaryKey({ columns: [table.publishableKeyId, table.periodStart] })],
 );
@@ -88,12 +93,7 @@ export const callerSpend = appSchema.table(
       .references(() => publishableKeys.id),
     allowance: text('allowance').notNull(),
     endsOn: date('ends_on', { mode: 'string' }).notNull(),
-    spentNanos: bigint('spent_nanos', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
-    reservedNanos: bigint('reserved_nanos', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
+    ...spentAndReserved(),
   },
   (table) => [primaryKey({ columns: [table.publishableKeyId, table.allowance] })],
 );

@@ -27,36 +27,33 @@ export async function applyStripeChargeEvent(deps: Deps, event: ChargeEvent, now
 async function readNotice(deps: Deps, event: ChargeEvent): Promise<ChargeNotice | undefined> {
   if (event.type === 'charge.refunded') {
     const charge = await callStripe('read the charge', () => deps.stripe.charges.retrieve(event.data.object.id));
-    const checkoutSessionId = await topUpOf(deps, charge);
-    if (!checkoutSessionId) return undefined;
-    return {
-      provider: 'stripe',
-      eventId: event.id,
-      checkoutSessionId,
-      chargedNanos: cents(charge.amount),
-      type: event.type,
-      refundedNanos: cents(charge.amount_refunded),
-    };
+    const topUp = await topUpNotice(deps, event, charge);
+    return topUp && { ...topUp, type: event.type, refundedNanos: cents(charge.amount_refunded) };
   }
   const dispute = await callStripe('read the dispute', () => deps.stripe.disputes.retrieve(event.data.object.id));
   const chargeId = idOf(dispute.charge);
   if (!chargeId) return undefined;
   const charge = await callStripe('read the charge', () => deps.stripe.charges.retrieve(chargeId));
-  const checkoutSessionId = await topUpOf(deps, charge);
-  if (!checkoutSessionId) return undefined;
-  return {
-    provider: 'stripe',
-    eventId: event.id,
-    checkoutSessionId,
-    chargedNanos: cents(charge.amount),
-    type: event.type,
-    disputeId: dispute.id,
-    disputedNanos: cents(dispute.amount),
-    status: disputeStatus(dispute.status),
-  };
+  const topUp = await topUpNotice(deps, event, charge);
+  return (
+    topUp && {
+      ...topUp,
+      type: event.type,
+      disputeId: dispute.id,
+      disputedNanos: cents(dispute.amount),
+      status: disputeStatus(dispute.status),
+    }
+  );
 }
 
 const cents = (amount: number) => BigInt(amount) * nanosPerCent;
+
+/** What every notice of a top-up's charge says: which event, which top-up, what the charge was. */
+async function topUpNotice(deps: Deps, event: ChargeEvent, charge: Stripe.Charge) {
+  const checkoutSessionId = await topUpOf(deps, charge);
+  if (!checkoutSessionId) return undefined;
+  return { provider: 'stripe' as const, eventId: event.id, checkoutSessionId, chargedNanos: cents(charge.amount) };
+}
 
 /** Won (or an inquiry closed, or prevented: no money left) gives back; lost keeps; anything else is still open. */
 function disputeStatus(status: Stripe.Dispute.Status): DisputeStatus {

@@ -40,15 +40,20 @@ export const credentials = identitySchema.table(
   ],
 );
 
+/** An address of an identity (Kratos keeps verifiable and recovery addresses apart, with these columns in common). */
+const addressColumns = () => ({
+  id: uuid('id').primaryKey(),
+  identityId: uuid('identity_id')
+    .notNull()
+    .references(() => identities.id, { onDelete: 'cascade' }),
+  value: text('value').notNull(),
+  via: text('via').notNull().default('email'),
+});
+
 export const verifiableAddresses = identitySchema.table(
   'verifiable_addresses',
   {
-    id: uuid('id').primaryKey(),
-    identityId: uuid('identity_id')
-      .notNull()
-      .references(() => identities.id, { onDelete: 'cascade' }),
-    value: text('value').notNull(),
-    via: text('via').notNull().default('email'),
+    ...addressColumns(),
     verified: boolean('verified').notNull().default(false),
     status: text('status', { enum: ['pending', 'sent', 'completed'] })
       .notNull()
@@ -62,12 +67,7 @@ export const verifiableAddresses = identitySchema.table(
 export const recoveryAddresses = identitySchema.table(
   'recovery_addresses',
   {
-    id: uuid('id').primaryKey(),
-    identityId: uuid('identity_id')
-      .notNull()
-      .references(() => identities.id, { onDelete: 'cascade' }),
-    value: text('value').notNull(),
-    via: text('via').notNull().default('email'),
+    ...addressColumns(),
     ...timestamps,
   },
   (table) => [uniqueIndex('recovery_addresses_value').on(table.value), index('recovery_addresses_identity').on(table.identityId)],
