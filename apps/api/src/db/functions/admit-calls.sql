@@ -23,13 +23,9 @@
 -- after them, so a stock is only ever a small part of what is free, and none is taken near
 -- exhaustion, where every call is admitted on its own, exactly. Calls pass 0.
 --
--- Admission's commit does not wait for the disk (synchronous_commit off, for its own transaction
--- only). A reservation moves no money: if the database crashed before this commit reached disk,
--- the hold would vanish together with the credit and budget it held, and the call's settlement
--- would find no reservation and charge nothing. No balance, ledger or budget can be wrong; at
--- worst an instant of calls goes uncharged. In exchange the hot rows are not locked across a disk
--- flush at admission. Settlement, top-ups and every other ledger entry still commit durably (and
--- any durable commit also flushes these).
+-- Admission commits durably, like every other transaction: a hold that a database crash took back
+-- after its call was admitted would leave that call, which reaches the provider, with nothing to
+-- settle, so it would go uncharged (the Postgres-restart soak test catches that).
 CREATE OR REPLACE FUNCTION "app"."admit_calls"(
 	p_key_id uuid,
 	p_key_value text,
@@ -49,8 +45,6 @@ DECLARE
 	organization uuid;
 	spend_limit bigint;
 BEGIN
-	-- A reservation moves no money, so its commit need not wait for the disk (see above).
-	PERFORM set_config('synchronous_commit', 'off', true);
 	SELECT "organization_id", "spend_limit_nanos" INTO organization, spend_limit
 		FROM "app"."publishable_keys"
 		WHERE "id" = p_key_id AND "deleted_at" IS NULL AND "version" = p_key_version
