@@ -1,8 +1,9 @@
 import { loadStripe } from '@stripe/stripe-js/pure';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../lib/logger';
 import { creditsHandlers, problem, testCheckoutSession } from '../../testing/credits-handlers';
+import { withFakeTimers } from '../../testing/fake-timers';
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
@@ -224,15 +225,7 @@ describe('/add-credits?checkoutSessionId: status', () => {
   });
 
   describe('with fake timers', () => {
-    // Real time still moves them (shouldAdvanceTime), so lazy screens and MSW answer as usual;
-    // advanceTimersByTimeAsync jumps ahead without waiting.
-    beforeEach(() => {
-      vi.useFakeTimers({ shouldAdvanceTime: true });
-    });
-    afterEach(() => {
-      vi.useRealTimers();
-    });
-    const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+    const advance = withFakeTimers();
 
     it('reads the current user every second while the payment is in progress', async () => {
       const calls = { count: 0 };

@@ -5,6 +5,7 @@ import { buildFeedback, listsHandlers, pageOf, problem } from '../../testing/lis
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
+import { bodyCellTexts } from '../../testing/table';
 
 // Loads the lazy route modules once, so no test's first render waits on their transform.
 beforeAll(() => Promise.all([import('./app-layout'), import('./admin-feedback')]), 30_000);
@@ -23,15 +24,7 @@ describe('/admin/feedback', () => {
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
     ).toEqual(['ID', 'From Email', 'Type', 'Description']);
-    const rows = within(table)
-      .getAllByRole('row')
-      .slice(1)
-      .map((row) =>
-        within(row)
-          .getAllByRole('cell')
-          .map((cell) => cell.textContent),
-      );
-    expect(rows).toEqual([
+    expect(bodyCellTexts(table)).toEqual([
       ['5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f', 'grace@example.com', 'Feature request', 'Please add a CSV export.'],
       ['f2', 'grace@example.com', 'Key deletion', 'Rotating keys'],
     ]);

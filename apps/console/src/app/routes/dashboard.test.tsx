@@ -1,6 +1,7 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alertsHandlers } from '../../testing/alerts-handlers';
+import { withFakeTimers } from '../../testing/fake-timers';
 import { buildPublishableKey, keysHandlers, type RecordedRequest } from '../../testing/keys-handlers';
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
@@ -166,15 +167,7 @@ describe('/dashboard: publishable keys table', () => {
   });
 
   describe('with fake timers', () => {
-    // Real time still moves them (shouldAdvanceTime), so user-event and MSW answer as usual;
-    // advanceTimersByTimeAsync jumps ahead without waiting.
-    beforeEach(() => {
-      vi.useFakeTimers({ shouldAdvanceTime: true });
-    });
-    afterEach(() => {
-      vi.useRealTimers();
-    });
-    const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+    const advance = withFakeTimers();
 
     it('copies the whole key; the tooltip says "Copied" for 2 seconds and the row stays closed', async () => {
       const { user } = renderDashboard();

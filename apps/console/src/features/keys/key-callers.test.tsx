@@ -4,6 +4,7 @@ import { buildKeyBlock, buildKeyCallers, buildPublishableKey, keysHandlers, type
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
+import { bodyCellTexts } from '../../testing/table';
 
 // A key's callers of the last 24 hours (issue #18): from the keys table, with Block for each.
 
@@ -25,15 +26,6 @@ function renderDashboard(answers: Parameters<typeof keysHandlers.callers>[0] = c
 type User = ReturnType<typeof renderRoute>['user'];
 
 const toast = (title: 'Wooops!' | 'Success!') => screen.findByText(title).then((element) => element.closest('.mantine-Notification-root') as HTMLElement);
-const rowsOf = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    );
 
 async function openCallers(user: User) {
   await user.click(await screen.findByRole('button', { name: `Callers of ${webApp.name}` }));
@@ -48,15 +40,15 @@ describe('/dashboard: callers of a key', () => {
     expect(await dialog.findByRole('table', { name: 'Client addresses' })).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Edit publishable key' })).not.toBeInTheDocument();
     expect(dialog.getByText(/^Callers in the last 24 hours, since /)).toBeInTheDocument();
-    expect(rowsOf(dialog.getByRole('table', { name: 'Client addresses' }))).toEqual([
+    expect(bodyCellTexts(dialog.getByRole('table', { name: 'Client addresses' }))).toEqual([
       ['203.0.113.7', '1,250', '$3.50', 'Block'],
       ['198.51.100.4', '2,000', '$0.12', 'Block'],
       ['2001:db8:1:2::/64', '3', '$0.01', 'Blocked'],
     ]);
-    expect(rowsOf(dialog.getByRole('table', { name: 'End users' }))).toEqual([['user_42', '900', '$2.25', 'Block']]);
+    expect(bodyCellTexts(dialog.getByRole('table', { name: 'End users' }))).toEqual([['user_42', '900', '$2.25', 'Block']]);
 
     await user.click(dialog.getByRole('radio', { name: 'Most calls first' }));
-    expect(rowsOf(dialog.getByRole('table', { name: 'Client addresses' })).map(([address]) => address)).toEqual([
+    expect(bodyCellTexts(dialog.getByRole('table', { name: 'Client addresses' })).map(([address]) => address)).toEqual([
       '198.51.100.4',
       '203.0.113.7',
       '2001:db8:1:2::/64',
@@ -87,7 +79,7 @@ describe('/dashboard: callers of a key', () => {
     expect(within(await toast('Success!')).getByText('203.0.113.7 blocked')).toBeInTheDocument();
     expect(requests).toEqual([{ id: webApp.id, body: { clientAddress: '203.0.113.7' } }]);
     const table = dialog.getByRole('table', { name: 'Client addresses' });
-    await expect.poll(() => rowsOf(table)[0]).toEqual(['203.0.113.7', '1,250', '$3.50', 'Blocked']);
+    await expect.poll(() => bodyCellTexts(table)[0]).toEqual(['203.0.113.7', '1,250', '$3.50', 'Blocked']);
     expect(dialog.queryByRole('button', { name: 'Block 203.0.113.7' })).not.toBeInTheDocument();
   });
 
@@ -115,7 +107,7 @@ describe('/dashboard: callers of a key', () => {
 
     expect(requests).toEqual([{ id: webApp.id, body: { endUser: 'user_42' } }]);
     const table = dialog.getByRole('table', { name: 'End users' });
-    await expect.poll(() => rowsOf(table)).toEqual([['user_42', '900', '$2.25', 'Blocked']]);
+    await expect.poll(() => bodyCellTexts(table)).toEqual([['user_42', '900', '$2.25', 'Blocked']]);
   });
 
   it("shows 'Failed to block address' in a 'Wooops!' toast and keeps the Block button", async () => {
