@@ -62,3 +62,38 @@ export {
   redirectBrowserTo,
 } from './identity/failure.js';
 export { type IdentityWithAddresses, isEmailVerified } from './identity/verified-email.js';
+export {
+  currentOrganizationInputSchema,
+  type Invitation,
+  invitationAcceptSchema,
+  type InvitationInput,
+  invitationInputSchema,
+  invitationLifetimeDays,
+  invitationParamsSchema,
+  invitationSchema,
+  type Member,
+  type MemberList,
+  memberListSchema,
+  memberParamsSchema,
+  memberRoleInputSchema,
+  memberSchema,
+  type OrganizationMembership,
+  organizationInputSchema,
+  organizationMembershipSchema,
+  type Permission,
+  type Role,
+  roles,
+  rolesAllowedTo,
+  roleSchema,
+  can,
+} from './bff/members.js';
+export {
+  type AuditAction,
+  auditActions,
+  type AuditChanges,
+  type AuditEntry,
+  auditEntrySchema,
+  auditLogPageSchema,
+  type AuditLogQuery,
+  auditLogQuerySchema,
+} from './bff/audit-log.js';

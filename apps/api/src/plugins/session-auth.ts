@@ -1,3 +1,4 @@
+import type { Role } from '@meterway/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiDb } from '../db/index.js';
 import { ensurePerson, type Viewer } from '../domain/people/ensure-person.js';
@@ -7,6 +8,10 @@ import type { IdentitySessions } from './identity-sessions.js';
 declare module 'fastify' {
   interface FastifyRequest {
     viewer: Viewer | null;
+  }
+  interface FastifyContextConfig {
+    /** The roles in the current organisation that may call a /bff route (contracts' rolesAllowedTo). */
+    roles?: readonly Role[];
   }
 }
 
@@ -18,7 +23,8 @@ export function viewerOf(request: FastifyRequest): Viewer {
 
 /**
  * Authenticates every request of the scope it is registered in: identity's whoami decides who the
- * cookies belong to; the person and organisation are provisioned on first sight.
+ * cookies belong to; the person and organisation are provisioned on first sight. A route that names
+ * `config.roles` is refused (403) to a person whose role in the current organisation is not among them.
  */
 export function requireViewer(app: FastifyInstance, deps: { db: ApiDb['db']; sessions: IdentitySessions; systemAdminEmails: readonly string[] }) {
   app.decorateRequest('viewer', null);
@@ -36,6 +42,10 @@ export function requireViewer(app: FastifyInstance, deps: { db: ApiDb['db']; ses
       throw new AppError('Unauthorized', 'Verify your e-mail address to continue.', { code: 'EmailNotVerified', email: result.session.email });
     }
     request.viewer = await ensurePerson(deps.db, { ...result.session, systemAdminEmails: deps.systemAdminEmails });
+    const allowed = request.routeOptions.config.roles;
+    if (allowed && !allowed.includes(request.viewer.role)) {
+      throw new AppError('Forbidden', `Your role in ${request.viewer.organizationName} (${request.viewer.role}) does not allow this.`);
+    }
   });
 }
 

@@ -20,6 +20,8 @@ export const buildMe = (overrides: Partial<Me> = {}): Me => ({
   remainingSpendAmount: 42.5,
   owedAmount: 0,
   organizationCheckoutSessions: [],
+  role: 'owner',
+  organizations: [{ organizationId: 'org_01', organizationName: 'Analytical Engines', role: 'owner' }],
   ...overrides,
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { organizationMembershipSchema, roleSchema } from './members.js';
 
 export const checkoutStatusSchema = z.enum(['IN_PROGRESS', 'SUCCEEDED', 'FAILED', 'EXPIRED']);
 
@@ -16,6 +17,10 @@ export const meSchema = z.object({
    */
   owedAmount: z.number(),
   organizationCheckoutSessions: z.array(z.object({ checkoutSessionId: z.string(), status: checkoutStatusSchema })),
+  /** The person's role in the current organisation (issue #21). */
+  role: roleSchema,
+  /** Every organisation the person belongs to, the current one included. */
+  organizations: z.array(organizationMembershipSchema),
 });
 
 export type Me = z.infer<typeof meSchema>;

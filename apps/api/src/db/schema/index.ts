@@ -1,5 +1,6 @@
 export { appSchema } from './app-schema.js';
-export { organizations, persons } from './people.js';
+export { memberships, organizations, persons } from './people.js';
+export { auditEntries, invitations } from './teams.js';
 export { callerHours, callerSpend, type EndUserTokens, type KeyBlockRow, keySpend, publishableKeys } from './publishable-keys.js';
 export { chatCompletions } from './chat-completions.js';
 export { feedback } from './feedback.js';

@@ -1,4 +1,5 @@
-import { boolean, index, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { Role } from '@meterway/contracts';
+import { boolean, index, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 
 const createdAt = timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
@@ -9,7 +10,11 @@ export const organizations = appSchema.table('organizations', {
   createdAt,
 });
 
-/** A signed-in person, provisioned on first sight from identity's whoami; one organisation each. */
+/**
+ * A signed-in person, provisioned on first sight from identity's whoami with an organisation of
+ * their own. `organizationId` is the organisation the person works in now (switched in the console);
+ * memberships say which organisations they belong to and with what role.
+ */
 export const persons = appSchema.table(
   'persons',
   {
@@ -27,4 +32,20 @@ export const persons = appSchema.table(
     index('persons_email').on(table.email),
     index('persons_created').on(table.createdAt, table.id),
   ],
+);
+
+/** A person's role in an organisation (issue #21); the migration keeps the role to the known four. */
+export const memberships = appSchema.table(
+  'memberships',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => persons.id),
+    role: text('role').$type<Role>().notNull(),
+    createdAt,
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.personId] }), index('memberships_person').on(table.personId)],
 );

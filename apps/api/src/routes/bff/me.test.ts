@@ -24,7 +24,7 @@ describe('GET /bff/me and session auth', () => {
     expect(response.json()).toMatchObject({ code: 'EmailNotVerified', email: user.email });
   });
 
-  it('provisions the person and an organisation named after the e-mail on first sight', async () => {
+  it('provisions the person and an organisation they own, named after the e-mail, on first sight', async () => {
     const user = await t.users.signUp({ email: `grace.hopper-${Date.now()}@example.com` });
     const response = await me(user.cookie);
     expect(response.statusCode).toBe(200);
@@ -37,6 +37,8 @@ describe('GET /bff/me and session auth', () => {
       remainingSpendAmount: 0,
       owedAmount: 0,
       organizationCheckoutSessions: [],
+      role: 'owner',
+      organizations: [{ organizationId: body.organizationId, organizationName: "Grace Hopper's organisation", role: 'owner' }],
     });
     expect((await me(user.cookie)).json().organizationId).toBe(body.organizationId);
   });

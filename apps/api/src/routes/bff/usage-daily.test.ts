@@ -204,7 +204,15 @@ describe('getUsageDaily', () => {
       { at: at('2026-02-01T00:00:00.000Z'), key, model: 'm', input: 1, output: 1, costNanos: 4_000_000_000n },
       { at: at('2026-02-02T12:00:00.000Z'), key, model: 'm', input: 1, output: 1, costNanos: 8_000_000_000n },
     ]);
-    const viewer: Viewer = { personId: '', identityId: '', email: '', organizationId: org.organizationId, organizationName: '', systemAdmin: false };
+    const viewer: Viewer = {
+      personId: '',
+      identityId: '',
+      email: '',
+      organizationId: org.organizationId,
+      organizationName: '',
+      role: 'owner',
+      systemAdmin: false,
+    };
     const body = await getUsageDaily(t.testDb.db, viewer, { days: 5, publishableKeyId: key }, at('2026-02-02T23:00:00.000Z'));
     expect(body.days.map((day) => [day.day, day.cost, day.monthToDateCost])).toEqual([
       ['2026-01-29', 0, 1],

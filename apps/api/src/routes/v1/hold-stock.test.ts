@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app.js';
 import { chatCompletions, creditBalances, reservations } from '../../db/schema/index.js';
 import { nanosToDollars } from '../../domain/money.js';
+import type { Viewer } from '../../domain/people/ensure-person.js';
 import { getMe } from '../../domain/people/get-me.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
@@ -111,12 +113,13 @@ describe("holds an instance reserves ahead of a key's calls", () => {
   it('never shows its spare holds in the balance people see: right after the calls it is the credit less what they cost', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     await warmUp(account.value, account.organizationId);
-    const viewer = {
-      personId: 'p',
+    const viewer: Viewer = {
+      personId: randomUUID(),
       identityId: 'i',
       email: 'a@example.com',
       organizationId: account.organizationId,
       organizationName: 'Gateway test',
+      role: 'owner',
       systemAdmin: false,
     };
     const me = await getMe(t.testDb.db, viewer);
