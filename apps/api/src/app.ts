@@ -1,11 +1,13 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
+import type { Role } from '@meterway/contracts';
 import { echoRequestId, fastifyOptions, packagePath, registerHealth, transportSecurityHeaders } from '@meterway/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
 import { registerAlerts } from './plugins/alerts.js';
+import { createMailer } from './plugins/mail.js';
 import { apiMetrics } from './plugins/metrics.js';
 import { identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson, sendFrameworkError } from './plugins/problem-json.js';
@@ -50,7 +52,8 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const secret = await loadSecret(db.db, config.secret);
   const meter = fastify.meter;
   const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
-  const routeDeps: RouteDeps = { ...deps, secret, meter, pricing, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
+  const mailer = createMailer(fastify, deps);
+  const routeDeps: RouteDeps = { ...deps, secret, meter, pricing, mailer, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
 
   const metrics = apiMetrics(fastify, config, db, meter);
   const provider = deps.models ?? createModelProvider(config, metrics.upstreamHeaders);
@@ -65,7 +68,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
     metrics,
   };
   await registerGateway(fastify, gateway, config);
-  registerAlerts(fastify, deps);
+  registerAlerts(fastify, deps, mailer);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
   const pricedModels = pricedModelsOf(pricing);
   docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels });
@@ -93,10 +96,13 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   });
 }
 
+/** A registered route; `roles` when it names the roles it allows (config.roles). */
+export type RouteEntry = { method: string; url: string; roles?: readonly Role[] };
+
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every route the app registered, for the authorisation matrix and the docs. */
-    routeTable: { method: string; url: string }[];
+    /** Every route the app registered with the roles it allows, for the authorisation matrix and the docs. */
+    routeTable: RouteEntry[];
     /** This instance's metering state (domain/metering/meter.ts), closed with the app. */
     meter: Meter;
   }
@@ -104,10 +110,13 @@ declare module 'fastify' {
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel, deps.config.trustProxy), bodyLimit: 256 * 1024, frameworkErrors: sendFrameworkError });
-  const routeTable: { method: string; url: string }[] = [];
+  const routeTable: RouteEntry[] = [];
   fastify.decorate('routeTable', routeTable);
   fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routeTable.push({ method, url: route.url });
+    const roles = route.config?.roles;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD' && method !== 'OPTIONS') routeTable.push({ method, url: route.url, ...(roles ? { roles } : {}) });
+    }
   });
   const meter = createMeter({
     db: deps.db.db,

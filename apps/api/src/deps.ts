@@ -22,4 +22,4 @@ export type AppDeps = {
 };
 
 /** What route modules receive: the deps plus what the app resolved at boot. */
-export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider; meter: Meter; pricing: Pricing };
+export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider; meter: Meter; pricing: Pricing; mailer: Mailer };

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { schema } from '../db/index.js';
-import { alertDeliveries, keySpend, persons } from '../db/schema/index.js';
+import { alertDeliveries, keySpend, memberships, persons } from '../db/schema/index.js';
 import { loadApiConfig } from '../env.js';
 import { openAiCompatible } from '../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../testing/fake-upstream.js';
@@ -61,7 +61,9 @@ describe(`alerts under concurrent usage on two api instances${process.env.DATABA
     // each call costs about $0.000006, so usage crosses them one after another.
     const account = await t.account({ creditDollars: 1, budgetDollars: 0.0002 });
     const email = `concurrent-${randomUUID()}@example.com`;
-    await t.testDb.db.insert(persons).values({ id: randomUUID(), identityId: randomUUID(), email, organizationId: account.organizationId });
+    const personId = randomUUID();
+    await t.testDb.db.insert(persons).values({ id: personId, identityId: randomUUID(), email, organizationId: account.organizationId });
+    await t.testDb.db.insert(memberships).values({ organizationId: account.organizationId, personId, role: 'owner' });
     await saveAlertSettings(t.testDb.db, { organizationId: account.organizationId }, { lowBalance: 0.9999, keyBudgetPercents: [10, 50, 80, 100] }, new Date());
 
     let using = true;

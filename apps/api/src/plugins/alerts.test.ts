@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setupTestDb } from '@meterway/db/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { migrations, schema } from '../db/index.js';
-import { organizations, persons } from '../db/schema/index.js';
+import { memberships, organizations, persons } from '../db/schema/index.js';
 import { postEntry } from '../domain/credit/ledger.js';
 import { createApp } from '../app.js';
 import { loadApiConfig } from '../env.js';
@@ -18,7 +18,9 @@ describe('alerts without SMTP (npm start)', () => {
     const organizationId = randomUUID();
     const email = `outbox-${randomUUID()}@example.com`;
     await testDb.db.insert(organizations).values({ id: organizationId, name: 'Outbox Co' });
-    await testDb.db.insert(persons).values({ id: randomUUID(), identityId: randomUUID(), email, organizationId });
+    const personId = randomUUID();
+    await testDb.db.insert(persons).values({ id: personId, identityId: randomUUID(), email, organizationId });
+    await testDb.db.insert(memberships).values({ organizationId, personId, role: 'billing' });
     await testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: 6_000_000_000n, reference: randomUUID() }));
     await testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'usage_charge', amountNanos: -2_000_000_000n, reference: randomUUID() }));
 

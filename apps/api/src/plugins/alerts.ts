@@ -1,4 +1,4 @@
-import { devOutbox, devOutboxRoutes, smtpMailer } from '@meterway/service';
+import type { Mailer } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { checkAlerts } from '../domain/alerts/check-alerts.js';
@@ -8,14 +8,10 @@ const lookBackMs = 60_000;
 
 /**
  * Balance and budget alerts by e-mail: every instance checks every few seconds (only what
- * changed since its last round, plus due retries). Mail goes over SMTP_URL, or without it to the
- * dev outbox, which GET /dev/outbox shows outside production.
+ * changed since its last round, plus due retries), and mails through the app's transport (plugins/mail.ts).
  */
-export function registerAlerts(fastify: FastifyInstance, deps: AppDeps) {
+export function registerAlerts(fastify: FastifyInstance, deps: AppDeps, mailer: Mailer) {
   const { config, db } = deps;
-  const outbox = deps.mailer || config.mail.smtpUrl ? undefined : devOutbox(fastify.log);
-  const mailer = deps.mailer ?? outbox ?? smtpMailer(config.mail.smtpUrl ?? '', config.mail.from);
-  if (outbox && !config.production) devOutboxRoutes(fastify, outbox);
 
   let since = new Date(0);
   let round: Promise<void> | undefined;

@@ -1,4 +1,5 @@
 import { setupTestDb } from '@meterway/db/testing';
+import type { Mailer } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app.js';
@@ -13,11 +14,12 @@ import { startIdentity } from './identity-process.js';
  * The api built as production builds it, on this file's own fresh database. With
  * `{ identity: true }` a real identity service runs beside it and `users.signUp()` makes people.
  * `payments` builds the payment provider from the test's database (say, Stripe against a fake);
- * without it the app picks one from the configuration, as production does.
+ * without it the app picks one from the configuration, as production does. `mailer` replaces the
+ * mail transport (without it mail goes to the dev outbox, GET /dev/outbox).
  */
 export function setupTestApp(
   env: NodeJS.ProcessEnv = {},
-  options: { identity?: boolean; payments?: (deps: { config: ApiConfig; db: ApiDb }) => PaymentProvider } = {},
+  options: { identity?: boolean; payments?: (deps: { config: ApiConfig; db: ApiDb }) => PaymentProvider; mailer?: Mailer } = {},
 ) {
   const testDb = setupTestDb({ schema, migrations });
   let app: FastifyInstance | undefined;
@@ -33,7 +35,7 @@ export function setupTestApp(
     const config = loadApiConfig({ LOG_LEVEL: 'silent', ...(identity ? { IDENTITY_URL: identity.url } : {}), ...env });
     const sessions = identitySessions(config.identityInternalUrl, () => Date.now() + cacheOffset);
     const payments = options.payments?.({ config, db: testDb.handle });
-    app = await createApp({ config, db: testDb.handle, sessions, ...(payments ? { payments } : {}) });
+    app = await createApp({ config, db: testDb.handle, sessions, ...(payments ? { payments } : {}), ...(options.mailer ? { mailer: options.mailer } : {}) });
   }, 60_000);
   afterAll(async () => {
     await app?.close();

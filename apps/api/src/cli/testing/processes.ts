@@ -67,7 +67,9 @@ export type Api = Awaited<ReturnType<typeof startApi>>;
 export async function insertPerson(db: Database, email: string): Promise<void> {
   const organizationId = randomUUID();
   await db.insert(schema.organizations).values({ id: organizationId, name: 'Test organisation' });
-  await db.insert(schema.persons).values({ id: randomUUID(), identityId: randomUUID(), email, organizationId });
+  const personId = randomUUID();
+  await db.insert(schema.persons).values({ id: personId, identityId: randomUUID(), email, organizationId });
+  await db.insert(schema.memberships).values({ organizationId, personId, role: 'owner' });
 }
 
 export async function readSystemAdmin(db: Database, email: string): Promise<boolean | undefined> {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Role } from '@meterway/contracts';
 import { setupTestDb } from '@meterway/db/testing';
 import { smtpMailer } from '@meterway/service';
 import { decodedText, startMailCatcher, subjectOf } from '@meterway/service/mail-catcher';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
-import { alertDeliveries, keySpend, organizations, persons, publishableKeys } from '../../db/schema/index.js';
+import { alertDeliveries, keySpend, memberships, organizations, persons, publishableKeys } from '../../db/schema/index.js';
 import { postEntry } from '../credit/ledger.js';
 import { newKeyValue } from '../keys/key-value.js';
 import { dollarsToNanos, periodStart } from '../money.js';
@@ -27,8 +28,14 @@ async function organization() {
   const organizationId = randomUUID();
   const email = `alerts-${randomUUID()}@example.com`;
   await testDb.db.insert(organizations).values({ id: organizationId, name: 'Acme Labs' });
-  await testDb.db.insert(persons).values({ id: randomUUID(), identityId: randomUUID(), email, organizationId });
+  await member(organizationId, email, 'owner');
   return { organizationId, email, viewer: { organizationId } };
+}
+
+async function member(organizationId: string, email: string, role: Role) {
+  const personId = randomUUID();
+  await testDb.db.insert(persons).values({ id: personId, identityId: randomUUID(), email, organizationId });
+  await testDb.db.insert(memberships).values({ organizationId, personId, role });
 }
 
 const post = (organizationId: string, kind: 'top_up' | 'usage_charge', dollars: number) =>
@@ -78,6 +85,24 @@ describe('low balance alerts', () => {
     await post(organizationId, 'usage_charge', -9);
     await check();
     expect(decodedText(await mail.waitForMail(email, 2))).toContain('it is now $3.50');
+  });
+
+  it('mails the members who look after the credit (owner, admin, billing), not the developers', async () => {
+    const { organizationId, email: owner } = await organization();
+    const [admin, developer, billing] = ['admin', 'developer', 'billing'].map((role) => `alerts-${role}-${randomUUID()}@example.com`) as [
+      string,
+      string,
+      string,
+    ];
+    await member(organizationId, admin, 'admin');
+    await member(organizationId, developer, 'developer');
+    await member(organizationId, billing, 'billing');
+    await post(organizationId, 'top_up', 10);
+    await post(organizationId, 'usage_charge', -6);
+    await check();
+    const sent = await mail.waitForMail(owner);
+    expect(sent.to.sort()).toEqual([owner, admin, billing].sort());
+    expect(mail.mailsTo(developer)).toHaveLength(0);
   });
 
   it('never mails an organisation that never had credit above the threshold', async () => {

@@ -1,3 +1,4 @@
+import { rolesAllowedTo } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import type { Mail, Mailer } from '@meterway/service';
 import { sql } from 'drizzle-orm';
@@ -17,11 +18,18 @@ type DeliveryRow = {
   spent: string | null;
 };
 
+/** Who is written to: the members who may add credit and manage the alerts. */
+const creditRoles = sql.join(
+  rolesAllowedTo.manageCredit.map((role) => sql`${role}`),
+  sql`, `,
+);
+
 /** The figures are read when the mail is sent, so a retried mail tells the current state. */
 async function loadDelivery(db: Database, id: string): Promise<DeliveryRow | undefined> {
   const result = await db.execute(sql`
     select d.id, d.kind, d.threshold::text, d.period, o.name as organization_name,
-      (select string_agg(p.email, ', ' order by p.created_at) from app.persons p where p.organization_id = d.organization_id) as recipients,
+      (select string_agg(p.email, ', ' order by m.created_at, p.id) from app.memberships m join app.persons p on p.id = m.person_id
+        where m.organization_id = d.organization_id and m.role in (${creditRoles})) as recipients,
       b.balance_nanos::text as balance, k.name as key_name, k.spend_limit_nanos::text as budget, ks.spent_nanos::text as spent
     from app.alert_deliveries d
     join app.organizations o on o.id = d.organization_id
@@ -54,8 +62,8 @@ function composeMail(row: DeliveryRow, to: string, consoleUrl: string): Mail {
 }
 
 /**
- * Sends one claimed delivery to every person of its organisation and marks it sent; a failure
- * is recorded and left unsent for a later attempt.
+ * Sends one claimed delivery to the members of its organisation who look after its credit (the
+ * roles that may manage it) and marks it sent; a failure is recorded and left unsent for a later attempt.
  */
 export async function sendAlert(deps: { db: Database; mailer: Mailer; consoleUrl: string }, id: string): Promise<void> {
   const row = await loadDelivery(deps.db, id);
