@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { feedbackTypes } from '../bff/feedback.js';
+import { organizationMembershipSchema } from '../bff/members.js';
 import { pageOf } from '../common/pagination.js';
 
 export const personSchema = z.object({
@@ -8,6 +9,8 @@ export const personSchema = z.object({
   createdAt: z.string(),
   /** Dollars the person's organisation owes after a refund or dispute (its keys stop meanwhile); 0 when nothing. */
   owedAmount: z.number(),
+  /** Every organisation the person belongs to with their role in it, oldest membership first. */
+  organizations: z.array(organizationMembershipSchema),
 });
 export const feedbackSchema = z.object({ id: z.string(), fromEmail: z.string(), type: z.enum(feedbackTypes), description: z.string() });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { feedback, organizations, persons } from '../../db/schema/index.js';
+import { asc, eq } from 'drizzle-orm';
+import { feedback, memberships, organizations, persons } from '../../db/schema/index.js';
 import { takeBack } from '../../domain/credit/ledger.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
 
@@ -14,6 +15,16 @@ let admin = '';
 let user = '';
 let adminPersonId = '';
 const byKeyset = (x: Keyed, y: Keyed) => x.createdAt.getTime() - y.createdAt.getTime() || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+
+/** Each person's organisations and roles as the database has them, oldest membership first. */
+async function organizationsByPerson() {
+  const rows = await t.testDb.db
+    .select({ personId: memberships.personId, organizationId: organizations.id, organizationName: organizations.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .orderBy(asc(memberships.createdAt), asc(organizations.id));
+  return (personId: string) => rows.filter((row) => row.personId === personId).map(({ personId: _, ...organization }) => organization);
+}
 
 const get = (cookie: string, url: string, query: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, query, headers: { cookie } });
 
@@ -54,15 +65,16 @@ beforeAll(async () => {
   const organizationId = randomUUID();
   await t.testDb.db.insert(organizations).values({ id: organizationId, name: 'Old timers' });
   const base = Date.parse('2025-06-01T08:00:00.000Z');
-  await t.testDb.db.insert(persons).values(
-    Array.from({ length: 23 }, (_, i) => ({
-      id: randomUUID(),
-      identityId: randomUUID(),
-      email: `old-${i}@example.com`,
-      organizationId,
-      createdAt: new Date(base + Math.floor(i / 2)),
-    })),
-  );
+  const oldTimers = Array.from({ length: 23 }, (_, i) => ({
+    id: randomUUID(),
+    identityId: randomUUID(),
+    email: `old-${i}@example.com`,
+    organizationId,
+    createdAt: new Date(base + Math.floor(i / 2)),
+  }));
+  await t.testDb.db.insert(persons).values(oldTimers);
+  const roles = ['owner', 'admin', 'developer', 'billing'] as const;
+  await t.testDb.db.insert(memberships).values(oldTimers.map((person, i) => ({ organizationId, personId: person.id, role: roles[i % 4]! })));
   await t.testDb.db.insert(feedback).values(
     Array.from({ length: 17 }, (_, i) => ({
       id: randomUUID(),
@@ -88,7 +100,17 @@ describe('admin lists', () => {
   it('lists every person newest first, and pages forward and back in both orders', async () => {
     const everyone = (await t.testDb.db.select().from(persons)).sort(byKeyset);
     expect(everyone).toHaveLength(25);
-    const items = everyone.map((person) => ({ id: person.id, email: person.email, createdAt: person.createdAt.toISOString(), owedAmount: 0 }));
+    const organizationsOf = await organizationsByPerson();
+    const items = everyone.map((person) => ({
+      id: person.id,
+      email: person.email,
+      createdAt: person.createdAt.toISOString(),
+      owedAmount: 0,
+      organizations: organizationsOf(person.id),
+    }));
+    expect(items.find((item) => item.email === 'old-2@example.com')?.organizations).toEqual([
+      { organizationId: expect.any(String), organizationName: 'Old timers', role: 'developer' },
+    ]);
     // The two signed-up people come first: they were provisioned just now, the others in 2025.
     expect(items.slice(-2).map((item) => item.email)).toContain(adminEmail);
     expect((await page('/admin/persons', {})).items).toEqual([...items].reverse());
@@ -104,6 +126,16 @@ describe('admin lists', () => {
     const items = (await page('/admin/persons', {})).items as unknown as { email: string; owedAmount: number }[];
     expect(items.filter((item) => item.email.startsWith('old-')).map((item) => item.owedAmount)).toEqual(Array(23).fill(8.25));
     expect(items.filter((item) => !item.email.startsWith('old-')).map((item) => item.owedAmount)).toEqual([0, 0]);
+  });
+
+  it("shows each person's organisations with their role in each, oldest membership first", async () => {
+    const [oldTimer] = (await t.testDb.db.select().from(persons)).filter((person) => person.email === 'old-0@example.com');
+    await t.testDb.db.insert(memberships).values({ organizationId: oldTimer!.organizationId, personId: adminPersonId, role: 'billing' });
+    const items = (await page('/admin/persons', {})).items as unknown as { email: string; organizations: unknown[] }[];
+    expect(items.find((item) => item.email === adminEmail)?.organizations).toEqual([
+      { organizationId: expect.any(String), organizationName: expect.stringMatching(/organisation$/), role: 'owner' },
+      { organizationId: oldTimer!.organizationId, organizationName: 'Old timers', role: 'billing' },
+    ]);
   });
 
   it('lists all feedback newest first, and pages forward and back in both orders', async () => {
