@@ -1,4 +1,4 @@
-import { alertSettingsSchema } from '@meterway/contracts';
+import { alertSettingsSchema, rolesAllowedTo } from '@meterway/contracts';
 import type { RouteDeps } from '../../deps.js';
 import { getAlertSettings, saveAlertSettings } from '../../domain/alerts/alert-settings.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';
@@ -6,11 +6,13 @@ import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
 export function alertSettingsRoutes(app: FastifyZodInstance, { db }: RouteDeps) {
-  app.get('/bff/alert-settings', { schema: { response: { 200: alertSettingsSchema } } }, async (request) => getAlertSettings(db.db, viewerOf(request)));
+  app.get('/bff/alert-settings', { config: { roles: rolesAllowedTo.manageCredit }, schema: { response: { 200: alertSettingsSchema } } }, async (request) =>
+    getAlertSettings(db.db, viewerOf(request)),
+  );
 
   app.put(
     '/bff/alert-settings',
-    { config: mutationRateLimit, schema: { body: alertSettingsSchema, response: { 200: alertSettingsSchema } } },
+    { config: { ...mutationRateLimit, roles: rolesAllowedTo.manageCredit }, schema: { body: alertSettingsSchema, response: { 200: alertSettingsSchema } } },
     async (request) => saveAlertSettings(db.db, viewerOf(request), request.body, new Date()),
   );
 }

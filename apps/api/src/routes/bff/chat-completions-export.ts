@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { chatCompletionQuerySchema } from '@meterway/contracts';
+import { chatCompletionQuerySchema, rolesAllowedTo } from '@meterway/contracts';
 import type { RouteDeps } from '../../deps.js';
 import { exportChatCompletions } from '../../domain/usage/export-chat-completions.js';
 import { viewerOf } from '../../plugins/session-auth.js';
@@ -12,7 +12,7 @@ export function chatCompletionExportRoutes(app: FastifyZodInstance, { db, secret
   app.get(
     '/bff/chat-completions/export',
     // A HEAD would drain the whole export only to throw it away.
-    { exposeHeadRoute: false, schema: { querystring: exportQuerySchema } },
+    { exposeHeadRoute: false, config: { roles: rolesAllowedTo.seeOrganization }, schema: { querystring: exportQuerySchema } },
     async (request, reply) => {
       const { rowCount, chunks } = await exportChatCompletions({ db: db.db, secret }, viewerOf(request), request.query);
       const day = new Date().toISOString().slice(0, 10);

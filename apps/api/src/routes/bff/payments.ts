@@ -1,4 +1,4 @@
-import { checkoutSessionRequestSchema, checkoutSessionResponseSchema, customerPortalResponseSchema } from '@meterway/contracts';
+import { checkoutSessionRequestSchema, checkoutSessionResponseSchema, customerPortalResponseSchema, rolesAllowedTo } from '@meterway/contracts';
 import type { RouteDeps } from '../../deps.js';
 import { startCheckout } from '../../domain/payments/start-checkout.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';
@@ -8,13 +8,16 @@ import type { FastifyZodInstance } from '../../plugins/zod.js';
 export function paymentRoutes(app: FastifyZodInstance, { db, config, payments }: RouteDeps) {
   app.post(
     '/bff/stripe/checkout-session',
-    { config: mutationRateLimit, schema: { body: checkoutSessionRequestSchema, response: { 200: checkoutSessionResponseSchema } } },
+    {
+      config: { ...mutationRateLimit, roles: rolesAllowedTo.manageCredit },
+      schema: { body: checkoutSessionRequestSchema, response: { 200: checkoutSessionResponseSchema } },
+    },
     async (request) => startCheckout(db.db, payments, viewerOf(request), { amount: request.body.amount, consoleUrl: config.consoleUrl }),
   );
 
   app.post(
     '/bff/stripe/customer-portal-session',
-    { config: mutationRateLimit, schema: { response: { 200: customerPortalResponseSchema } } },
+    { config: { ...mutationRateLimit, roles: rolesAllowedTo.manageCredit }, schema: { response: { 200: customerPortalResponseSchema } } },
     async (request) => {
       const viewer = viewerOf(request);
       const url = await payments.createPortalUrl({

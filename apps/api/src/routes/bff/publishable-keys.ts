@@ -5,6 +5,7 @@ import {
   keyBlockSchema,
   keyCallersSchema,
   pricedModelListSchema,
+  rolesAllowedTo,
   type PublishableKeyFields,
   publishableKeyInputSchema,
   publishableKeyListSchema,
@@ -24,6 +25,9 @@ import { mutationRateLimit } from '../../plugins/rate-limit.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
+const keyManagers = { roles: rolesAllowedTo.manageKeys };
+const keyChange = { ...mutationRateLimit, ...keyManagers };
+
 export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, pricing }: RouteDeps) {
   /** A key may only be allowed models the gateway prices. */
   const priced = (input: PublishableKeyFields): PublishableKeyFields => {
@@ -40,35 +44,37 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
     return result;
   };
 
-  app.get('/bff/models', { schema: { response: { 200: pricedModelListSchema } } }, async () => ({ models: pricedModelsOf(pricing) }));
+  app.get('/bff/models', { config: { roles: rolesAllowedTo.seeOrganization }, schema: { response: { 200: pricedModelListSchema } } }, async () => ({
+    models: pricedModelsOf(pricing),
+  }));
 
-  app.get('/bff/publishable-keys', { schema: { response: { 200: publishableKeyListSchema } } }, async (request) => ({
+  app.get('/bff/publishable-keys', { config: keyManagers, schema: { response: { 200: publishableKeyListSchema } } }, async (request) => ({
     publishableKeys: await listKeys(db.db, viewerOf(request), new Date()),
   }));
 
   app.post(
     '/bff/publishable-keys',
-    { config: mutationRateLimit, schema: { body: publishableKeyInputSchema, response: { 201: publishableKeySchema } } },
+    { config: keyChange, schema: { body: publishableKeyInputSchema, response: { 201: publishableKeySchema } } },
     async (request, reply) => reply.code(201).send(await createKey(db.db, viewerOf(request), priced(request.body), new Date())),
   );
 
   app.put(
     '/bff/publishable-keys/:publishableKeyId',
-    { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: publishableKeyInputSchema, response: { 200: publishableKeySchema } } },
+    { config: keyChange, schema: { params: publishableKeyParamsSchema, body: publishableKeyInputSchema, response: { 200: publishableKeySchema } } },
     async (request) =>
       changed(request.params.publishableKeyId, await updateKey(db.db, viewerOf(request), request.params.publishableKeyId, priced(request.body), new Date())),
   );
 
   app.post(
     '/bff/publishable-keys/:publishableKeyId/roll',
-    { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: publishableKeyRollSchema, response: { 200: publishableKeySchema } } },
+    { config: keyChange, schema: { params: publishableKeyParamsSchema, body: publishableKeyRollSchema, response: { 200: publishableKeySchema } } },
     async (request) =>
       changed(request.params.publishableKeyId, await rollKey(db.db, viewerOf(request), request.params.publishableKeyId, request.body.overlapHours, new Date())),
   );
 
   app.delete(
     '/bff/publishable-keys/:publishableKeyId',
-    { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, response: { 204: z.null() } } },
+    { config: keyChange, schema: { params: publishableKeyParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       changed(request.params.publishableKeyId, await deleteKey(db.db, viewerOf(request), request.params.publishableKeyId, new Date()));
       return reply.code(204).send(null);
@@ -78,20 +84,20 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
   // Who called the key in the last 24 hours, to block the abusive ones.
   app.get(
     '/bff/publishable-keys/:publishableKeyId/callers',
-    { schema: { params: publishableKeyParamsSchema, response: { 200: keyCallersSchema } } },
+    { config: keyManagers, schema: { params: publishableKeyParamsSchema, response: { 200: keyCallersSchema } } },
     async (request) => listCallers(db.db, viewerOf(request), request.params.publishableKeyId, new Date()),
   );
 
   // Blocked client addresses and end users: refused by the gateway at once (this instance) or at its next admission (others).
   app.get(
     '/bff/publishable-keys/:publishableKeyId/blocks',
-    { schema: { params: publishableKeyParamsSchema, response: { 200: keyBlockListSchema } } },
+    { config: keyManagers, schema: { params: publishableKeyParamsSchema, response: { 200: keyBlockListSchema } } },
     async (request) => ({ blocks: await listBlocks(db.db, viewerOf(request), request.params.publishableKeyId) }),
   );
 
   app.post(
     '/bff/publishable-keys/:publishableKeyId/blocks',
-    { config: mutationRateLimit, schema: { params: publishableKeyParamsSchema, body: keyBlockInputSchema, response: { 201: keyBlockSchema } } },
+    { config: keyChange, schema: { params: publishableKeyParamsSchema, body: keyBlockInputSchema, response: { 201: keyBlockSchema } } },
     async (request, reply) => {
       const { publishableKeyId } = request.params;
       const { clientAddress, endUser = '' } = request.body;
@@ -104,7 +110,7 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
 
   app.delete(
     '/bff/publishable-keys/:publishableKeyId/blocks/:blockId',
-    { config: mutationRateLimit, schema: { params: keyBlockParamsSchema, response: { 204: z.null() } } },
+    { config: keyChange, schema: { params: keyBlockParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       const { publishableKeyId, blockId } = request.params;
       changed(publishableKeyId, await removeBlock(db.db, viewerOf(request), publishableKeyId, blockId, new Date()));

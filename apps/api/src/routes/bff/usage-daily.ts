@@ -1,11 +1,13 @@
-import { usageDailyQuerySchema, usageDailySchema } from '@meterway/contracts';
+import { rolesAllowedTo, usageDailyQuerySchema, usageDailySchema } from '@meterway/contracts';
 import type { RouteDeps } from '../../deps.js';
 import { getUsageDaily } from '../../domain/usage/usage-daily.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
 export function usageDailyRoutes(app: FastifyZodInstance, { db }: RouteDeps) {
-  app.get('/bff/usage/daily', { schema: { querystring: usageDailyQuerySchema, response: { 200: usageDailySchema } } }, async (request) =>
-    getUsageDaily(db.db, viewerOf(request), request.query, new Date()),
+  app.get(
+    '/bff/usage/daily',
+    { config: { roles: rolesAllowedTo.seeOrganization }, schema: { querystring: usageDailyQuerySchema, response: { 200: usageDailySchema } } },
+    async (request) => getUsageDaily(db.db, viewerOf(request), request.query, new Date()),
   );
 }
