@@ -80,6 +80,7 @@ export {
   type OrganizationMembership,
   organizationInputSchema,
   organizationMembershipSchema,
+  organizationParamsSchema,
   type Permission,
   type Role,
   roles,

@@ -33,7 +33,8 @@ export const invitationLifetimeDays = 7;
 export const memberEmailSchema = z
   .string({ error: m.required })
   .trim()
-  .min(1, m.required)
+  // abort: an empty field is only 'required', not also too short.
+  .min(1, { error: m.required, abort: true })
   .min(3, m.minLength(3))
   .max(100, m.maxLength(100))
   .pipe(z.email({ error: 'Enter a valid e-mail address' }))
@@ -55,15 +56,33 @@ export type MemberList = z.infer<typeof memberListSchema>;
 export const memberParamsSchema = z.object({ personId: z.uuid({ error: 'personId must be a UUID' }) });
 export const memberRoleInputSchema = z.object({ role: roleSchema });
 
+/**
+ * POST /bff/invitations answers 201 with the invitation once it is stored; when its mail could not be sent it answers 503
+ * with the invitation kept (listed as pending), so POST /bff/invitations/{invitationId}/resend sends it again.
+ */
 export const invitationInputSchema = z.object({ email: memberEmailSchema, role: roleSchema });
 export type InvitationInput = z.input<typeof invitationInputSchema>;
 export const invitationParamsSchema = z.object({ invitationId: z.uuid({ error: 'invitationId must be a UUID' }) });
+
+/**
+ * POST /bff/invitations/accept: the token of the mailed link `CONSOLE_URL/invitations/{token}`. It answers the organisation
+ * joined (organizationMembershipSchema), now the current one; an unknown or expired token is 404, a person signed in with
+ * another address than the invited one 403 (naming that address). A person already a member gets success with the role
+ * they have (the invitation is used up, it changes no role).
+ */
 export const invitationAcceptSchema = z.object({ token: z.string({ error: m.required }).min(1, m.required).max(200, m.maxLength(200)) });
 
-/** PUT /bff/current-organization. */
+/** PUT /bff/current-organization; answers the organisation switched to (organizationMembershipSchema). 404 when not a member. */
 export const currentOrganizationInputSchema = z.object({ organizationId: z.uuid({ error: 'organizationId must be a UUID' }) });
 
 /** POST /bff/organizations: a new organisation whose owner is the signed-in person. */
 export const organizationInputSchema = z.object({
-  name: z.string({ error: m.required }).trim().min(1, m.required).min(3, m.minLength(3)).max(100, m.maxLength(100)),
+  name: z.string({ error: m.required }).trim().min(1, { error: m.required, abort: true }).min(3, m.minLength(3)).max(100, m.maxLength(100)),
 });
+
+/**
+ * POST /bff/organizations/{organizationId}/leave: the signed-in person leaves that organisation (any of theirs, current or
+ * not; 404 when not a member, 409 for its last owner). Answers the current organisation afterwards: unchanged, or when the
+ * person left the current one, the oldest they still belong to, or a new one of their own when none is left.
+ */
+export const organizationParamsSchema = z.object({ organizationId: z.uuid({ error: 'organizationId must be a UUID' }) });

@@ -40,20 +40,19 @@ export async function createOwnedOrganization(tx: Database, input: { personId: s
 /**
  * Points a person who is no longer a member of their current organisation (removed, or left) at
  * the oldest one they still belong to, or at a new organisation of their own when none is left,
- * as on their first sign-in.
+ * as on their first sign-in; in the caller's transaction. Answers the organisation's id.
  */
-async function moveToAnotherOrganization(db: Database, person: { id: string; email: string }) {
-  await db.transaction(async (tx) => {
-    const [membership] = await tx
-      .select({ organizationId: memberships.organizationId })
-      .from(memberships)
-      .where(eq(memberships.personId, person.id))
-      .orderBy(asc(memberships.createdAt))
-      .limit(1);
-    const organizationId =
-      membership?.organizationId ?? (await createOwnedOrganization(tx, { personId: person.id, name: defaultOrganizationName(person.email) }));
-    await tx.update(persons).set({ organizationId }).where(eq(persons.id, person.id));
-  });
+export async function moveToAnotherOrganization(tx: Database, person: { id: string; email: string }): Promise<string> {
+  const [membership] = await tx
+    .select({ organizationId: memberships.organizationId })
+    .from(memberships)
+    .where(eq(memberships.personId, person.id))
+    .orderBy(asc(memberships.createdAt), asc(memberships.organizationId))
+    .limit(1);
+  const organizationId =
+    membership?.organizationId ?? (await createOwnedOrganization(tx, { personId: person.id, name: defaultOrganizationName(person.email) }));
+  await tx.update(persons).set({ organizationId }).where(eq(persons.id, person.id));
+  return organizationId;
 }
 
 /**
@@ -85,7 +84,8 @@ export async function ensurePerson(db: Database, input: { identityId: string; em
     if (!row) throw new Error(`person for identity ${input.identityId} was not provisioned`);
   }
   if (row.role === null) {
-    await moveToAnotherOrganization(db, row.person);
+    const person = row.person;
+    await db.transaction((tx) => moveToAnotherOrganization(tx, person));
     row = await findViewer(db, input.identityId);
     if (!row?.role) throw new Error(`person for identity ${input.identityId} has no organisation`);
   }

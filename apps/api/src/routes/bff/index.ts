@@ -6,12 +6,14 @@ import { alertSettingsRoutes } from './alert-settings.js';
 import { chatCompletionRoutes } from './chat-completions.js';
 import { chatCompletionExportRoutes } from './chat-completions-export.js';
 import { feedbackRoutes } from './feedback.js';
+import { memberRoutes } from './members.js';
 import { meRoutes } from './me.js';
+import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
 import { usageDailyRoutes } from './usage-daily.js';
 
-/** The console's backend routes; the caller has authenticated the viewer. */
+/** The console's backend routes; the caller has authenticated the viewer, each route names the roles it allows (config.roles). */
 export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   // For this scope and the admin routes inside it: what the routes store must be storable.
   refuseUnstorableText(app, unstorableText);
@@ -23,4 +25,6 @@ export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   feedbackRoutes(app, deps);
   alertSettingsRoutes(app, deps);
   usageDailyRoutes(app, deps);
+  memberRoutes(app, deps);
+  organizationRoutes(app, deps);
 }
