@@ -17,6 +17,8 @@ const me = {
   remainingSpendAmount: 12.5,
   owedAmount: 0,
   organizationCheckoutSessions: [],
+  role: 'owner',
+  organizations: [{ organizationId: 'org_1', organizationName: 'Analytical Engines', role: 'owner' }],
 };
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

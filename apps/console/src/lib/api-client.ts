@@ -1,4 +1,4 @@
-import { emailNotVerifiedSchema } from '@meterway/contracts';
+import { emailNotVerifiedSchema, problemSchema } from '@meterway/contracts';
 import type { z } from 'zod';
 import { apiBaseUrl } from '../config/runtime-config';
 import { ApiError, RequestAbortedError } from './api-error';
@@ -98,4 +98,23 @@ export function isEmailNotVerified(error: unknown): string | undefined {
   if (!(error instanceof ApiError) || error.status !== 401) return undefined;
   const result = emailNotVerifiedSchema.safeParse(error.body);
   return result.success ? result.data.email : undefined;
+}
+
+/**
+ * A failure's toast text that carries the api's own words for a refusal (a 4xx's problem detail,
+ * such as a 409's "An organisation keeps at least one owner"): `Failed to change role: …`. A 5xx
+ * or a failure without details gets `fallback` alone. For a mutation's `meta.errorMessage`.
+ */
+export const withRefusalDetail =
+  (fallback: string) =>
+  (error: unknown): string => {
+    const detail = refusalDetail(error);
+    return detail ? `${fallback}: ${detail}` : fallback;
+  };
+
+/** The problem detail of a 4xx answer, if it gave one. */
+export function refusalDetail(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return undefined;
+  const problem = problemSchema.safeParse(error.body);
+  return problem.success && problem.data.detail.trim() ? problem.data.detail.trim() : undefined;
 }

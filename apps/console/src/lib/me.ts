@@ -1,4 +1,4 @@
-import { type Me, meSchema } from '@meterway/contracts';
+import { can, type Me, meSchema, type Permission } from '@meterway/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './api-client';
 
@@ -13,3 +13,12 @@ export const meQueryKey = ['me'] as const;
 export const meQueryOptions = () => queryOptions({ queryKey: meQueryKey, queryFn: ({ signal }) => getMe(signal), meta: { silent: true } });
 
 export const useMe = (options: { refetchInterval?: number } = {}) => useQuery({ ...meQueryOptions(), ...options });
+
+/**
+ * Whether the signed-in person's role in the current organisation allows `permission` (issue #21),
+ * by the contract's table the api authorises with; false until /bff/me has answered.
+ */
+export const useCan = (permission: Permission): boolean => {
+  const { data } = useMe();
+  return data ? can(data.role, permission) : false;
+};

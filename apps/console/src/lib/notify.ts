@@ -34,13 +34,15 @@ export function notifySuccess(message: string): void {
 /**
  * What a query or mutation may say about its failures, in `meta`:
  * - `silent: true` → logged only, no toast (spec §8: list load failures are "logged only");
- * - `errorMessage` → the text logged, and shown instead of the error's own message.
+ * - `errorMessage` → the text logged, and shown instead of the error's own message; a function
+ *   makes it from the failure (e.g. the api's own words for a refusal).
  */
-export type NotifyMeta = { silent?: boolean; errorMessage?: string };
+export type NotifyMeta = { silent?: boolean; errorMessage?: string | ((error: unknown) => string) };
 
 /** The QueryCache / MutationCache onError: every failure of TanStack Query comes through here. */
 export function reportQueryError(error: unknown, meta: NotifyMeta | undefined): void {
-  const { silent, errorMessage: text } = meta ?? {};
+  const { silent, errorMessage: message } = meta ?? {};
+  const text = typeof message === 'function' ? message(error) : message;
   if (silent) {
     logger.warn(text ?? errorMessage(error), errorDetail(error));
     return;
