@@ -9,11 +9,14 @@ import { ChatCompletionsTable } from '../../features/usage/components/chat-compl
 import { ExportCsvButton } from '../../features/usage/components/export-csv-button';
 import { KeyFilter } from '../../features/usage/components/key-filter';
 import { UsageOverview } from '../../features/usage/components/usage-overview';
+import { useCan } from '../../lib/me';
 
 export function Component() {
   const [{ publishableKeyId }] = useListParams();
   const [, setSearchParams] = useSearchParams();
-  const { data: keys } = usePublishableKeys();
+  // Every role sees the usage; only those who manage keys may list them, to filter by one.
+  const manageKeys = useCan('manageKeys');
+  const { data: keys } = usePublishableKeys({ enabled: manageKeys });
   // A page token belongs to one filter, so choosing another key starts the table at page 1.
   const selectKey = (keyId: string | undefined) =>
     setSearchParams((current) => {
@@ -32,7 +35,7 @@ export function Component() {
             Chat completions
           </Title>
           <Group align="flex-end" gap="sm">
-            <KeyFilter keys={keys} value={publishableKeyId} onChange={selectKey} />
+            {manageKeys && <KeyFilter keys={keys} value={publishableKeyId} onChange={selectKey} />}
             {/* Newest first, as the table lists them. */}
             <ExportCsvButton publishableKeyId={publishableKeyId} asc={false} />
           </Group>

@@ -3,17 +3,21 @@ import { PageContainer } from '../../components/page-container';
 import { AlertsSection } from '../../features/alerts/components/alerts-section';
 import { CreditBalanceCard } from '../../features/billing/components/credit-balance-card';
 import { PublishableKeysSection } from '../../features/keys/components/publishable-keys-section';
+import { useCan } from '../../lib/me';
 
-// The home screen (spec §2): credit balance with Add credits and Invoices, the keys, then the e-mail alerts.
+// The home screen (spec §2): credit balance with Add credits and Invoices, the keys, then the e-mail
+// alerts. Each part shows for the roles that may use it (issue #21); everyone sees the balance.
 export function Component() {
+  const manageKeys = useCan('manageKeys');
+  const manageCredit = useCan('manageCredit');
   return (
     <PageContainer size="md">
       <title>Dashboard · Meterway</title>
       <Stack gap="xl">
         <Title order={1}>Dashboard</Title>
         <CreditBalanceCard />
-        <PublishableKeysSection />
-        <AlertsSection />
+        {manageKeys && <PublishableKeysSection />}
+        {manageCredit && <AlertsSection />}
       </Stack>
     </PageContainer>
   );

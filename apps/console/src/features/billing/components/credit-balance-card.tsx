@@ -1,4 +1,5 @@
 import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { can } from '@meterway/contracts';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { formatMoney, formatOwed } from '../../../lib/format';
@@ -6,7 +7,8 @@ import { useMe } from '../../../lib/me';
 import { InvoicesButton } from './invoices-button';
 
 /**
- * The remaining credit (spec §2), with Add credits and Invoices; when a refund or dispute left the
+ * The remaining credit (spec §2), with Add credits and Invoices for the roles that manage credit
+ * (issue #21: every role sees the balance); when a refund or dispute left the
  * organisation owing, what it owes and that its keys stay stopped until a top-up pays it.
  */
 export function CreditBalanceCard() {
@@ -28,12 +30,14 @@ export function CreditBalanceCard() {
             {me ? formatMoney(me.remainingSpendAmount) : 'Loading...'}
           </Text>
         </Stack>
-        <Group gap="sm">
-          <InvoicesButton />
-          <Button component={Link} to={paths.addCredits.getHref()}>
-            Add credits
-          </Button>
-        </Group>
+        {me && can(me.role, 'manageCredit') && (
+          <Group gap="sm">
+            <InvoicesButton />
+            <Button component={Link} to={paths.addCredits.getHref()}>
+              Add credits
+            </Button>
+          </Group>
+        )}
       </Group>
     </Card>
   );

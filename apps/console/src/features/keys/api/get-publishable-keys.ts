@@ -16,4 +16,5 @@ export const publishableKeysQueryOptions = () =>
     meta: { errorMessage: loadPublishableKeysFailed },
   });
 
-export const usePublishableKeys = () => useQuery(publishableKeysQueryOptions());
+/** `enabled: false` for a role that may not list the keys (issue #21): nothing is asked. */
+export const usePublishableKeys = ({ enabled = true }: { enabled?: boolean } = {}) => useQuery({ ...publishableKeysQueryOptions(), enabled });
