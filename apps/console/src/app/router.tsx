@@ -32,6 +32,8 @@ export const routes: RouteObject[] = [
       { path: paths.recoverPassword.path, lazy: withAllStyles(() => import('./routes/recover-password')) },
       { path: paths.termsOfService.path, lazy: withAllStyles(() => import('./routes/terms-of-service')) },
       { path: paths.verifyEmail.path, lazy: withAllStyles(() => import('./routes/verify-email')) },
+      // Its own guard: a visitor without a session keeps the invitation while signing up or in.
+      { path: paths.invitation.path, lazy: withAllStyles(() => import('./routes/invitation')) },
       {
         // Signed-in screens: /bff/me first, then the shell around the screen.
         lazy: withAllStyles(() => import('./routes/app-layout')),
@@ -39,6 +41,8 @@ export const routes: RouteObject[] = [
           { path: paths.dashboard.path, lazy: withAllStyles(() => import('./routes/dashboard')) },
           { path: paths.chatCompletions.path, lazy: withAllStyles(() => import('./routes/chat-completions')) },
           { path: paths.addCredits.path, lazy: withAllStyles(() => import('./routes/add-credits')) },
+          { path: paths.members.path, lazy: withAllStyles(() => import('./routes/members')) },
+          { path: paths.auditLog.path, lazy: withAllStyles(() => import('./routes/audit-log')) },
           { path: paths.admin.path, lazy: withAllStyles(() => import('./routes/admin')) },
           { path: paths.adminUsers.path, lazy: withAllStyles(() => import('./routes/admin-users')) },
           { path: paths.adminFeedback.path, lazy: withAllStyles(() => import('./routes/admin-feedback')) },

@@ -22,6 +22,10 @@ export const paths = {
     path: '/add-credits',
     getHref: (checkoutSessionId?: string) => withQuery('/add-credits', { checkoutSessionId }),
   },
+  members: { path: '/members', getHref: () => '/members' },
+  auditLog: { path: '/audit-log', getHref: () => '/audit-log' },
+  /** The link an invitation mail carries (issue #21). */
+  invitation: { path: '/invitations/:token', getHref: (token: string) => `/invitations/${encodeURIComponent(token)}` },
   admin: { path: '/admin', getHref: () => '/admin' },
   adminUsers: { path: '/admin/users', getHref: () => '/admin/users' },
   adminFeedback: { path: '/admin/feedback', getHref: () => '/admin/feedback' },

@@ -1,4 +1,4 @@
-import type { ChatCompletion, Feedback, Person } from '@meterway/contracts';
+import type { AuditEntry, ChatCompletion, Feedback, Person } from '@meterway/contracts';
 import { HttpResponse, http } from 'msw';
 import { testRuntimeConfig } from './runtime-config';
 
@@ -39,6 +39,7 @@ export const buildPerson = (overrides: Partial<Person> = {}): Person => ({
   email: 'grace@example.com',
   createdAt: '2026-01-02T07:08:09.000Z',
   owedAmount: 0,
+  organizations: [{ organizationId: '6d5e4f3a-2b1c-4d0e-9f8a-7b6c5d4e3f2a', organizationName: 'Compilers Inc', role: 'owner' }],
   ...overrides,
 });
 
@@ -47,6 +48,16 @@ export const buildFeedback = (overrides: Partial<Feedback> = {}): Feedback => ({
   fromEmail: 'grace@example.com',
   type: 'feature_request',
   description: 'Please add a CSV export.',
+  ...overrides,
+});
+
+export const buildAuditEntry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
+  id: '4a5b6c7d-8e9f-4a0b-9c1d-2e3f4a5b6c7d',
+  createdAt: '2026-11-24T09:30:00.000Z',
+  actorEmail: 'ada@example.com',
+  action: 'key.updated',
+  target: 'Web app',
+  changes: { spendLimitAmount: { from: 10, to: 25 } },
   ...overrides,
 });
 
@@ -88,4 +99,5 @@ export const listsHandlers = {
   chatCompletions: list<ChatCompletion>('/bff/chat-completions'),
   persons: list<Person>('/admin/persons'),
   feedback: list<Feedback>('/admin/feedback'),
+  auditLog: list<AuditEntry>('/bff/audit-log'),
 };

@@ -35,6 +35,14 @@ const problem = (status: number, extra: Record<string, unknown> = {}) =>
 export const meHandlers = {
   /** 200 with `buildMe(overrides)`. */
   signedIn: (overrides: Partial<Me> = {}) => http.get(meUrl, () => HttpResponse.json(buildMe(overrides))),
+  /**
+   * 200 with `buildMe(overrides)` of the next of `answers` at each call (the last one again once they
+   * run out), so a test sees /bff/me answer for another organisation after a switch.
+   */
+  sequence: (...answers: Partial<Me>[]) => {
+    let call = 0;
+    return http.get(meUrl, () => HttpResponse.json(buildMe(answers[Math.min(call++, answers.length - 1)])));
+  },
   /** 200 for a system administrator. */
   admin: (overrides: Partial<Me> = {}) => meHandlers.signedIn({ systemAdmin: true, ...overrides }),
   /** 200 for a session without an organisation (empty organizationId). */

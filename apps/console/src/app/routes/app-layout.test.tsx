@@ -168,7 +168,9 @@ describe('the top bar', () => {
 
 describe('the user menu', () => {
   it('has no Admin item for an ordinary user', async () => {
-    server.use(meHandlers.signedIn());
+    server.use(
+      meHandlers.signedIn({ role: 'developer', organizations: [{ organizationId: 'org_01', organizationName: 'Analytical Engines', role: 'developer' }] }),
+    );
     const { user } = renderRoute('/dashboard');
 
     const menu = await openMenu(user);
@@ -176,8 +178,8 @@ describe('the user menu', () => {
     expect(
       within(menu)
         .getAllByRole('menuitem')
-        .map((item) => item.textContent),
-    ).toEqual(['Settings', 'Two-factor authentication', 'Send feedback', 'Log out']);
+        .map((item) => item.getAttribute('aria-label') ?? item.textContent),
+    ).toEqual(['Analytical Engines (Developer)', 'New organisation', 'Settings', 'Two-factor authentication', 'Send feedback', 'Log out']);
   });
 
   it('takes a system administrator to /admin', async () => {

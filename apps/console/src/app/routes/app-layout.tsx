@@ -6,8 +6,12 @@ import { ShellLoader } from '../../components/app-shell/shell-loader';
 import { paths } from '../../config/paths';
 import { TestModeBanner } from '../../features/credits/components/test-mode-banner';
 import { SendFeedbackModal } from '../../features/feedback/components/send-feedback-modal';
+import { LeaveOrganizationModal } from '../../features/organizations/components/leave-organization-modal';
+import { NewOrganizationModal } from '../../features/organizations/components/new-organization-modal';
+import { useSwitchToOrganization } from '../../features/organizations/hooks/use-switch-to-organization';
 import { ApiError, isEmailNotVerified } from '../../lib/api-client';
 import { useMe } from '../../lib/me';
+import { pendingInvitation } from '../../lib/pending-invitation';
 import { goToSecondFactor, secondFactorRedirect } from '../../lib/second-factor';
 
 /** /bff/me's 403 passing on identity's session_aal2_required: where the second factor is given. */
@@ -24,9 +28,14 @@ function SecondFactorStep({ redirectTo }: { redirectTo: string }) {
 // The signed-in screens (spec §2, §6, §8): the current user first. No user (any failure of
 // /bff/me) or no organisation goes to login; 401 EmailNotVerified goes to verify-email; a second
 // factor still due (identity's 403 session_aal2_required, passed on) goes to identity to give it.
+// An invitation opened before signing in (issue #21) is taken up by the first signed-in screen:
+// login, verify-email and the second factor all end here, so each of them leads back to it.
 export function Component() {
   const me = useMe();
   const [feedbackOpened, feedback] = useDisclosure(false);
+  const [newOrganizationOpened, newOrganization] = useDisclosure(false);
+  const [leaveOpened, leave] = useDisclosure(false);
+  const switchOrganization = useSwitchToOrganization();
 
   if (me.isPending) return <ShellLoader />;
   if (me.isError) {
@@ -36,12 +45,22 @@ export function Component() {
     return email ? <Navigate to={paths.verifyEmail.getHref()} state={{ email }} replace /> : <Navigate to={paths.login.getHref()} replace />;
   }
   if (!me.data.organizationId) return <Navigate to={paths.login.getHref()} replace />;
+  const invitation = pendingInvitation();
+  if (invitation) return <Navigate to={paths.invitation.getHref(invitation)} replace />;
 
+  const menuActions = {
+    sendFeedback: feedback.open,
+    switchOrganization,
+    newOrganization: newOrganization.open,
+    leaveOrganization: leave.open,
+  };
   return (
-    <ConsoleShell user={me.data} onSendFeedback={feedback.open}>
+    <ConsoleShell user={me.data} menuActions={menuActions}>
       <TestModeBanner />
       <Outlet />
       <SendFeedbackModal opened={feedbackOpened} onClose={feedback.close} />
+      <NewOrganizationModal opened={newOrganizationOpened} onClose={newOrganization.close} />
+      <LeaveOrganizationModal opened={leaveOpened} onClose={leave.close} organization={me.data} />
     </ConsoleShell>
   );
 }

@@ -3,15 +3,14 @@ import { Logo } from '@meterway/ui-kit';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../config/paths';
 import { runtimeConfig } from '../../config/runtime-config';
+import type { MenuActions, ShellUser } from './shell-types';
 import classes from './top-bar.module.css';
 import { UserMenu } from './user-menu';
 
-export type ShellUser = { email: string; organizationName: string; systemAdmin: boolean };
-
-type TopBarProps = { user: ShellUser; onSendFeedback: () => void };
+type TopBarProps = { user: ShellUser; menuActions: MenuActions };
 
 /** The blue top bar of every signed-in screen (spec §2). */
-export function TopBar({ user, onSendFeedback }: TopBarProps) {
+export function TopBar({ user, menuActions }: TopBarProps) {
   const { pathname } = useLocation();
   const chatCompletionsActive = pathname.startsWith(paths.chatCompletions.path);
 
@@ -42,7 +41,7 @@ export function TopBar({ user, onSendFeedback }: TopBarProps) {
             {user.organizationName}
           </Text>
         </Stack>
-        <UserMenu email={user.email} organizationName={user.organizationName} systemAdmin={user.systemAdmin} onSendFeedback={onSendFeedback} />
+        <UserMenu user={user} actions={menuActions} />
       </Group>
     </Group>
   );

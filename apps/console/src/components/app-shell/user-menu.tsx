@@ -1,25 +1,25 @@
-import { Avatar, Box, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, CheckIcon, Menu, Text, UnstyledButton } from '@mantine/core';
+import { can } from '@meterway/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { createSettingsUrl, identityTexts, logout } from '../../lib/identity-client';
 import { notifyError } from '../../lib/notify';
 import { browserLocation } from '../../lib/browser-location';
+import { roleLabels } from '../../lib/roles';
+import type { MenuActions, ShellUser } from './shell-types';
 import classes from './top-bar.module.css';
 
-type UserMenuProps = {
-  email: string;
-  organizationName: string;
-  systemAdmin: boolean;
-  /** Send feedback lives in a feature; the screen that composes the shell opens it. */
-  onSendFeedback: () => void;
-};
+type UserMenuProps = { user: ShellUser; actions: MenuActions };
 
 /**
- * The avatar menu of the top bar (spec §2): Admin, Settings, Two-factor authentication, Send feedback,
- * Log out. On narrow screens, where the top bar has no room for them, it also names the user.
+ * The avatar menu of the top bar (spec §2): the person's organisations to switch between, New
+ * organisation and Leave organisation (issue #21); Members and Audit log for the roles that manage
+ * members; Admin, Settings, Two-factor authentication, Send feedback, Log out. On narrow screens,
+ * where the top bar has no room for them, it also names the user.
  */
-export function UserMenu({ email, organizationName, systemAdmin, onSendFeedback }: UserMenuProps) {
+export function UserMenu({ user, actions }: UserMenuProps) {
+  const { email, organizationName, organizationId, organizations, role, systemAdmin } = user;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
@@ -45,7 +45,7 @@ export function UserMenu({ email, organizationName, systemAdmin, onSendFeedback 
 
   return (
     // No initial-focus placeholder: that empty focusable child breaks the menu role's allowed children (axe).
-    <Menu width={200} position="bottom-end" shadow="md" withInitialFocusPlaceholder={false}>
+    <Menu width={240} position="bottom-end" shadow="md" withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton className={classes.avatarButton} aria-label="Account menu">
           <Avatar color="blue.9" variant="white" radius="xl" size={34}>
@@ -65,6 +65,43 @@ export function UserMenu({ email, organizationName, systemAdmin, onSendFeedback 
           </Menu.Label>
           <Menu.Divider />
         </Box>
+        <Menu.Label>Organisations</Menu.Label>
+        {organizations.map((organization) => {
+          const current = organization.organizationId === organizationId;
+          return (
+            <Menu.Item
+              key={organization.organizationId}
+              aria-label={`${organization.organizationName} (${roleLabels[organization.role]})`}
+              aria-current={current ? 'true' : undefined}
+              leftSection={current ? <CheckIcon size={10} /> : <Box w={10} />}
+              rightSection={
+                <Text size="xs" c="gray.7">
+                  {roleLabels[organization.role]}
+                </Text>
+              }
+              className={classes.menuIdentity}
+              onClick={() => {
+                if (!current) actions.switchOrganization(organization.organizationId);
+              }}
+            >
+              {organization.organizationName}
+            </Menu.Item>
+          );
+        })}
+        <Menu.Item onClick={actions.newOrganization}>New organisation</Menu.Item>
+        {/* Leaving the only organisation would leave the person nowhere to be. */}
+        {organizations.length > 1 && <Menu.Item onClick={actions.leaveOrganization}>Leave organisation</Menu.Item>}
+        <Menu.Divider />
+        {can(role, 'manageMembers') && (
+          <>
+            <Menu.Item component={Link} to={paths.members.getHref()}>
+              Members
+            </Menu.Item>
+            <Menu.Item component={Link} to={paths.auditLog.getHref()}>
+              Audit log
+            </Menu.Item>
+          </>
+        )}
         {systemAdmin && (
           <Menu.Item component={Link} to={paths.admin.getHref()}>
             Admin
@@ -72,7 +109,7 @@ export function UserMenu({ email, organizationName, systemAdmin, onSendFeedback 
         )}
         <Menu.Item onClick={() => void openSettings()}>Settings</Menu.Item>
         <Menu.Item onClick={() => void openSettings('totp')}>Two-factor authentication</Menu.Item>
-        <Menu.Item onClick={onSendFeedback}>Send feedback</Menu.Item>
+        <Menu.Item onClick={actions.sendFeedback}>Send feedback</Menu.Item>
         <Menu.Divider />
         <Menu.Item onClick={logOut}>Log out</Menu.Item>
       </Menu.Dropdown>
