@@ -191,6 +191,27 @@ export const publishableKeyRollSchema = z.object({
 
 export type PublishableKeyRoll = z.infer<typeof publishableKeyRollSchema>;
 
+/** The longest reason a person may give for deleting a key (the same as a feedback's description). */
+export const maxKeyDeletionReasonLength = 5000;
+
+/**
+ * DELETE /bff/publishable-keys/{publishableKeyId}: an optional JSON body with the reason the person
+ * gives, recorded with the deletion in the audit log (blank: none). The body may be left out. A
+ * body rather than a query parameter: a reason this long does not fit every URL.
+ */
+export const publishableKeyDeletionSchema = z
+  .object({
+    reason: z
+      .string({ error: 'reason must be text' })
+      .transform((value) => value.trim())
+      .pipe(z.string().max(maxKeyDeletionReasonLength, m.maxLength(maxKeyDeletionReasonLength)))
+      .optional(),
+  })
+  // Fastify hands a request without a body to validation as null.
+  .nullish();
+
+export type PublishableKeyDeletion = z.input<typeof publishableKeyDeletionSchema>;
+
 /** GET /bff/models: the priced models a key may be allowed, with their prices in dollars per 1M tokens. */
 export const pricedModelListSchema = z.object({
   models: z.array(z.object({ id: z.string(), inputPerMillion: z.number(), outputPerMillion: z.number(), maxOutputTokens: z.number() })),

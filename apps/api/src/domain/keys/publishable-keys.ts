@@ -5,6 +5,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { keySpend, publishableKeys } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
+import { type Acting, actorOf, changesBetween, initialValues, recordAudit } from '../audit/record-audit.js';
 import { dollarsToNanos, nanosToDollars, periodStart } from '../money.js';
 import type { Viewer } from '../people/ensure-person.js';
 import { newKeyValue } from './key-value.js';
@@ -69,6 +70,20 @@ const toContract = (key: KeyRow, spend: Spend, now: Date): PublishableKey => ({
     : {}),
 });
 
+/** A key's settings as the audit log records them: named as the key form names them, in dollars like the contract. */
+const settingsOf = (key: PublishableKey) => ({
+  name: key.name,
+  budget: key.spendLimitAmount,
+  allowedOrigins: key.allowedOrigins,
+  allowedModels: key.allowedModels,
+  maxOutputTokensPerCall: key.maxOutputTokensPerCall,
+  perClientLimits: key.perClientLimits,
+  perEndUserLimits: key.perEndUserLimits,
+  endUserTokens: key.endUserTokens,
+});
+
+const unknownKey = () => new AppError('NotFound', 'Unknown publishable key.');
+
 /** The organisation's live keys, oldest first, with what each spent this UTC month. */
 export async function listKeys(db: Database, viewer: Viewer, now: Date): Promise<PublishableKey[]> {
   const rows = await db
@@ -80,83 +95,105 @@ export async function listKeys(db: Database, viewer: Viewer, now: Date): Promise
   return rows.map((row) => toContract(row.key, { spent: row.spent ?? 0n, reserved: row.reserved ?? 0n }, now));
 }
 
-export async function createKey(db: Database, viewer: Viewer, input: KeyInput, now: Date): Promise<PublishableKey> {
-  const [key] = await db
-    .insert(publishableKeys)
-    .values({
-      id: randomUUID(),
+export async function createKey(db: Database, viewer: Acting, input: KeyInput, now: Date): Promise<PublishableKey> {
+  return db.transaction(async (tx) => {
+    const [key] = await tx
+      .insert(publishableKeys)
+      .values({
+        id: randomUUID(),
+        organizationId: viewer.organizationId,
+        name: input.name,
+        value: newKeyValue(),
+        spendLimitNanos: dollarsToNanos(input.budget),
+        spendLimitPeriod: input.budgetType,
+        allowedOrigins: input.allowedOrigins,
+        clientRequestsPerMinute: defaultPerClientLimits.requestsPerMinute,
+        clientSpendPerDayNanos: dollarsToNanos(defaultPerClientLimits.spendPerDay),
+        ...controlsOf(input),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!key) throw new Error('key insert returned nothing');
+    const created = toContract(key, nothingSpent, now);
+    await recordAudit(tx, {
       organizationId: viewer.organizationId,
-      name: input.name,
-      value: newKeyValue(),
-      spendLimitNanos: dollarsToNanos(input.budget),
-      spendLimitPeriod: input.budgetType,
-      allowedOrigins: input.allowedOrigins,
-      clientRequestsPerMinute: defaultPerClientLimits.requestsPerMinute,
-      clientSpendPerDayNanos: dollarsToNanos(defaultPerClientLimits.spendPerDay),
-      ...controlsOf(input),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  if (!key) throw new Error('key insert returned nothing');
-  return toContract(key, nothingSpent, now);
+      actor: actorOf(viewer),
+      action: 'key.created',
+      target: created.name,
+      changes: initialValues(settingsOf(created)),
+    });
+    return created;
+  });
 }
 
 /** The viewer's live key: another organisation's key, or a deleted one, matches nothing and so answers like a key that never existed. */
-export const liveKeyOf = (viewer: Viewer, keyId: string) =>
+export const liveKeyOf = (viewer: Pick<Viewer, 'organizationId'>, keyId: string) =>
   and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt));
 
-/** Writes a change to the viewer's live key with the next version, and answers with the key as it now is. */
-async function changeLiveKey(
-  db: Database,
-  viewer: Viewer,
-  keyId: string,
-  change: PgUpdateSetSource<typeof publishableKeys>,
-  now: Date,
-): Promise<PublishableKey> {
-  const [key] = await db
+/** Writes a change to the viewer's live key with the next version, in the caller's transaction; the key as it now is. */
+async function changeLiveKey(tx: Database, viewer: Acting, keyId: string, change: PgUpdateSetSource<typeof publishableKeys>, now: Date): Promise<KeyRow> {
+  const [key] = await tx
     .update(publishableKeys)
     .set({ ...change, version: sql`${publishableKeys.version} + 1`, updatedAt: now })
     .where(liveKeyOf(viewer, keyId))
     .returning();
-  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
-  return toContract(key, await spentThisPeriod(db, keyId, now), now);
+  if (!key) throw unknownKey();
+  return key;
 }
 
-export async function updateKey(db: Database, viewer: Viewer, keyId: string, input: KeyInput, now: Date): Promise<PublishableKey> {
-  return changeLiveKey(
-    db,
-    viewer,
-    keyId,
-    {
+const withSpend = async (db: Database, key: KeyRow, now: Date) => toContract(key, await spentThisPeriod(db, key.id, now), now);
+
+/** Records only the settings the update changed, before → after; an update that changes none records nothing. */
+export async function updateKey(db: Database, viewer: Acting, keyId: string, input: KeyInput, now: Date): Promise<PublishableKey> {
+  return db.transaction(async (tx) => {
+    // Locked, so the "before" recorded is exactly what this update replaces.
+    const [before] = await tx.select().from(publishableKeys).where(liveKeyOf(viewer, keyId)).for('update');
+    if (!before) throw unknownKey();
+    const change = {
       name: input.name,
       spendLimitNanos: dollarsToNanos(input.budget),
       spendLimitPeriod: input.budgetType,
       allowedOrigins: input.allowedOrigins,
       ...controlsOf(input),
-    },
-    now,
-  );
+    };
+    const key = await withSpend(tx, await changeLiveKey(tx, viewer, keyId, change, now), now);
+    const changes = changesBetween(settingsOf(toContract(before, nothingSpent, now)), settingsOf(key));
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(tx, { organizationId: viewer.organizationId, actor: actorOf(viewer), action: 'key.updated', target: key.name, changes });
+    }
+    return key;
+  });
 }
 
 /**
  * A new value for the same key (id, budget, origins and spend stay). The value it replaces keeps
  * authenticating until now + overlap (exclusive); an older previous value stops at once.
  */
-export async function rollKey(db: Database, viewer: Viewer, keyId: string, overlapHours: number, now: Date): Promise<PublishableKey> {
+export async function rollKey(db: Database, viewer: Acting, keyId: string, overlapHours: number, now: Date): Promise<PublishableKey> {
   const overlap = overlapHours > 0;
-  return changeLiveKey(
-    db,
-    viewer,
-    keyId,
-    {
-      value: newKeyValue(),
-      // The right-hand side reads the row as it was: the value being replaced.
-      previousValue: overlap ? sql`${publishableKeys.value}` : null,
-      previousValueExpiresAt: overlap ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
-    },
-    now,
-  );
+  return db.transaction(async (tx) => {
+    const key = await changeLiveKey(
+      tx,
+      viewer,
+      keyId,
+      {
+        value: newKeyValue(),
+        // The right-hand side reads the row as it was: the value being replaced.
+        previousValue: overlap ? sql`${publishableKeys.value}` : null,
+        previousValueExpiresAt: overlap ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
+      },
+      now,
+    );
+    await recordAudit(tx, {
+      organizationId: viewer.organizationId,
+      actor: actorOf(viewer),
+      action: 'key.rolled',
+      target: key.name,
+      changes: initialValues({ overlapHours }),
+    });
+    return withSpend(tx, key, now);
+  });
 }
 
 async function spentThisPeriod(db: Database, keyId: string, now: Date): Promise<Spend> {
@@ -167,8 +204,20 @@ async function spentThisPeriod(db: Database, keyId: string, now: Date): Promise<
   return spend ?? nothingSpent;
 }
 
-/** Soft delete: the usage history keeps its key; neither its value nor a previous one authenticates again. */
-export async function deleteKey(db: Database, viewer: Viewer, keyId: string, now: Date): Promise<void> {
-  const deleted = await db.update(publishableKeys).set({ deletedAt: now }).where(liveKeyOf(viewer, keyId)).returning({ id: publishableKeys.id });
-  if (deleted.length === 0) throw new AppError('NotFound', 'Unknown publishable key.');
+/**
+ * Soft delete: the usage history keeps its key; neither its value nor a previous one authenticates
+ * again. The reason the person gave, if any, is recorded with the deletion.
+ */
+export async function deleteKey(db: Database, viewer: Acting, keyId: string, now: Date, reason?: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx.update(publishableKeys).set({ deletedAt: now }).where(liveKeyOf(viewer, keyId)).returning({ name: publishableKeys.name });
+    if (!deleted) throw unknownKey();
+    await recordAudit(tx, {
+      organizationId: viewer.organizationId,
+      actor: actorOf(viewer),
+      action: 'key.deleted',
+      target: deleted.name,
+      changes: reason ? initialValues({ reason }) : {},
+    });
+  });
 }

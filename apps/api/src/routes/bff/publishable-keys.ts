@@ -7,6 +7,7 @@ import {
   pricedModelListSchema,
   rolesAllowedTo,
   type PublishableKeyFields,
+  publishableKeyDeletionSchema,
   publishableKeyInputSchema,
   publishableKeyListSchema,
   publishableKeyParamsSchema,
@@ -74,9 +75,10 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
 
   app.delete(
     '/bff/publishable-keys/:publishableKeyId',
-    { config: keyChange, schema: { params: publishableKeyParamsSchema, response: { 204: z.null() } } },
+    { config: keyChange, schema: { params: publishableKeyParamsSchema, body: publishableKeyDeletionSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      changed(request.params.publishableKeyId, await deleteKey(db.db, viewerOf(request), request.params.publishableKeyId, new Date()));
+      const { publishableKeyId } = request.params;
+      changed(publishableKeyId, await deleteKey(db.db, viewerOf(request), publishableKeyId, new Date(), request.body?.reason));
       return reply.code(204).send(null);
     },
   );

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { chatCompletions } from '../../db/schema/index.js';
 import { addBlock, removeBlock } from '../../domain/keys/key-blocks.js';
 import { stockTrustMs } from '../../domain/metering/hold-stock.js';
-import type { Viewer } from '../../domain/people/ensure-person.js';
+import { systemActor } from '../../domain/audit/record-audit.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
@@ -158,7 +158,7 @@ describe('keys that require end-user tokens', () => {
     // The stock's trust is counted on performance.now(): faked, the test moves it past stockTrustMs instead of waiting.
     vi.useFakeTimers({ toFake: ['performance'] });
     const account = await tokenKey();
-    const viewer = { organizationId: account.organizationId } as Viewer;
+    const viewer = { organizationId: account.organizationId, ...systemActor };
     const alice = clientWith(account.value, await provider.token('alice'));
     const bob = clientWith(account.value, await provider.token('bob'));
     for (let i = 0; i < 3; i++) expect(await call(alice)).toBe(200);

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { chatCompletions, callerSpend, publishableKeys } from '../../db/schema/index.js';
 import { addBlock, removeBlock } from '../../domain/keys/key-blocks.js';
 import { stockTrustMs } from '../../domain/metering/hold-stock.js';
-import type { Viewer } from '../../domain/people/ensure-person.js';
+import { systemActor } from '../../domain/audit/record-audit.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
@@ -149,7 +149,7 @@ describe('per-key controls on the gateway', () => {
     // The stock's trust is counted on performance.now(): faked, the test moves it past stockTrustMs instead of waiting.
     vi.useFakeTimers({ toFake: ['performance'] });
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
-    const viewer = { organizationId: account.organizationId } as Viewer;
+    const viewer = { organizationId: account.organizationId, ...systemActor };
     const attacker = clientFrom('127.0.0.2', account.value);
     const visitor = clientFrom('127.0.0.3', account.value);
     const call = (client: OpenAI) => statusOf(client.chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 4 }));

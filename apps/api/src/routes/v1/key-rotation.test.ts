@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chatCompletions, keySpend } from '../../db/schema/index.js';
 import { deleteKey, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
-import type { Viewer } from '../../domain/people/ensure-person.js';
+import { systemActor } from '../../domain/audit/record-audit.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { stockTrustMs } from '../../domain/metering/hold-stock.js';
@@ -34,7 +34,7 @@ afterEach(async () => {
 
 async function account() {
   const created = await t.account({ creditDollars: 1, budgetDollars: 1 });
-  const viewer = { organizationId: created.organizationId } as Viewer;
+  const viewer = { organizationId: created.organizationId, ...systemActor };
   const roll = async (overlapHours: number) => (await rollKey(t.testDb.db, viewer, created.keyId, overlapHours, new Date())).value;
   return { ...created, viewer, roll };
 }
