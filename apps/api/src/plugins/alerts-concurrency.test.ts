@@ -64,7 +64,12 @@ describe(`alerts under concurrent usage on two api instances${process.env.DATABA
     const personId = randomUUID();
     await t.testDb.db.insert(persons).values({ id: personId, identityId: randomUUID(), email, organizationId: account.organizationId });
     await t.testDb.db.insert(memberships).values({ organizationId: account.organizationId, personId, role: 'owner' });
-    await saveAlertSettings(t.testDb.db, { organizationId: account.organizationId }, { lowBalance: 0.9999, keyBudgetPercents: [10, 50, 80, 100] }, new Date());
+    await saveAlertSettings(
+      t.testDb.db,
+      { organizationId: account.organizationId, personId: null, email: 'system' },
+      { lowBalance: 0.9999, keyBudgetPercents: [10, 50, 80, 100] },
+      new Date(),
+    );
 
     let using = true;
     const checkers = [t.testDb.db, second.db].map(async (db) => {

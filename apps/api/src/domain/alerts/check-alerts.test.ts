@@ -29,7 +29,7 @@ async function organization() {
   const email = `alerts-${randomUUID()}@example.com`;
   await testDb.db.insert(organizations).values({ id: organizationId, name: 'Acme Labs' });
   await member(organizationId, email, 'owner');
-  return { organizationId, email, viewer: { organizationId } };
+  return { organizationId, email, viewer: { organizationId, personId: null, email: 'system' } };
 }
 
 async function member(organizationId: string, email: string, role: Role) {
