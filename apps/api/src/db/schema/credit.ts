@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
-import { organizations } from './people.js';
+import { organizations, persons } from './people.js';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -90,6 +90,8 @@ export const checkoutSessions = appSchema.table(
     failureMessage: text('failure_message'),
     /** Sandbox only: the card's outcome, waiting to be applied as a webhook would apply it. */
     pendingOutcome: text('pending_outcome'),
+    /** Who started the top-up (null for those started before it was kept): the audit log names them when it succeeds. */
+    startedBy: uuid('started_by').references(() => persons.id),
     /** Stripe's payment_intent of the paid session: a charge's refund or dispute finds its top-up by it. */
     paymentIntentId: text('payment_intent_id'),
     /** What the provider charged (credit and tax), known from the first refund or dispute. */

@@ -14,7 +14,8 @@ export type LedgerEntry = {
   reason?: string;
 };
 
-export type Posted = { posted: true; entryId: string; balanceAfterNanos: bigint; owedAfterNanos: bigint } | { posted: false };
+export type Posted =
+  { posted: true; entryId: string; balanceBeforeNanos: bigint; owedBeforeNanos: bigint; balanceAfterNanos: bigint; owedAfterNanos: bigint } | { posted: false };
 
 type Account = { balanceNanos: bigint; owedNanos: bigint };
 
@@ -39,6 +40,8 @@ async function insertEntry(tx: Database, entry: LedgerEntry & { id: string; bala
     .returning({ id: creditEntries.id });
   return inserted !== undefined;
 }
+
+const before = (account: Account) => ({ balanceBeforeNanos: account.balanceNanos, owedBeforeNanos: account.owedNanos });
 
 async function saveAccount(tx: Database, organizationId: string, account: Account) {
   await tx
@@ -77,7 +80,7 @@ export async function postEntry(tx: Database, entry: LedgerEntry): Promise<Poste
     });
   }
   await saveAccount(tx, entry.organizationId, { balanceNanos, owedNanos });
-  return { posted: true, entryId, balanceAfterNanos: balanceNanos, owedAfterNanos: owedNanos };
+  return { posted: true, entryId, ...before(account), balanceAfterNanos: balanceNanos, owedAfterNanos: owedNanos };
 }
 
 /**
@@ -96,7 +99,7 @@ export async function takeBack(tx: Database, entry: Omit<LedgerEntry, 'amountNan
   if (!(await insertEntry(tx, { ...entry, id: entryId, amountNanos: -taken, owedNanos: owed, balanceAfterNanos: after.balanceNanos })))
     return { posted: false };
   await saveAccount(tx, entry.organizationId, after);
-  return { posted: true, entryId, balanceAfterNanos: after.balanceNanos, owedAfterNanos: after.owedNanos };
+  return { posted: true, entryId, ...before(account), balanceAfterNanos: after.balanceNanos, owedAfterNanos: after.owedNanos };
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { Database } from '@meterway/db';
 import { and, desc, eq, lt, ne } from 'drizzle-orm';
-import { type CheckoutStatus, checkoutSessions } from '../../db/schema/index.js';
+import { type CheckoutStatus, checkoutSessions, persons } from '../../db/schema/index.js';
+import { type Actor, systemActor } from '../audit/record-audit.js';
 import { postEntry } from '../credit/ledger.js';
+import { recordCreditAudit } from '../credit/record-credit-audit.js';
 
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 
@@ -15,9 +17,10 @@ export async function recordCheckout(
     taxNanos: bigint;
     expiresAt: Date;
     clientSecretHash?: string;
+    startedBy?: string;
   },
 ) {
-  await db.insert(checkoutSessions).values({ ...session, clientSecretHash: session.clientSecretHash ?? null });
+  await db.insert(checkoutSessions).values({ ...session, clientSecretHash: session.clientSecretHash ?? null, startedBy: session.startedBy ?? null });
 }
 
 export async function findCheckout(db: Database, id: string): Promise<CheckoutSession | undefined> {
@@ -30,7 +33,8 @@ export async function findCheckout(db: Database, id: string): Promise<CheckoutSe
  * wins over an earlier FAILED or EXPIRED (a paid completion is authoritative, whatever order the
  * provider's notifications arrive in); a session credits at most once, by its ledger reference.
  * `creditNanos` is what the provider says was paid for (Stripe's subtotal), when it says;
- * `paymentIntentId` the payment a later refund or dispute names (Stripe's payment_intent).
+ * `paymentIntentId` the payment a later refund or dispute names (Stripe's payment_intent). The
+ * audit log records the credit added, by the person who started the top-up.
  */
 export async function markSucceeded(db: Database, id: string, now: Date, paid: { creditNanos?: bigint; paymentIntentId?: string } = {}): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -47,9 +51,26 @@ export async function markSucceeded(db: Database, id: string, now: Date, paid: {
       .where(and(eq(checkoutSessions.id, id), ne(checkoutSessions.status, 'SUCCEEDED')))
       .returning();
     if (!session) return false;
-    await postEntry(tx, { organizationId: session.organizationId, kind: 'top_up', amountNanos: session.creditNanos, reference: session.id });
+    const posted = await postEntry(tx, { organizationId: session.organizationId, kind: 'top_up', amountNanos: session.creditNanos, reference: session.id });
+    if (posted.posted) {
+      await recordCreditAudit(tx, {
+        organizationId: session.organizationId,
+        actor: await starterOf(tx, session.startedBy),
+        action: 'credit.added',
+        amountNanos: session.creditNanos,
+        posted,
+        details: { checkoutSessionId: session.id },
+      });
+    }
     return true;
   });
+}
+
+/** The person who started a top-up, by their e-mail now; the system for a top-up from before that was kept. */
+async function starterOf(tx: Database, personId: string | null): Promise<Actor> {
+  if (!personId) return systemActor;
+  const [person] = await tx.select({ email: persons.email }).from(persons).where(eq(persons.id, personId));
+  return person ? { personId, email: person.email } : systemActor;
 }
 
 /** A terminal failure (declined, expired): only an open session moves, so nothing undoes a success. */

@@ -24,6 +24,7 @@ export async function startCheckout(db: Database, provider: PaymentProvider, vie
     creditNanos,
     taxNanos: started.taxNanos,
     expiresAt: started.expiresAt,
+    startedBy: viewer.personId,
     ...(started.clientSecretHash ? { clientSecretHash: started.clientSecretHash } : {}),
   });
   return { checkoutSessionId: started.checkoutSessionId, clientSecret: started.clientSecret };

@@ -1,7 +1,9 @@
 import type { Database } from '@meterway/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { checkoutSessions, type DisputeStatus, paymentDisputes, paymentEvents } from '../../db/schema/index.js';
+import { systemActor } from '../audit/record-audit.js';
 import { postEntry, takeBack } from '../credit/ledger.js';
+import { recordCreditAudit } from '../credit/record-credit-audit.js';
 import { nanosToDecimalDollars } from '../money.js';
 
 /**
@@ -46,7 +48,8 @@ const storedRank = sql`(case ${paymentDisputes.status} when 'open' then 0 when '
  * only grows; a dispute is recorded once by its id and its status only moves forward), and the
  * difference is posted: taken back (what the credit cannot pay becomes owed) or given back (paying
  * any debt first). So a repeated, partial or out-of-order notice never counts anything twice. A
- * notice for a top-up that is not a paid one of ours changes nothing.
+ * notice for a top-up that is not a paid one of ours changes nothing. What moves the ledger is
+ * recorded in the audit log as the system's, in the same transaction.
  */
 export async function applyChargeNotice(db: Database, notice: ChargeNotice, now: Date): Promise<NoticeOutcome> {
   return db.transaction(async (tx) => {
@@ -97,17 +100,24 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
     const after = creditTakenBack({ ...session, chargedNanos, refundedNanos, disputes: await disputesOf() });
 
     const reference = `${notice.provider}:${notice.eventId}`;
+    const refund = notice.type === 'charge.refunded';
+    const audit = { organizationId: session.organizationId, actor: systemActor, action: refund ? ('credit.refunded' as const) : ('credit.disputed' as const) };
+    const details = { checkoutSessionId: session.id, ...(refund ? {} : { dispute: notice.status }) };
     if (after > before) {
-      const kind = notice.type === 'charge.refunded' ? 'refund' : 'dispute';
-      await takeBack(tx, { organizationId: session.organizationId, kind, amountNanos: after - before, reference, reason: `${kind} of top-up ${session.id}` });
+      const kind = refund ? 'refund' : 'dispute';
+      const amountNanos = after - before;
+      const posted = await takeBack(tx, { organizationId: session.organizationId, kind, amountNanos, reference, reason: `${kind} of top-up ${session.id}` });
+      if (posted.posted) await recordCreditAudit(tx, { ...audit, amountNanos, posted, details });
     } else if (after < before) {
-      await postEntry(tx, {
+      const amountNanos = before - after;
+      const posted = await postEntry(tx, {
         organizationId: session.organizationId,
         kind: 'dispute_won',
-        amountNanos: before - after,
+        amountNanos,
         reference,
-        reason: `dispute of top-up ${session.id} won: $${nanosToDecimalDollars(before - after)} given back`,
+        reason: `dispute of top-up ${session.id} won: $${nanosToDecimalDollars(amountNanos)} given back`,
       });
+      if (posted.posted) await recordCreditAudit(tx, { ...audit, amountNanos, posted, details });
     }
     return 'handled';
   });
