@@ -26,8 +26,8 @@ describe('/admin/users', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['ID', 'Email', 'Created at']);
-    const [id, email, createdAt] = within(within(table).getAllByRole('row')[1]!)
+    ).toEqual(['ID', 'Email', 'Organisations', 'Created at']);
+    const [id, email, , createdAt] = within(within(table).getAllByRole('row')[1]!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
     expect([id, email]).toEqual(['0b9e2c1d-6a4f-4e8b-9c3d-1e2f3a4b5c6d', 'grace@example.com']);
@@ -52,6 +52,32 @@ describe('/admin/users', () => {
       .slice(1)
       .map((row) => within(row).getAllByRole('cell')[1]?.textContent);
     expect(emails).toEqual(['owes@example.comOwes $8.25', 'clear@example.com']);
+  });
+
+  it("lists each person's organisations with their role in each", async () => {
+    server.use(
+      meHandlers.admin(),
+      listsHandlers.persons(
+        pageOf([
+          buildPerson({
+            id: 'p-two',
+            organizations: [
+              { organizationId: 'o1', organizationName: 'Compilers Inc', role: 'owner' },
+              { organizationId: 'o2', organizationName: 'Analytical Engines', role: 'developer' },
+            ],
+          }),
+          buildPerson({ id: 'p-none', email: 'gone@example.com', organizations: [] }),
+        ]),
+      ),
+    );
+    renderRoute('/admin/users');
+
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const organisations = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[2]?.textContent);
+    expect(organisations).toEqual(['Compilers Inc (owner)Analytical Engines (developer)', '—']);
   });
 
   it('has breadcrumbs Admin › Users leading back to the admin home', async () => {

@@ -1,4 +1,4 @@
-import { Badge, Group } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { Person } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
 import { idColumn } from '../../../components/id-column';
@@ -22,6 +22,22 @@ const columns: readonly PagedTableColumn<Person>[] = [
         </Group>
       ) : (
         row.email
+      ),
+  },
+  // Issue #21: every organisation the person belongs to, with their role in it, oldest first.
+  {
+    header: 'Organisations',
+    cell: (row) =>
+      row.organizations.length === 0 ? (
+        '—'
+      ) : (
+        <Stack gap={0}>
+          {row.organizations.map((organization) => (
+            <Text key={organization.organizationId} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {`${organization.organizationName} (${organization.role})`}
+            </Text>
+          ))}
+        </Stack>
       ),
   },
   { header: 'Created at', cell: (row) => formatDateTime(row.createdAt) },
