@@ -84,6 +84,9 @@ const matrix: Record<string, Case> = {
   'DELETE /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, expect: ownerOnly(204) },
   'GET /bff/chat-completions': { url: () => '/bff/chat-completions', expect: signedIn(200) },
   'GET /bff/chat-completions/export': { url: () => '/bff/chat-completions/export', expect: signedIn(200) },
+  // Each organisation's owner reads their own organisation's audit log only (audit-log.test.ts checks what each sees).
+  'GET /bff/audit-log': { url: () => '/bff/audit-log', expect: signedIn(200) },
+  'GET /bff/audit-log/export': { url: () => '/bff/audit-log/export', expect: signedIn(200) },
   'GET /bff/usage/daily': { url: () => '/bff/usage/daily', expect: signedIn(200) },
   'POST /bff/feedback': { url: () => '/bff/feedback', body: { type: 'feature_request', description: 'More charts' }, expect: signedIn(201) },
   'GET /bff/alert-settings': { url: () => '/bff/alert-settings', expect: signedIn(200) },

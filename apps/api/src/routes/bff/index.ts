@@ -3,6 +3,7 @@ import { refuseUnstorableText } from '@meterway/service';
 import { unstorableText } from '../../errors/app-error.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 import { alertSettingsRoutes } from './alert-settings.js';
+import { auditLogRoutes } from './audit-log.js';
 import { chatCompletionRoutes } from './chat-completions.js';
 import { chatCompletionExportRoutes } from './chat-completions-export.js';
 import { feedbackRoutes } from './feedback.js';
@@ -27,4 +28,5 @@ export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   usageDailyRoutes(app, deps);
   memberRoutes(app, deps);
   organizationRoutes(app, deps);
+  auditLogRoutes(app, deps);
 }
