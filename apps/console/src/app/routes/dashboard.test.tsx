@@ -449,7 +449,7 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it('deletes with a reason: DELETE, then the reason as key_deletion feedback', async () => {
+  it('deletes with a reason: DELETE with the reason (for the audit log), then the reason as key_deletion feedback', async () => {
     const deletions: RecordedRequest[] = [];
     const feedback: RecordedRequest[] = [];
     server.use(keysHandlers.remove({ requests: deletions }), keysHandlers.feedback({ requests: feedback }));
@@ -461,7 +461,7 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
     await user.click(confirm.getByRole('button', { name: 'Delete' }));
 
     expect(await toast('Success!')).toBeInTheDocument();
-    expect(deletions).toEqual([{ id: webApp.id }]);
+    expect(deletions).toEqual([{ id: webApp.id, body: { reason: 'Moved to a new app' } }]);
     await waitFor(() => expect(feedback).toEqual([{ body: { type: 'key_deletion', description: 'Moved to a new app' } }]));
   });
 

@@ -22,14 +22,18 @@ export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps
   const [confirming, setConfirming] = useState(false);
   const [rolling, setRolling] = useState(false);
 
+  // The reason goes with the deletion (the audit log records it) and, as before, to feedback.
   const remove = (reason: string) =>
-    deleteKey.mutate(key.id, {
-      onSuccess: () => {
-        if (reason) sendFeedback.mutate(reason);
-        notifySuccess('Publishable key deleted');
-        onClose();
+    deleteKey.mutate(
+      { id: key.id, reason },
+      {
+        onSuccess: () => {
+          if (reason) sendFeedback.mutate(reason);
+          notifySuccess('Publishable key deleted');
+          onClose();
+        },
       },
-    });
+    );
 
   return (
     <>
