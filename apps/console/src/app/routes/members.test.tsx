@@ -58,6 +58,9 @@ describe('/members: the lists', () => {
     expect(adaRow![2]).toContain('2026');
     expect(graceRow![0]).toBe('grace@example.com');
     expect(screen.getByRole('combobox', { name: 'Role of ada@example.com' })).toHaveValue('Owner');
+    // Oneself leaves from the avatar menu instead.
+    expect(screen.queryByRole('button', { name: 'Remove ada@example.com' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Remove grace@example.com' })).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Role of grace@example.com' })).toHaveValue('Developer');
 
     expect(

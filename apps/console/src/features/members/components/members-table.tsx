@@ -113,10 +113,13 @@ function MemberRow({ member, you, onRemove }: MemberRowProps) {
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(member.joinedAt)}</Table.Td>
       <Table.Td>
-        {/* red.9: the theme's red.6 on white is 3.3:1, below WCAG AA. */}
-        <Button variant="subtle" color="red.9" size="compact-sm" aria-label={`Remove ${member.email}`} onClick={() => onRemove(member)}>
-          Remove
-        </Button>
+        {/* Oneself leaves from the avatar menu (Leave organisation), which says where one goes next. */}
+        {!you && (
+          // red.9: the theme's red.6 on white is 3.3:1, below WCAG AA.
+          <Button variant="subtle" color="red.9" size="compact-sm" aria-label={`Remove ${member.email}`} onClick={() => onRemove(member)}>
+            Remove
+          </Button>
+        )}
       </Table.Td>
     </Table.Tr>
   );
