@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { can, type Permission, type Role as TeamRole } from '@meterway/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberships, persons } from './db/schema/index.js';
 import { settleSandbox } from './domain/payments/sandbox-checkout.js';
 import { stripeProvider } from './domain/payments/stripe-provider.js';
 import { setupFakeStripe } from './testing/fake-stripe.js';
 import { setupTestApp } from './testing/setup-test-app.js';
+import { teamsOf } from './testing/teams.js';
 
 const adminEmail = `matrix-admin-${Date.now()}@example.com`;
 const t = setupTestApp({ SYSTEM_ADMIN_EMAILS: adminEmail }, { identity: true });
@@ -18,7 +22,15 @@ const stripeApp = setupTestApp(
 type Role = 'anonymous' | 'unverified' | 'userB' | 'admin' | 'userA';
 /** Roles run in this order, so the owner's destructive call (DELETE) comes last. */
 const roles: Role[] = ['anonymous', 'unverified', 'userB', 'admin', 'userA'];
-type Case = { url: () => string; body?: unknown; headers?: Record<string, string>; app?: 'stripe'; expect: Record<Role, number> };
+/** `body` may be read when the row runs (ids made in beforeAll); `after` runs once every caller has been tried. */
+type Case = {
+  url: () => string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  app?: 'stripe';
+  expect: Record<Role, number>;
+  after?: () => Promise<void>;
+};
 
 const everyone = (status: number) => ({ anonymous: status, unverified: status, userB: status, admin: status, userA: status });
 const signedIn = (status: number) => ({ anonymous: 401, unverified: 401, userB: status, admin: status, userA: status });
@@ -41,7 +53,15 @@ const f = {} as {
   checkoutOfB: Checkout;
   portalTokenOfA: string;
   portalTokenOfB: string;
+  memberOfA: string;
+  invitationOfA: string;
 };
+/** Each signed-up caller goes back to the organisation they had (a row that made them another leaves them in it). */
+const backToOwnOrganizations = async () => {
+  for (const role of ['userB', 'admin', 'userA'] as const) await as(role, 'PUT', '/bff/current-organization', { organizationId: organizationOf[role] });
+};
+/** The same address, invited by each owner into their own organisation. */
+const invitedByEach = `matrix-invitee-${Date.now()}@example.com`;
 
 /**
  * Every route of the app (both payment modes) × every kind of caller, each sending only its
@@ -91,6 +111,26 @@ const matrix: Record<string, Case> = {
   'POST /bff/feedback': { url: () => '/bff/feedback', body: { type: 'feature_request', description: 'More charts' }, expect: signedIn(201) },
   'GET /bff/alert-settings': { url: () => '/bff/alert-settings', expect: signedIn(200) },
   'PUT /bff/alert-settings': { url: () => '/bff/alert-settings', body: { lowBalance: 5, keyBudgetPercents: [50, 100] }, expect: signedIn(200) },
+  // A's organisation has a developer besides A, and a pending invitation; to B and the admin they are ids of nothing.
+  'GET /bff/members': { url: () => '/bff/members', expect: signedIn(200) },
+  'PUT /bff/members/:personId': { url: () => `/bff/members/${f.memberOfA}`, body: { role: 'billing' }, expect: ownerOnly(200) },
+  'DELETE /bff/members/:personId': { url: () => `/bff/members/${f.memberOfA}`, expect: ownerOnly(204) },
+  'POST /bff/invitations': { url: () => '/bff/invitations', body: { email: invitedByEach, role: 'developer' }, expect: signedIn(201) },
+  'POST /bff/invitations/:invitationId/resend': { url: () => `/bff/invitations/${f.invitationOfA}/resend`, expect: ownerOnly(200) },
+  'DELETE /bff/invitations/:invitationId': { url: () => `/bff/invitations/${f.invitationOfA}`, expect: ownerOnly(204) },
+  // Any signed-in person may present a link; one that was never mailed opens nothing.
+  'POST /bff/invitations/accept': { url: () => '/bff/invitations/accept', body: { token: 'x'.repeat(43) }, expect: signedIn(404) },
+  'PUT /bff/current-organization': {
+    url: () => '/bff/current-organization',
+    body: () => ({ organizationId: organizationOf.userA }),
+    expect: ownerOnly(200),
+  },
+  'POST /bff/organizations': { url: () => '/bff/organizations', body: { name: 'Matrix side project' }, expect: signedIn(201), after: backToOwnOrganizations },
+  // A is the last owner of A's organisation; to the others it is no organisation of theirs.
+  'POST /bff/organizations/:organizationId/leave': {
+    url: () => `/bff/organizations/${organizationOf.userA}/leave`,
+    expect: { anonymous: 401, unverified: 401, userB: 404, admin: 404, userA: 409 },
+  },
   // The dev outbox exists only without SMTP and outside production (plugins/alerts.test.ts); it is public by design there.
   'GET /dev/outbox': { url: () => '/dev/outbox', expect: everyone(200) },
   'GET /admin/persons': { url: () => '/admin/persons', expect: adminOnly },
@@ -127,7 +167,12 @@ const matrix: Record<string, Case> = {
 };
 
 const cookies = {} as Record<Role, string | undefined>;
-const organizationOf = {} as Record<'userA' | 'userB', string>;
+const organizationOf = {} as Record<'userA' | 'userB' | 'admin', string>;
+let emailOfA = '';
+const teams = teamsOf(
+  () => t.app,
+  async (email) => (await t.app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(email)}` })).json().messages.at(-1)?.link,
+);
 const counts = { requests: 0, checks: 0, violations: [] as string[] };
 
 async function send(options: InjectOptions, app = t.app): Promise<LightMyRequestResponse> {
@@ -158,12 +203,18 @@ function forgedPortalToken() {
 beforeAll(async () => {
   cookies.anonymous = undefined;
   cookies.unverified = (await t.users.signUp({ verified: false })).cookie;
-  cookies.userA = (await t.users.signUp()).cookie;
+  const userA = await t.users.signUp();
+  cookies.userA = userA.cookie;
+  emailOfA = userA.email;
   cookies.userB = (await t.users.signUp()).cookie;
   cookies.admin = (await t.users.signUp({ email: adminEmail })).cookie;
-  for (const role of ['userA', 'userB'] as const) {
+  for (const role of ['userA', 'userB', 'admin'] as const) {
     organizationOf[role] = (await as(role, 'GET', '/bff/me')).json().organizationId ?? '';
   }
+  const memberOfA = await t.users.signUp();
+  await teams.join({ email: emailOfA, cookie: userA.cookie }, memberOfA, 'developer');
+  f.memberOfA = (await as('userA', 'GET', '/bff/members')).json().members.find((member: { email: string }) => member.email === memberOfA.email).personId;
+  f.invitationOfA = (await as('userA', 'POST', '/bff/invitations', { email: `matrix-pending-${Date.now()}@example.com`, role: 'billing' })).json().invitationId;
 
   f.keyOfA = (await as('userA', 'POST', '/bff/publishable-keys', keyBody)).json().id;
   f.blockOfA = (await as('userA', 'POST', `/bff/publishable-keys/${f.keyOfA}/blocks`, { clientAddress: '203.0.113.50' })).json().id;
@@ -403,17 +454,307 @@ describe('authorisation matrix', () => {
             method,
             url: testCase.url(),
             headers: { ...testCase.headers, ...(cookie ? { cookie } : {}) },
-            ...(testCase.body ? { payload: testCase.body as object } : {}),
+            ...(testCase.body ? { payload: (typeof testCase.body === 'function' ? testCase.body() : testCase.body) as object } : {}),
           },
           testCase.app === 'stripe' ? stripeApp.app : t.app,
         );
         statuses[role] = response.statusCode;
       }
+      await testCase.after?.();
       expect(statuses).toEqual(testCase.expect);
     });
   }
 
+  it('names the roles every /bff route allows (config.roles), except the public payment config', () => {
+    const bff = t.app.routeTable.filter((route) => route.url.startsWith('/bff/') && route.url !== '/bff/config');
+    expect(bff.length).toBeGreaterThan(20);
+    expect(bff.filter((route) => !route.roles?.length).map((route) => `${route.method} ${route.url}`)).toEqual([]);
+  });
+
   it('ends with no violation: no 5xx anywhere, no admin list answered to anyone else', () => {
+    expect(counts.violations).toEqual([]);
+  });
+});
+
+/**
+ * One organisation with a member of each role: every /bff route answers exactly the roles contracts'
+ * rolesAllowedTo names for it (403 to the others), and ids of another organisation answer 404 to
+ * every role the route allows, as ids that exist nowhere.
+ */
+const teamRoles: TeamRole[] = ['owner', 'admin', 'developer', 'billing'];
+const perRole = <T>(value: (role: TeamRole, index: number) => T) =>
+  Object.fromEntries(teamRoles.map((role, index) => [role, value(role, index)])) as Record<TeamRole, T>;
+const team = {} as {
+  people: Record<TeamRole, { email: string; cookie: string }>;
+  personIdOf: Record<TeamRole, string>;
+  organizationId: string;
+  sharedKey: string;
+  keyOf: Record<TeamRole, string>;
+  blockOf: Record<TeamRole, string>;
+  memberToChange: string;
+  removableOf: Record<TeamRole, string>;
+  invitationOf: Record<TeamRole, string>;
+  sharedInvitation: string;
+  personOfA: string;
+  foreignInvitation: string;
+};
+type TeamRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: object };
+type TeamCase = {
+  allowed: Permission;
+  /** What an allowed role gets. */
+  status: number | ((role: TeamRole) => number);
+  request: (role: TeamRole, index: number) => TeamRequest;
+  /** Puts back what an allowed call changed that the rows after rely on. */
+  restore?: (role: TeamRole) => Promise<void>;
+};
+const asMember = (role: TeamRole, { method, url, body }: TeamRequest) =>
+  send({ method, url, headers: { cookie: team.people[role].cookie }, ...(body ? { payload: body } : {}) });
+const switchBackToTeam = async (role: TeamRole) => {
+  await asMember(role, { method: 'PUT', url: '/bff/current-organization', body: { organizationId: team.organizationId } });
+};
+const stamp = Date.now();
+const teamKeyBody = { name: 'Team key', budget: 5, budgetType: 'monthly', allowedOrigins: [keyOrigin] };
+const get = (url: string) => (): TeamRequest => ({ method: 'GET', url });
+const sharedKeyUrl = (suffix = '') => `/bff/publishable-keys/${team.sharedKey}${suffix}`;
+
+const teamCases: Record<string, TeamCase> = {
+  'GET /bff/me': { allowed: 'seeOrganization', status: 200, request: get('/bff/me') },
+  'GET /bff/models': { allowed: 'seeOrganization', status: 200, request: get('/bff/models') },
+  'GET /bff/chat-completions': { allowed: 'seeOrganization', status: 200, request: get('/bff/chat-completions') },
+  'GET /bff/chat-completions/export': { allowed: 'seeOrganization', status: 200, request: get('/bff/chat-completions/export') },
+  'GET /bff/usage/daily': { allowed: 'seeOrganization', status: 200, request: get('/bff/usage/daily') },
+  'POST /bff/feedback': {
+    allowed: 'seeOrganization',
+    status: 201,
+    request: () => ({ method: 'POST', url: '/bff/feedback', body: { type: 'question', description: 'Who sees this?' } }),
+  },
+  'GET /bff/publishable-keys': { allowed: 'manageKeys', status: 200, request: get('/bff/publishable-keys') },
+  'POST /bff/publishable-keys': { allowed: 'manageKeys', status: 201, request: () => ({ method: 'POST', url: '/bff/publishable-keys', body: teamKeyBody }) },
+  'PUT /bff/publishable-keys/:publishableKeyId': {
+    allowed: 'manageKeys',
+    status: 200,
+    request: () => ({ method: 'PUT', url: sharedKeyUrl(), body: teamKeyBody }),
+  },
+  'POST /bff/publishable-keys/:publishableKeyId/roll': {
+    allowed: 'manageKeys',
+    status: 200,
+    request: () => ({ method: 'POST', url: sharedKeyUrl('/roll'), body: { overlapHours: 1 } }),
+  },
+  'GET /bff/publishable-keys/:publishableKeyId/callers': {
+    allowed: 'manageKeys',
+    status: 200,
+    request: () => ({ method: 'GET', url: sharedKeyUrl('/callers') }),
+  },
+  'GET /bff/publishable-keys/:publishableKeyId/blocks': {
+    allowed: 'manageKeys',
+    status: 200,
+    request: () => ({ method: 'GET', url: sharedKeyUrl('/blocks') }),
+  },
+  'POST /bff/publishable-keys/:publishableKeyId/blocks': {
+    allowed: 'manageKeys',
+    status: 201,
+    request: (_role, index) => ({ method: 'POST', url: sharedKeyUrl('/blocks'), body: { clientAddress: `198.51.100.${40 + index}` } }),
+  },
+  'DELETE /bff/publishable-keys/:publishableKeyId/blocks/:blockId': {
+    allowed: 'manageKeys',
+    status: 204,
+    request: (role) => ({ method: 'DELETE', url: sharedKeyUrl(`/blocks/${team.blockOf[role]}`) }),
+  },
+  'DELETE /bff/publishable-keys/:publishableKeyId': {
+    allowed: 'manageKeys',
+    status: 204,
+    request: (role) => ({ method: 'DELETE', url: `/bff/publishable-keys/${team.keyOf[role]}` }),
+  },
+  'POST /bff/stripe/checkout-session': {
+    allowed: 'manageCredit',
+    status: 200,
+    request: () => ({ method: 'POST', url: '/bff/stripe/checkout-session', body: { amount: 5 } }),
+  },
+  'POST /bff/stripe/customer-portal-session': {
+    allowed: 'manageCredit',
+    status: 200,
+    request: () => ({ method: 'POST', url: '/bff/stripe/customer-portal-session' }),
+  },
+  'GET /bff/alert-settings': { allowed: 'manageCredit', status: 200, request: get('/bff/alert-settings') },
+  'PUT /bff/alert-settings': {
+    allowed: 'manageCredit',
+    status: 200,
+    request: () => ({ method: 'PUT', url: '/bff/alert-settings', body: { lowBalance: 5, keyBudgetPercents: [50, 100] } }),
+  },
+  'GET /bff/audit-log': { allowed: 'manageMembers', status: 200, request: get('/bff/audit-log') },
+  'GET /bff/audit-log/export': { allowed: 'manageMembers', status: 200, request: get('/bff/audit-log/export') },
+  'GET /bff/members': { allowed: 'manageMembers', status: 200, request: get('/bff/members') },
+  'PUT /bff/members/:personId': {
+    allowed: 'manageMembers',
+    status: 200,
+    request: () => ({ method: 'PUT', url: `/bff/members/${team.memberToChange}`, body: { role: 'billing' } }),
+  },
+  'DELETE /bff/members/:personId': {
+    allowed: 'manageMembers',
+    status: 204,
+    request: (role) => ({ method: 'DELETE', url: `/bff/members/${team.removableOf[role]}` }),
+  },
+  'POST /bff/invitations': {
+    allowed: 'manageMembers',
+    status: 201,
+    request: (role) => ({ method: 'POST', url: '/bff/invitations', body: { email: `team-invitee-${role}-${stamp}@example.com`, role: 'developer' } }),
+  },
+  'POST /bff/invitations/:invitationId/resend': {
+    allowed: 'manageMembers',
+    status: 200,
+    request: () => ({ method: 'POST', url: `/bff/invitations/${team.sharedInvitation}/resend` }),
+  },
+  'DELETE /bff/invitations/:invitationId': {
+    allowed: 'manageMembers',
+    status: 204,
+    request: (role) => ({ method: 'DELETE', url: `/bff/invitations/${team.invitationOf[role]}` }),
+  },
+  // A link is a person's own business, whatever their role where they work now: one never mailed opens nothing.
+  'POST /bff/invitations/accept': {
+    allowed: 'seeOrganization',
+    status: 404,
+    request: () => ({ method: 'POST', url: '/bff/invitations/accept', body: { token: 'y'.repeat(43) } }),
+  },
+  'PUT /bff/current-organization': {
+    allowed: 'seeOrganization',
+    status: 200,
+    request: () => ({ method: 'PUT', url: '/bff/current-organization', body: { organizationId: team.organizationId } }),
+  },
+  'POST /bff/organizations': {
+    allowed: 'seeOrganization',
+    status: 201,
+    request: (role) => ({ method: 'POST', url: '/bff/organizations', body: { name: `Side project of the ${role}` } }),
+    restore: switchBackToTeam,
+  },
+  // The owner is the team's only owner and stays; the others leave, and are put back for the rows after.
+  'POST /bff/organizations/:organizationId/leave': {
+    allowed: 'seeOrganization',
+    status: (role) => (role === 'owner' ? 409 : 200),
+    request: () => ({ method: 'POST', url: `/bff/organizations/${team.organizationId}/leave` }),
+    restore: async (role) => {
+      if (role === 'owner') return;
+      await t.testDb.db.insert(memberships).values({ organizationId: team.organizationId, personId: team.personIdOf[role], role });
+      await switchBackToTeam(role);
+    },
+  },
+};
+const expectedFor = (testCase: TeamCase, role: TeamRole) =>
+  can(role, testCase.allowed) ? (typeof testCase.status === 'function' ? testCase.status(role) : testCase.status) : 403;
+
+/** A person who never signs in, a developer in the team, for the rows that change or remove a member. */
+async function insertedMember(label: string) {
+  const personId = randomUUID();
+  await t.testDb.db
+    .insert(persons)
+    .values({ id: personId, identityId: randomUUID(), email: `team-${label}-${stamp}@example.com`, organizationId: team.organizationId });
+  await t.testDb.db.insert(memberships).values({ organizationId: team.organizationId, personId, role: 'developer' });
+  return personId;
+}
+
+describe('roles in one organisation (owner, admin, developer, billing)', () => {
+  beforeAll(async () => {
+    const [owner, admin, developer, billing] = await Promise.all(teamRoles.map(() => t.users.signUp()));
+    team.people = { owner: owner!, admin: admin!, developer: developer!, billing: billing! };
+    team.organizationId = (await asMember('owner', { method: 'GET', url: '/bff/me' })).json().organizationId;
+    for (const role of ['admin', 'developer', 'billing'] as const) await teams.join(team.people.owner, team.people[role], role);
+    const listed: { personId: string; email: string }[] = (await asMember('owner', { method: 'GET', url: '/bff/members' })).json().members;
+    team.personIdOf = perRole((role) => listed.find((member) => member.email === team.people[role].email)?.personId ?? '');
+
+    const createKey = async () => (await asMember('owner', { method: 'POST', url: '/bff/publishable-keys', body: teamKeyBody })).json().id as string;
+    team.sharedKey = await createKey();
+    team.keyOf = perRole(() => '');
+    team.blockOf = perRole(() => '');
+    team.removableOf = perRole(() => '');
+    team.invitationOf = perRole(() => '');
+    for (const [index, role] of teamRoles.entries()) {
+      team.keyOf[role] = await createKey();
+      const block = await asMember('owner', { method: 'POST', url: sharedKeyUrl('/blocks'), body: { clientAddress: `198.51.100.${60 + index}` } });
+      team.blockOf[role] = block.json().id;
+      team.removableOf[role] = await insertedMember(`removable-${role}`);
+      const invited = await asMember('owner', {
+        method: 'POST',
+        url: '/bff/invitations',
+        body: { email: `team-revoked-${role}-${stamp}@example.com`, role: 'billing' },
+      });
+      team.invitationOf[role] = invited.json().invitationId;
+    }
+    team.memberToChange = await insertedMember('changed');
+    team.sharedInvitation = (
+      await asMember('owner', { method: 'POST', url: '/bff/invitations', body: { email: `team-resent-${stamp}@example.com`, role: 'developer' } })
+    ).json().invitationId;
+
+    // What belongs to A's organisation, for the cross-organisation rows.
+    team.personOfA = (await as('userA', 'GET', '/bff/members')).json().members.find((member: { email: string }) => member.email === emailOfA).personId;
+    team.foreignInvitation = (
+      await as('userA', 'POST', '/bff/invitations', { email: `matrix-foreign-${stamp}@example.com`, role: 'developer' })
+    ).json().invitationId;
+  }, 60_000);
+
+  it('has a row for every /bff route but the public payment config', () => {
+    const registered = [...new Set(t.app.routeTable.filter((route) => route.url.startsWith('/bff/')).map((route) => `${route.method} ${route.url}`))];
+    expect(registered.filter((route) => route !== 'GET /bff/config' && !(route in teamCases))).toEqual([]);
+  });
+
+  for (const [route, testCase] of Object.entries(teamCases)) {
+    it(`${route}: ${teamRoles.map((role) => `${role} ${expectedFor(testCase, role)}`).join(', ')}`, async () => {
+      // A row for a route another change has not registered yet is skipped (the row above lists what is registered).
+      if (!t.app.routeTable.some((entry) => `${entry.method} ${entry.url}` === route)) return;
+      const statuses = {} as Record<TeamRole, number>;
+      for (const [index, role] of teamRoles.entries()) {
+        const response = await asMember(role, testCase.request(role, index));
+        statuses[role] = response.statusCode;
+        if (response.statusCode < 400) await testCase.restore?.(role);
+      }
+      expect(statuses).toEqual(perRole((role) => expectedFor(testCase, role)));
+    });
+  }
+
+  it("answers 404 for another organisation's members, invitations, keys and the organisation itself, to every role the route allows", async () => {
+    const foreign: [Permission, TeamRequest][] = [
+      ['manageMembers', { method: 'PUT', url: `/bff/members/${team.personOfA}`, body: { role: 'developer' } }],
+      ['manageMembers', { method: 'DELETE', url: `/bff/members/${team.personOfA}` }],
+      ['manageMembers', { method: 'DELETE', url: `/bff/invitations/${team.foreignInvitation}` }],
+      ['manageMembers', { method: 'POST', url: `/bff/invitations/${team.foreignInvitation}/resend` }],
+      ['manageKeys', { method: 'PUT', url: `/bff/publishable-keys/${f.gatewayKeyOfA.id}`, body: teamKeyBody }],
+      ['manageKeys', { method: 'GET', url: `/bff/publishable-keys/${f.gatewayKeyOfA.id}/callers` }],
+      ['manageKeys', { method: 'DELETE', url: `/bff/publishable-keys/${f.gatewayKeyOfA.id}` }],
+      ['seeOrganization', { method: 'PUT', url: '/bff/current-organization', body: { organizationId: organizationOf.userA } }],
+      ['seeOrganization', { method: 'POST', url: `/bff/organizations/${organizationOf.userA}/leave` }],
+    ];
+    const answers: string[] = [];
+    const expected: string[] = [];
+    for (const role of teamRoles) {
+      for (const [permission, request] of foreign) {
+        answers.push(`${role} ${request.method} ${request.url}: ${(await asMember(role, request)).statusCode}`);
+        expected.push(`${role} ${request.method} ${request.url}: ${can(role, permission) ? 404 : 403}`);
+      }
+    }
+    expect(answers).toEqual(expected);
+    // Nothing of A's changed.
+    expect((await as('userA', 'GET', '/bff/members')).json().members.map((member: { personId: string }) => member.personId)).toContain(team.personOfA);
+    expect((await as('userA', 'GET', '/bff/members')).json().invitations.map((i: { invitationId: string }) => i.invitationId)).toContain(
+      team.foreignInvitation,
+    );
+    expect((await as('userA', 'GET', '/bff/publishable-keys')).json().publishableKeys.map((key: { id: string }) => key.id)).toContain(f.gatewayKeyOfA.id);
+  });
+
+  it("a member of both organisations reaches only the current one's keys: A in the team sees the team's, not A's own, until switching back", async () => {
+    await teams.join(team.people.owner, { email: emailOfA, cookie: cookies.userA ?? '' }, 'developer');
+    const keysOfA = async () => (await as('userA', 'GET', '/bff/publishable-keys')).json().publishableKeys.map((key: { id: string }) => key.id);
+    expect(await keysOfA()).toContain(team.sharedKey);
+    expect(await keysOfA()).not.toContain(f.gatewayKeyOfA.id);
+    expect((await as('userA', 'PUT', `/bff/publishable-keys/${f.gatewayKeyOfA.id}`, teamKeyBody)).statusCode).toBe(404);
+    // A developer in the team: its members and credit are out of reach, though A owns another organisation.
+    expect((await as('userA', 'GET', '/bff/members')).statusCode).toBe(403);
+    expect((await as('userA', 'POST', '/bff/stripe/checkout-session', { amount: 5 })).statusCode).toBe(403);
+
+    expect((await as('userA', 'PUT', '/bff/current-organization', { organizationId: organizationOf.userA })).json()).toMatchObject({ role: 'owner' });
+    expect(await keysOfA()).toContain(f.gatewayKeyOfA.id);
+    // Leaving the team, which is not the current organisation, leaves A where A is.
+    expect((await as('userA', 'POST', `/bff/organizations/${team.organizationId}/leave`)).json()).toMatchObject({ organizationId: organizationOf.userA });
+  });
+
+  it('ends with no violation: no 5xx anywhere', () => {
     expect(counts.violations).toEqual([]);
   });
 });

@@ -5,7 +5,10 @@ import {
   checkoutSessionRequestSchema,
   feedbackInputSchema,
   feedbackTypes,
+  invitationInputSchema,
   keyBlockInputSchema,
+  memberRoleInputSchema,
+  organizationInputSchema,
   publishableKeyInputSchema,
   publishableKeyRollSchema,
   sandboxConfirmSchema,
@@ -71,6 +74,8 @@ const guardedTables = [
   'feedback',
   'secrets',
   'alert_settings',
+  'memberships',
+  'invitations',
 ];
 
 const { tally, statuses, send, check, fuzzRoute, summary } = createTally();
@@ -88,6 +93,9 @@ const f = {} as {
   expiredPortalToken: string;
   chatToken: string;
   personsToken: string;
+  /** The owner's and the other person's ids and organisations, for the members and organisations routes. */
+  personOf: { owner: string; other: string };
+  organizationOf: { owner: string; other: string };
   balance: number;
   digests: Record<string, string>;
   stripeDigests: Record<string, string>;
@@ -153,6 +161,9 @@ beforeAll(async () => {
   f.portalToken = new URL((await bff(owner.cookie, 'POST', '/bff/stripe/customer-portal-session')).url).searchParams.get('token') ?? '';
   const me = await bff(owner.cookie, 'GET', '/bff/me');
   f.balance = me.remainingSpendAmount;
+  const firstMember = async (cookie: string) => (await bff(cookie, 'GET', '/bff/members')).members[0].personId as string;
+  f.personOf = { owner: await firstMember(owner.cookie), other: await firstMember(other.cookie) };
+  f.organizationOf = { owner: me.organizationId, other: (await bff(other.cookie, 'GET', '/bff/me')).organizationId };
   f.expiredPortalToken = signPortalToken(await loadSecret(t.testDb.db, undefined), me.organizationId, Date.now() - 1000);
   expect([f.chatToken, f.personsToken, f.portalToken].every(Boolean)).toBe(true);
 
@@ -280,6 +291,14 @@ const alertSettingsBody = fc.record({
   lowBalance: fc.integer({ min: 0, max: 10_000 }),
   keyBudgetPercents: fc.uniqueArray(fc.integer({ min: 1, max: 100 }), { maxLength: 10 }),
 });
+const roleBody = fc.record({ role: fc.constantFrom('owner', 'admin', 'developer', 'billing') });
+const invitationBody = fc.record({
+  email: fc
+    .tuple(fc.stringMatching(/^[a-z0-9]{1,20}(?:[.+-][a-z0-9]{1,10})?$/), fc.constantFrom('example.com', 'mail.example.org'))
+    .map(([local, domain]) => `${local}@${domain}`),
+  role: fc.constantFrom('owner', 'admin', 'developer', 'billing'),
+});
+const organizationBody = fc.record({ name: fc.string({ minLength: 3, maxLength: 100 }).filter((name) => name.trim().length >= 3) });
 const checkoutBody = fc.record({ amount: fc.integer({ min: 100, max: 10_000 }).map((cents) => cents / 100) });
 const confirmBody = () =>
   fc.record({
@@ -669,6 +688,130 @@ const specs: Record<string, Spec> = {
         bodies(alertSettingsBody),
       ).filter(malformedFor(alertSettingsSchema)),
   },
+  'GET /bff/audit-log': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/bff/audit-log${query}`),
+      ),
+  },
+  'GET /bff/audit-log/export': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/bff/audit-log/export${query}`),
+      ),
+  },
+  'GET /bff/members': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/bff/members${query}`),
+      ),
+  },
+  // Each is the only owner of their organisation (409, or the same role again) and a stranger to the other's (404): nothing changes.
+  'PUT /bff/members/:personId': {
+    family: 'problem',
+    runs: 250,
+    cases: () =>
+      request(
+        'PUT',
+        pathParam(f.personOf.owner, f.personOf.other).map((id) => `/bff/members/${id}`),
+        bodies(roleBody),
+      ),
+  },
+  // Each is the only owner of their organisation (409) and a stranger to the other's (404): nothing is removed.
+  'DELETE /bff/members/:personId': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'DELETE',
+        pathParam(f.personOf.owner, f.personOf.other).map((id) => `/bff/members/${id}`),
+        bodies(fc.constant({})),
+      ),
+  },
+  // Malformed bodies only: a valid one would invite the address.
+  'POST /bff/invitations': {
+    family: 'problem',
+    runs: 300,
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/invitations${query}`),
+        bodies(invitationBody),
+      ).filter(malformedFor(invitationInputSchema)),
+  },
+  'DELETE /bff/invitations/:invitationId': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'DELETE',
+        pathParam().map((id) => `/bff/invitations/${id}`),
+        bodies(fc.constant({})),
+      ),
+  },
+  'POST /bff/invitations/:invitationId/resend': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'POST',
+        pathParam().map((id) => `/bff/invitations/${id}/resend`),
+        bodies(fc.constant({})),
+      ),
+  },
+  // No link was ever mailed here: every token, well-formed or not, opens nothing.
+  'POST /bff/invitations/accept': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/invitations/accept${query}`),
+        bodies(fc.record({ token: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), nastyString) })),
+      ),
+  },
+  // Switching to one's own current organisation changes nothing; to the other's is 404.
+  'PUT /bff/current-organization': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'PUT',
+        anyQuery.map((query) => `/bff/current-organization${query}`),
+        bodies(fc.record({ organizationId: fc.oneof(fc.uuid(), fc.constantFrom(f.organizationOf.owner, f.organizationOf.other)) })),
+      ),
+  },
+  // Malformed bodies only: a valid one would create an organisation.
+  'POST /bff/organizations': {
+    family: 'problem',
+    runs: 250,
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/organizations${query}`),
+        bodies(organizationBody),
+      ).filter(malformedFor(organizationInputSchema)),
+  },
+  // Each is the last owner of their own organisation (409) and no member of the other's (404).
+  'POST /bff/organizations/:organizationId/leave': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'POST',
+        pathParam(f.organizationOf.owner, f.organizationOf.other).map((id) => `/bff/organizations/${id}/leave`),
+        bodies(fc.constant({})),
+      ),
+  },
   'GET /dev/outbox': {
     family: 'problem',
     runs: 80,
@@ -774,6 +917,9 @@ describe('api fuzzing', () => {
     accepted(checkoutSessionRequestSchema, checkoutBody);
     accepted(sandboxConfirmSchema, confirmBody());
     accepted(chatRequestSchema, chatBody);
+    accepted(memberRoleInputSchema, roleBody);
+    accepted(invitationInputSchema, invitationBody);
+    accepted(organizationInputSchema, organizationBody);
   });
 
   for (const [route, spec] of Object.entries(specs)) {
