@@ -76,7 +76,15 @@ try {
   await measure('30 days, one key', `/bff/usage/daily?publishableKeyId=${seeded.publishableKeyIds[0]}`);
   await measure('90 days, all keys', '/bff/usage/daily?days=90');
   // The domain function alone: the query and the shaping, without HTTP, session or person lookup.
-  const viewer = { personId: '', identityId, email: '', organizationId: seeded.organizationId, organizationName: '', role: 'owner' as const, systemAdmin: false };
+  const viewer = {
+    personId: '',
+    identityId,
+    email: '',
+    organizationId: seeded.organizationId,
+    organizationName: '',
+    role: 'owner' as const,
+    systemAdmin: false,
+  };
   await time('getUsageDaily, 30 days, all keys', () => getUsageDaily(db.db, viewer, { days: 30 }, new Date()));
   await time('getUsageDaily, 30 days, one key', () => getUsageDaily(db.db, viewer, { days: 30, publishableKeyId: seeded.publishableKeyIds[0] }, new Date()));
 
