@@ -5,7 +5,14 @@ import { authenticatorApp } from './authenticator.js';
 type IdentityResponse = { status: number; body: any };
 type IdentityCall = (method: 'GET' | 'POST', path: string, data?: unknown) => Promise<IdentityResponse>;
 
-type SignUpOptions = { password?: string; verify?: boolean };
+type SignUpOptions = {
+  password?: string;
+  verify?: boolean;
+  /** A stack of the spec's own; the global stack's identity by default. */
+  identityUrl?: string;
+  /** Where the verification code is read: identity's dev outbox by default (a stack with SMTP_URL mails it instead). */
+  verificationCode?: (email: string) => Promise<string>;
+};
 
 const json = { accept: 'application/json' };
 
@@ -15,8 +22,18 @@ const defaultPassword = 'a long and unusual passphrase 42';
 export const csrfOf = (flow: any): string => flow.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
 
 /** The identity API called from the browser's own cookie jar, as the console's SDK calls it. */
-export async function callIdentity(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<IdentityResponse> {
-  const response = await request.fetch(`${inject('stack').identityUrl}${path}`, { method, headers: json, ...(data ? { data } : {}) });
+export function callIdentity(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<IdentityResponse> {
+  return callIdentityAt(inject('stack').identityUrl, request, method, path, data);
+}
+
+async function callIdentityAt(
+  identityUrl: string,
+  request: APIRequestContext,
+  method: 'GET' | 'POST',
+  path: string,
+  data?: unknown,
+): Promise<IdentityResponse> {
+  const response = await request.fetch(`${identityUrl}${path}`, { method, headers: json, ...(data ? { data } : {}) });
   return { status: response.status(), body: response.status() === 204 ? null : await response.json() };
 }
 
@@ -26,7 +43,8 @@ export async function callIdentity(request: APIRequestContext, method: 'GET' | '
  */
 export function signUp(cookieJar: BrowserContext | APIRequestContext, email: string, options: SignUpOptions = {}) {
   const request = 'request' in cookieJar ? cookieJar.request : cookieJar;
-  return signUpThrough((method, path, data) => callIdentity(request, method, path, data), email, options);
+  const identityUrl = options.identityUrl ?? inject('stack').identityUrl;
+  return signUpThrough((method, path, data) => callIdentityAt(identityUrl, request, method, path, data), email, options);
 }
 
 /**
@@ -55,7 +73,7 @@ export function identitySession(identityUrl: string) {
   return { call, signUp: (email: string, options: SignUpOptions = {}) => signUpThrough(call, email, options), cookieHeader };
 }
 
-async function signUpThrough(call: IdentityCall, email: string, { password = defaultPassword, verify = true }: SignUpOptions) {
+async function signUpThrough(call: IdentityCall, email: string, { password = defaultPassword, verify = true, verificationCode }: SignUpOptions) {
   const registration = await call('GET', '/self-service/registration/browser');
   const registered = await call('POST', `/self-service/registration?flow=${registration.body.id}`, {
     method: 'password',
@@ -66,8 +84,10 @@ async function signUpThrough(call: IdentityCall, email: string, { password = def
   expect(registered.status, `sign-up of ${email}: ${JSON.stringify(registered.body)}`).toBe(200);
   if (verify) {
     const flowId = registered.body.continue_with.find((item: any) => item.action === 'show_verification_ui').flow.id;
-    const outbox = await call('GET', `/dev/outbox?to=${encodeURIComponent(email)}`);
-    const verified = await call('POST', `/self-service/verification?flow=${flowId}`, { method: 'code', code: outbox.body.messages.at(-1).code });
+    const code = verificationCode
+      ? await verificationCode(email)
+      : (await call('GET', `/dev/outbox?to=${encodeURIComponent(email)}`)).body.messages.at(-1).code;
+    const verified = await call('POST', `/self-service/verification?flow=${flowId}`, { method: 'code', code });
     expect(verified.body.state, `verification of ${email}`).toBe('passed_challenge');
   }
   return { email, password };
