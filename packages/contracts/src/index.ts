@@ -101,3 +101,12 @@ export {
   type AuditLogQuery,
   auditLogQuerySchema,
 } from './bff/audit-log.js';
+export {
+  type CreditHistoryEntry,
+  creditHistoryEntrySchema,
+  type CreditHistoryKind,
+  creditHistoryKinds,
+  creditHistoryPageSchema,
+  type CreditHistoryQuery,
+  creditHistoryQuerySchema,
+} from './bff/credit-history.js';

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { listQuerySchema, pageOf } from '../common/pagination.js';
+
+/**
+ * What a credit history line is (issue #22). From the ledger today: `top_up` (a card top-up),
+ * `refund` and `dispute` (credit a provider's refund or dispute took back, negative; a won dispute
+ * is a `dispute` line with a positive amount: the credit given back), `adjustment` (an operator's
+ * grant or take-back; the note is their reason). Usage charges are not history: they are the chat
+ * completions. Credit added while the organisation owes pays the debt first; that payment is
+ * folded into the line that added the credit: its `balanceAfter` is after the payment and its note
+ * says how much paid what was owed, so `amount` stays what was bought or given.
+ * `auto_top_up`, `grant` and `grant_expiry` are for auto top-up and promotional grants (not yet).
+ */
+export const creditHistoryKinds = ['top_up', 'auto_top_up', 'grant', 'grant_expiry', 'refund', 'dispute', 'adjustment'] as const;
+export type CreditHistoryKind = (typeof creditHistoryKinds)[number];
+
+export const creditHistoryEntrySchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  kind: z.enum(creditHistoryKinds),
+  /** Dollars, signed: positive adds credit, negative takes it back. */
+  amount: z.number(),
+  /** The balance in dollars after this line (and the debt it paid, if any). */
+  balanceAfter: z.number(),
+  /** Why: an operator's reason, which top-up a refund or dispute was of, what was owed. */
+  note: z.string().nullable(),
+  /** When a grant's remainder expires; null until promotional grants exist. */
+  expiresAt: z.string().nullable(),
+  /**
+   * The payment provider's receipt of a top-up, where there is one: the sandbox's receipt page
+   * (a signed link that works for an hour, like the Invoices link); null for Stripe, whose
+   * charge's receipt_url is not stored (its receipts are in the Invoices portal), and for the rest.
+   */
+  receiptUrl: z.string().nullable(),
+});
+export type CreditHistoryEntry = z.infer<typeof creditHistoryEntrySchema>;
+
+export const creditHistoryQuerySchema = listQuerySchema;
+export type CreditHistoryQuery = z.infer<typeof creditHistoryQuerySchema>;
+export const creditHistoryPageSchema = pageOf(creditHistoryEntrySchema);
