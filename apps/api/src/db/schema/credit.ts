@@ -66,6 +66,10 @@ export const creditEntries = appSchema.table(
   (table) => [
     uniqueIndex('credit_entries_once_per_reference').on(table.kind, table.reference),
     index('credit_entries_organization').on(table.organizationId, table.createdAt),
+    // The credit history's pages: the ledger without usage charges and the debt payments it folds in.
+    index('credit_entries_history')
+      .on(table.organizationId, table.createdAt, table.id)
+      .where(sql`${table.kind} NOT IN ('usage_charge', 'owed_payment')`),
   ],
 );
 

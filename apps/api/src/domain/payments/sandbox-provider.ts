@@ -32,6 +32,9 @@ export function sandboxProvider(options: { apiUrl: string; secret: string; taxRa
     createPortalUrl: async ({ organizationId }) =>
       `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
     publicConfig: () => ({ provider: 'sandbox' }),
+    // The portal's receipt page, behind a portal link of the same lifetime as Invoices'.
+    receiptUrl: ({ organizationId, checkoutSessionId }) =>
+      `${options.apiUrl}/sandbox/portal/receipts/${encodeURIComponent(checkoutSessionId)}?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
   };
 }
 

@@ -6,6 +6,7 @@ import { alertSettingsRoutes } from './alert-settings.js';
 import { auditLogRoutes } from './audit-log.js';
 import { chatCompletionRoutes } from './chat-completions.js';
 import { chatCompletionExportRoutes } from './chat-completions-export.js';
+import { creditHistoryRoutes } from './credit-history.js';
 import { feedbackRoutes } from './feedback.js';
 import { memberRoutes } from './members.js';
 import { meRoutes } from './me.js';
@@ -29,4 +30,5 @@ export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   memberRoutes(app, deps);
   organizationRoutes(app, deps);
   auditLogRoutes(app, deps);
+  creditHistoryRoutes(app, deps);
 }
