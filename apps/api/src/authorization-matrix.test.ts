@@ -107,6 +107,9 @@ const matrix: Record<string, Case> = {
   // Each organisation's owner reads their own organisation's audit log only (audit-log.test.ts checks what each sees).
   'GET /bff/audit-log': { url: () => '/bff/audit-log', expect: signedIn(200) },
   'GET /bff/audit-log/export': { url: () => '/bff/audit-log/export', expect: signedIn(200) },
+  // Each organisation's owner reads their own organisation's credit history only (credit-history.test.ts checks what each sees).
+  'GET /bff/credit-history': { url: () => '/bff/credit-history', expect: signedIn(200) },
+  'GET /bff/credit-history/export': { url: () => '/bff/credit-history/export', expect: signedIn(200) },
   'GET /bff/usage/daily': { url: () => '/bff/usage/daily', expect: signedIn(200) },
   'POST /bff/feedback': { url: () => '/bff/feedback', body: { type: 'feature_request', description: 'More charts' }, expect: signedIn(201) },
   'GET /bff/alert-settings': { url: () => '/bff/alert-settings', expect: signedIn(200) },
@@ -583,6 +586,8 @@ const teamCases: Record<string, TeamCase> = {
   },
   'GET /bff/audit-log': { allowed: 'manageMembers', status: 200, request: get('/bff/audit-log') },
   'GET /bff/audit-log/export': { allowed: 'manageMembers', status: 200, request: get('/bff/audit-log/export') },
+  'GET /bff/credit-history': { allowed: 'manageCredit', status: 200, request: get('/bff/credit-history') },
+  'GET /bff/credit-history/export': { allowed: 'manageCredit', status: 200, request: get('/bff/credit-history/export') },
   'GET /bff/members': { allowed: 'manageMembers', status: 200, request: get('/bff/members') },
   'PUT /bff/members/:personId': {
     allowed: 'manageMembers',

@@ -706,6 +706,24 @@ const specs: Record<string, Spec> = {
         listQuery(pageTokens()).map((query) => `/bff/audit-log/export${query}`),
       ),
   },
+  'GET /bff/credit-history': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/bff/credit-history${query}`),
+      ),
+  },
+  'GET /bff/credit-history/export': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/bff/credit-history/export${query}`),
+      ),
+  },
   'GET /bff/members': {
     family: 'problem',
     runs: 100,
