@@ -38,7 +38,7 @@ export {
   pricedModelListSchema,
 } from './bff/publishable-keys.js';
 export { type ChatCompletion, chatCompletionPageSchema, chatCompletionQuerySchema, chatCompletionSchema } from './bff/chat-completions.js';
-export { maxUsageDays, type UsageDaily, usageDailyQuerySchema, usageDailySchema, type UsageDay } from './bff/usage-daily.js';
+export { maxUsageDays, type UsageDaily, usageDailyQuerySchema, usageDailySchema, type UsageDay, type UsageKey } from './bff/usage-daily.js';
 export { feedbackCreatedSchema, type FeedbackInput, feedbackInputSchema, feedbackTypes } from './bff/feedback.js';
 export { type Feedback, feedbackPageSchema, feedbackSchema, type Person, personPageSchema, personSchema } from './admin/lists.js';
 export {

@@ -19,6 +19,8 @@ export const usageDaySchema = z.object({
   day: z.string(),
   /** Every model of the window, 0 when it had no calls that day. */
   costByModel: z.record(z.string(), z.number()),
+  /** Every key of the window (`keys`), by id, 0 when it had no calls that day. */
+  costByKey: z.record(z.string(), z.number()),
   cost: z.number(),
   calls: z.number().int(),
   inputTokens: z.number().int(),
@@ -34,12 +36,20 @@ export const usageTotalsSchema = z.object({
   outputTokens: z.number().int(),
 });
 
-/** GET /bff/usage/daily: the organisation's (or one key's) spend per UTC day and model. */
+/**
+ * A key with usage in the window. Deleted keys are listed too (their history stays theirs), with
+ * `deleted` set; the name is usage data, shown to every role that sees usage.
+ */
+export const usageKeySchema = z.object({ id: z.string(), name: z.string(), deleted: z.boolean() });
+
+/** GET /bff/usage/daily: the organisation's (or one key's) spend per UTC day, by model and by key. */
 export const usageDailySchema = z.object({
   /** Oldest first, today last; every day of the window, days without usage included. */
   days: z.array(usageDaySchema),
   /** The models with usage in the window, by name. */
   models: z.array(z.string()),
+  /** The keys with usage in the window, by name (one key when the query names it). */
+  keys: z.array(usageKeySchema),
   totals: usageTotalsSchema,
   /** Present when the query names a key. */
   publishableKey: z.object({ id: z.string(), name: z.string(), monthlyBudget: z.number() }).optional(),
@@ -47,3 +57,4 @@ export const usageDailySchema = z.object({
 
 export type UsageDaily = z.infer<typeof usageDailySchema>;
 export type UsageDay = z.infer<typeof usageDaySchema>;
+export type UsageKey = z.infer<typeof usageKeySchema>;

@@ -1,6 +1,6 @@
 import type { UsageDaily } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
-import { and, asc, between, eq, sql } from 'drizzle-orm';
+import { and, between, eq, sql } from 'drizzle-orm';
 import { publishableKeys, usageDaily } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { nanosToDollars } from '../money.js';
@@ -33,60 +33,93 @@ async function ownedKey(db: Database, viewer: Viewer, keyId: string) {
   return key;
 }
 
+type Row = { day: string; model: string | null; keyId: string | null; keyName: string | null; keyDeletedAt: Date | null } & Record<keyof Sums, string>;
+
 /**
- * Spend per UTC day and model over the last `days` days (today included), from usage_daily alone:
- * a range of its primary key (organisation, day), so it reads a few hundred rows however many
- * calls there were. The range starts at the first window day's month, for the month-to-date line.
+ * The window's sums in one pass over usage_daily, a range of its primary key (organisation, day):
+ * grouping sets give each day's rows by model and, apart, by key, so the answer grows with models
+ * plus keys rather than their product. The range starts at the first window day's month, for the
+ * month-to-date line. Key rows carry the key's name, deleted or not.
+ */
+async function readSums(db: Database, organizationId: string, from: string, to: string, keyId: string | undefined): Promise<Row[]> {
+  const sums = db
+    .select({
+      day: usageDaily.day,
+      // Null in the other grouping set's rows (both columns are NOT NULL in the table).
+      model: sql<string | null>`${usageDaily.model}`.as('model'),
+      keyId: sql<string | null>`${usageDaily.publishableKeyId}`.as('key_id'),
+      calls: sql<string>`sum(${usageDaily.calls})::text`.as('calls'),
+      inputTokens: sql<string>`sum(${usageDaily.inputTokens})::text`.as('input_tokens'),
+      outputTokens: sql<string>`sum(${usageDaily.outputTokens})::text`.as('output_tokens'),
+      costNanos: sql<string>`sum(${usageDaily.costNanos})::text`.as('cost_nanos'),
+    })
+    .from(usageDaily)
+    .where(and(eq(usageDaily.organizationId, organizationId), between(usageDaily.day, from, to), keyId ? eq(usageDaily.publishableKeyId, keyId) : undefined))
+    .groupBy(sql`grouping sets ((${usageDaily.day}, ${usageDaily.model}), (${usageDaily.day}, ${usageDaily.publishableKeyId}))`)
+    .as('sums');
+  return db
+    .select({
+      day: sums.day,
+      model: sums.model,
+      keyId: sums.keyId,
+      keyName: publishableKeys.name,
+      keyDeletedAt: publishableKeys.deletedAt,
+      calls: sums.calls,
+      inputTokens: sums.inputTokens,
+      outputTokens: sums.outputTokens,
+      costNanos: sums.costNanos,
+    })
+    .from(sums)
+    .leftJoin(publishableKeys, eq(publishableKeys.id, sums.keyId));
+}
+
+const zeros = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, 0]));
+
+/**
+ * Spend per UTC day, by model and by key, over the last `days` days (today included), from
+ * usage_daily alone: it reads a few hundred rows however many calls there were.
  */
 export async function getUsageDaily(db: Database, viewer: Viewer, query: UsageDailyQuery, now: Date): Promise<UsageDaily> {
   const key = query.publishableKeyId ? await ownedKey(db, viewer, query.publishableKeyId) : undefined;
   const days = windowDays(now, query.days);
   const first = days[0]!;
-  const last = days.at(-1)!;
-  const rows = await db
-    .select({
-      day: usageDaily.day,
-      model: usageDaily.model,
-      calls: sql<string>`sum(${usageDaily.calls})::text`,
-      inputTokens: sql<string>`sum(${usageDaily.inputTokens})::text`,
-      outputTokens: sql<string>`sum(${usageDaily.outputTokens})::text`,
-      costNanos: sql<string>`sum(${usageDaily.costNanos})::text`,
-    })
-    .from(usageDaily)
-    .where(
-      and(
-        eq(usageDaily.organizationId, viewer.organizationId),
-        between(usageDaily.day, `${first.slice(0, 8)}01`, last),
-        key ? eq(usageDaily.publishableKeyId, key.id) : undefined,
-      ),
-    )
-    .groupBy(usageDaily.day, usageDaily.model)
-    .orderBy(asc(usageDaily.day), asc(usageDaily.model));
+  const rows = await readSums(db, viewer.organizationId, `${first.slice(0, 8)}01`, days.at(-1)!, key?.id);
 
-  const inWindow = rows.filter((row) => row.day >= first);
-  const models = [...new Set(inWindow.map((row) => row.model))].sort();
+  // Each call is counted twice, once in its model's row and once in its key's: the day's sums come from the model rows.
+  const modelRows = rows.filter((row) => row.model !== null);
+  const keyRows = rows.filter((row) => row.keyId !== null && row.day >= first);
+  const models = [...new Set(modelRows.filter((row) => row.day >= first).map((row) => row.model!))].sort();
+  const keys = [...new Map(keyRows.map((row) => [row.keyId!, { id: row.keyId!, name: row.keyName ?? '', deleted: row.keyDeletedAt !== null }])).values()].sort(
+    (x, y) => x.name.localeCompare(y.name) || x.id.localeCompare(y.id),
+  );
   const totals: Sums = { calls: 0n, inputTokens: 0n, outputTokens: 0n, costNanos: 0n };
   // Spend of the first window day's month before the window: where its month-to-date line starts.
-  let monthToDate = rows.filter((row) => row.day < first).reduce((sum, row) => sum + BigInt(row.costNanos), 0n);
-  const byDay = new Map<string, typeof rows>();
-  for (const row of inWindow) byDay.set(row.day, [...(byDay.get(row.day) ?? []), row]);
+  let monthToDate = modelRows.filter((row) => row.day < first).reduce((sum, row) => sum + BigInt(row.costNanos), 0n);
+  const byDay = new Map<string, Row[]>();
+  for (const row of rows) if (row.day >= first) byDay.set(row.day, [...(byDay.get(row.day) ?? []), row]);
 
   return {
     days: days.map((day) => {
       const sums: Sums = { calls: 0n, inputTokens: 0n, outputTokens: 0n, costNanos: 0n };
-      const costByModel = Object.fromEntries(models.map((model) => [model, 0]));
+      const costByModel = zeros(models);
+      const costByKey = zeros(keys.map(({ id }) => id));
       for (const row of byDay.get(day) ?? []) {
+        if (row.keyId !== null) {
+          costByKey[row.keyId] = nanosToDollars(BigInt(row.costNanos));
+          continue;
+        }
         sums.calls += BigInt(row.calls);
         sums.inputTokens += BigInt(row.inputTokens);
         sums.outputTokens += BigInt(row.outputTokens);
         sums.costNanos += BigInt(row.costNanos);
-        costByModel[row.model] = nanosToDollars(BigInt(row.costNanos));
+        costByModel[row.model!] = nanosToDollars(BigInt(row.costNanos));
       }
       for (const name of Object.keys(totals) as (keyof Sums)[]) totals[name] += sums[name];
       monthToDate = (day.endsWith('-01') ? 0n : monthToDate) + sums.costNanos;
       return {
         day,
         costByModel,
+        costByKey,
         cost: nanosToDollars(sums.costNanos),
         calls: Number(sums.calls),
         inputTokens: Number(sums.inputTokens),
@@ -95,6 +128,7 @@ export async function getUsageDaily(db: Database, viewer: Viewer, query: UsageDa
       };
     }),
     models,
+    keys,
     totals: {
       cost: nanosToDollars(totals.costNanos),
       calls: Number(totals.calls),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { UsageDaily } from '@meterway/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chatCompletions, persons, publishableKeys } from '../../db/schema/index.js';
+import { chatCompletions, memberships, persons, publishableKeys } from '../../db/schema/index.js';
 import { getUsageDaily } from '../../domain/usage/usage-daily.js';
 import type { Viewer } from '../../domain/people/ensure-person.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
@@ -73,6 +73,7 @@ async function ok(org: Org, query: Record<string, string | number> = {}): Promis
 }
 
 const nanos = (dollars: number) => BigInt(Math.round(dollars * 1e9));
+const splitNanos = (split: Record<string, number>) => Object.values(split).reduce((sum, dollars) => sum + nanos(dollars), 0n);
 const sumNanos = (calls: Call[]) => calls.reduce((sum, call) => sum + (call.costNanos ?? 0n), 0n);
 
 let a: Org;
@@ -127,6 +128,66 @@ describe('GET /bff/usage/daily', () => {
     expect(nanos(body.totals.cost)).toBe(sumNanos(inWindow));
   });
 
+  it("splits each day by key as well: every key of the window on every day, summing to the day's cost", async () => {
+    const body = await ok(a);
+    const [k1, k2] = a.keys as [string, string];
+    expect(body.keys).toEqual([
+      { id: k1, name: 'Key 1', deleted: false },
+      { id: k2, name: 'Key 2', deleted: false },
+    ]);
+    const [first, ...rest] = body.days;
+    // Key 1's call the day before the window stays out of the window's first day.
+    expect(first!.costByKey).toEqual({ [k1]: 0, [k2]: 3 });
+    expect(rest.at(-2)!.costByKey).toEqual({ [k1]: 0.999999999, [k2]: 0 });
+    expect(nanos(rest.at(-1)!.costByKey[k1]!)).toBe(8n);
+    expect(nanos(rest.at(-1)!.costByKey[k2]!)).toBe(123_456_789_012n);
+    for (const day of body.days) {
+      expect(Object.keys(day.costByKey).sort(), day.day).toEqual([k1, k2].sort());
+      expect(splitNanos(day.costByKey), day.day).toBe(nanos(day.cost));
+      expect(splitNanos(day.costByKey), day.day).toBe(splitNanos(day.costByModel));
+    }
+    // Each call counted once: the split by key leaves the calls and tokens as they were.
+    expect(body.totals).toMatchObject({ calls: 6, inputTokens: 210, outputTokens: 45 });
+  });
+
+  it('lists only the keys with usage in the window, deleted ones by name and marked deleted', async () => {
+    const org = await organisation(3);
+    const [live, gone, idle] = org.keys as [string, string, string];
+    await record(org, [
+      { at: new Date(today), key: live, model: 'm', input: 1, output: 1, costNanos: 1_000_000_000n },
+      { at: new Date(today - dayMs), key: gone, model: 'm', input: 1, output: 1, costNanos: 2_000_000_000n },
+      // Key 3's only call is older than the window.
+      { at: new Date(today - 40 * dayMs), key: idle, model: 'm', input: 1, output: 1, costNanos: 4_000_000_000n },
+    ]);
+    await t.testDb.db.update(publishableKeys).set({ deletedAt: new Date() }).where(eq(publishableKeys.id, gone));
+
+    const body = await ok(org);
+    expect(body.keys).toEqual([
+      { id: live, name: 'Key 1', deleted: false },
+      { id: gone, name: 'Key 2', deleted: true },
+    ]);
+    expect(body.days.at(-1)!.costByKey).toEqual({ [live]: 1, [gone]: 0 });
+    expect(body.days.at(-2)!.costByKey).toEqual({ [live]: 0, [gone]: 2 });
+    expect((await ok(org, { days: 90 })).keys.map((key) => key.name)).toEqual(['Key 1', 'Key 2', 'Key 3']);
+
+    // The deleted key's history still narrows to it.
+    const one = await ok(org, { publishableKeyId: gone });
+    expect(one.keys).toEqual([{ id: gone, name: 'Key 2', deleted: true }]);
+    expect(one.days.at(-2)!.costByKey).toEqual({ [gone]: 2 });
+  });
+
+  it('answers the split by key to the billing role, who may not list the keys', async () => {
+    const org = await organisation(1);
+    await record(org, [{ at: new Date(today), key: org.keys[0]!, model: 'm', input: 1, output: 1, costNanos: 1_000_000_000n }]);
+    // Its only member becomes billing.
+    await t.testDb.db.update(memberships).set({ role: 'billing' }).where(eq(memberships.organizationId, org.organizationId));
+    t.expireSessionCache();
+    expect((await t.app.inject({ method: 'GET', url: '/bff/publishable-keys', headers: { cookie: org.cookie } })).statusCode).toBe(403);
+    const body = await ok(org);
+    expect(body.keys).toEqual([{ id: org.keys[0], name: 'Key 1', deleted: false }]);
+    expect(body.days.at(-1)!.costByKey).toEqual({ [org.keys[0]!]: 1 });
+  });
+
   it('adds up the month to date per UTC month, including the month before the window starts', async () => {
     const body = await ok(a);
     for (const day of body.days) {
@@ -146,6 +207,8 @@ describe('GET /bff/usage/daily', () => {
     expect(body.days.at(-1)).toMatchObject({ costByModel: { 'gpt-4o-mini': 0, 'meterway-demo': 123.456789012 }, calls: 2, inputTokens: 80 });
     expect(body.days.at(-2)).toMatchObject({ cost: 0, calls: 0 });
     expect(body.totals).toEqual({ cost: 126.456789012, calls: 3, inputTokens: 140, outputTokens: 26 });
+    expect(body.keys).toEqual([{ id: a.keys[1], name: 'Key 2', deleted: false }]);
+    expect(body.days.at(-1)!.costByKey).toEqual({ [a.keys[1]!]: 123.456789012 });
   });
 
   it('takes a shorter or longer window with days (1–90)', async () => {
@@ -166,11 +229,13 @@ describe('GET /bff/usage/daily', () => {
 
     const ofB = await ok(b);
     expect(ofB.models).toEqual(['gpt-4o-mini']);
+    expect(ofB.keys.map((key) => key.id)).toEqual(b.keys);
     expect(ofB.totals).toEqual({ cost: 1, calls: 1, inputTokens: 1, outputTokens: 1 });
     const fresh = await ok(await organisation(0));
     expect(fresh.models).toEqual([]);
     expect(fresh.totals).toEqual({ cost: 0, calls: 0, inputTokens: 0, outputTokens: 0 });
-    expect(fresh.days.every((day) => day.cost === 0 && Object.keys(day.costByModel).length === 0)).toBe(true);
+    expect(fresh.keys).toEqual([]);
+    expect(fresh.days.every((day) => day.cost === 0 && Object.keys(day.costByModel).length === 0 && Object.keys(day.costByKey).length === 0)).toBe(true);
   });
 
   it.each([
