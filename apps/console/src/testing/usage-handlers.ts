@@ -11,6 +11,7 @@ const emptyDays = (count: number): UsageDay[] =>
   Array.from({ length: count }, (_, i) => ({
     day: new Date(Date.UTC(2026, 2, 14) - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10),
     costByModel: {},
+    costByKey: {},
     cost: 0,
     calls: 0,
     inputTokens: 0,
@@ -21,6 +22,7 @@ const emptyDays = (count: number): UsageDay[] =>
 export const buildUsageDaily = (overrides: Partial<UsageDaily> = {}): UsageDaily => ({
   days: emptyDays(30),
   models: [],
+  keys: [],
   totals: { cost: 0, calls: 0, inputTokens: 0, outputTokens: 0 },
   ...overrides,
 });

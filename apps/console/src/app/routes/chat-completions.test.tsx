@@ -284,16 +284,22 @@ describe('/chat-completions usage chart', () => {
   const web = buildPublishableKey({ id: '6f1d2c3b-4a59-4e68-8d7c-1b2a3c4d5e6f', name: 'Web app', spendLimitAmount: 10 });
   const backend = buildPublishableKey({ id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', name: 'Backend', spendLimitAmount: 25 });
 
-  /** 30 days of usage by two models, the last two days with calls; "gpt-4.1" has a dot on purpose. */
+  const retired = { id: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a', name: 'Old site', deleted: true };
+
+  /**
+   * 30 days of usage by two models and two keys (one since deleted), the last two days with calls;
+   * "gpt-4.1" has a dot on purpose.
+   */
   const usage = (overrides: Parameters<typeof buildUsageDaily>[0] = {}) => {
     const empty = buildUsageDaily();
     return buildUsageDaily({
       days: empty.days.map((day, i) =>
         i < 28
-          ? { ...day, costByModel: { 'gpt-4.1': 0, 'gpt-4o-mini': 0 } }
+          ? { ...day, costByModel: { 'gpt-4.1': 0, 'gpt-4o-mini': 0 }, costByKey: { [web.id]: 0, [retired.id]: 0 } }
           : {
               ...day,
               costByModel: { 'gpt-4.1': 1.5, 'gpt-4o-mini': 0.25 },
+              costByKey: { [web.id]: 1, [retired.id]: 0.75 },
               cost: 1.75,
               calls: 600,
               inputTokens: 60_000,
@@ -302,6 +308,7 @@ describe('/chat-completions usage chart', () => {
             },
       ),
       models: ['gpt-4.1', 'gpt-4o-mini'],
+      keys: [{ id: web.id, name: web.name, deleted: false }, retired],
       totals: { cost: 3.5, calls: 1_200, inputTokens: 120_000, outputTokens: 12_340 },
       ...overrides,
     });
@@ -325,6 +332,41 @@ describe('/chat-completions usage chart', () => {
     expect(screen.getByText('Day (UTC)')).toBeInTheDocument();
     expect(screen.queryByText(/Monthly budget/)).not.toBeInTheDocument();
     expect(screen.getByRole('table', { name: 'Chat completions' })).toBeInTheDocument();
+  });
+
+  it('stacks the bars by key when asked, the legend naming each key and a deleted one as deleted, and back by model', async () => {
+    server.use(meHandlers.signedIn(), listsHandlers.chatCompletions(pageOf([])), usageHandlers.daily(usage()));
+    const { user } = renderRoute('/chat-completions');
+
+    const split = await screen.findByRole('radiogroup', { name: 'Split daily spend' });
+    expect(within(split).getByRole('radio', { name: 'By model' })).toBeChecked();
+    expect(await screen.findByText('gpt-4.1')).toBeInTheDocument();
+    expect(screen.queryByText('Web app')).not.toBeInTheDocument();
+
+    await user.click(within(split).getByRole('radio', { name: 'By key' }));
+    expect(within(split).getByRole('radio', { name: 'By key' })).toBeChecked();
+    expect(await screen.findByText('Web app')).toBeInTheDocument();
+    expect(screen.getByText('Old site (deleted)')).toBeInTheDocument();
+    expect(screen.queryByText('gpt-4.1')).not.toBeInTheDocument();
+    expect(screen.queryByText('gpt-4o-mini')).not.toBeInTheDocument();
+
+    await user.click(within(split).getByRole('radio', { name: 'By model' }));
+    expect(await screen.findByText('gpt-4.1')).toBeInTheDocument();
+    expect(screen.queryByText('Web app')).not.toBeInTheDocument();
+  });
+
+  it('offers no split by key once the chart shows one key', async () => {
+    server.use(
+      meHandlers.signedIn(),
+      keysHandlers.list([web, backend]),
+      listsHandlers.chatCompletions(pageOf([])),
+      usageHandlers.daily(usage({ keys: [{ id: web.id, name: web.name, deleted: false }], publishableKey: { id: web.id, name: web.name, monthlyBudget: 10 } })),
+    );
+    renderRoute(`/chat-completions?publishableKeyId=${web.id}`);
+
+    expect(await screen.findByText('Monthly budget $10.00')).toBeInTheDocument();
+    expect(screen.getByText('gpt-4.1')).toBeInTheDocument();
+    expect(screen.queryByRole('radiogroup', { name: 'Split daily spend' })).not.toBeInTheDocument();
   });
 
   it('says so when there was no usage in the window', async () => {

@@ -2,7 +2,7 @@ import { usageDailySchema } from '@meterway/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
-// GET /bff/usage/daily: spend per UTC day and model over the last 30 days, optionally one key's.
+// GET /bff/usage/daily: spend per UTC day, by model and by key, over the last 30 days, optionally one key's.
 
 export type UsageDailyRequest = { publishableKeyId?: string };
 
