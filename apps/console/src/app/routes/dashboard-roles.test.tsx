@@ -69,14 +69,28 @@ describe('/dashboard by role', () => {
 });
 
 describe('/chat-completions by role', () => {
-  it('shows billing the usage without the key filter, and lists no keys', async () => {
+  it('shows billing the usage without the key filter, and lists no keys; the chart still splits spend by key name', async () => {
     vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(DOMRect.fromRect({ width: 800, height: 280 }));
-    server.use(signedInAs('billing'), usageHandlers.daily(buildUsageDaily()), listsHandlers.chatCompletions(pageOf([])));
-    renderRoute('/chat-completions');
+    const keyId = '6f1d2c3b-4a59-4e68-8d7c-1b2a3c4d5e6f';
+    const empty = buildUsageDaily();
+    const usage = buildUsageDaily({
+      days: empty.days.map((day, i) =>
+        i < 29
+          ? { ...day, costByModel: { 'gpt-4o-mini': 0 }, costByKey: { [keyId]: 0 } }
+          : { ...day, costByModel: { 'gpt-4o-mini': 2 }, costByKey: { [keyId]: 2 }, cost: 2, calls: 4, monthToDateCost: 2 },
+      ),
+      models: ['gpt-4o-mini'],
+      keys: [{ id: keyId, name: 'Web app', deleted: false }],
+      totals: { cost: 2, calls: 4, inputTokens: 0, outputTokens: 0 },
+    });
+    server.use(signedInAs('billing'), usageHandlers.daily(usage), listsHandlers.chatCompletions(pageOf([])));
+    const { user } = renderRoute('/chat-completions');
 
     expect(await screen.findByText('No chat completions found')).toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: 'Publishable key' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeInTheDocument();
+    await user.click(await screen.findByRole('radio', { name: 'By key' }));
+    expect(await screen.findByText('Web app')).toBeInTheDocument();
   });
 });
 
