@@ -22,6 +22,8 @@ export const paths = {
     path: '/add-credits',
     getHref: (checkoutSessionId?: string) => withQuery('/add-credits', { checkoutSessionId }),
   },
+  /** Top-ups, refunds, disputes and adjustments with their receipts (issue #22). */
+  creditHistory: { path: '/credit-history', getHref: () => '/credit-history' },
   members: { path: '/members', getHref: () => '/members' },
   auditLog: { path: '/audit-log', getHref: () => '/audit-log' },
   /** The link an invitation mail carries (issue #21). */

@@ -1,4 +1,4 @@
-import type { AuditEntry, ChatCompletion, Feedback, Person } from '@meterway/contracts';
+import type { AuditEntry, ChatCompletion, CreditHistoryEntry, Feedback, Person } from '@meterway/contracts';
 import { HttpResponse, http } from 'msw';
 import { testRuntimeConfig } from './runtime-config';
 
@@ -61,6 +61,18 @@ export const buildAuditEntry = (overrides: Partial<AuditEntry> = {}): AuditEntry
   ...overrides,
 });
 
+export const buildCreditHistoryEntry = (overrides: Partial<CreditHistoryEntry> = {}): CreditHistoryEntry => ({
+  id: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b',
+  createdAt: '2026-11-24T09:30:00.000Z',
+  kind: 'top_up',
+  amount: 25,
+  balanceAfter: 37.5,
+  note: null,
+  expiresAt: null,
+  receiptUrl: 'https://pay.example.com/receipts/rcpt_1',
+  ...overrides,
+});
+
 type Answer<Item> = Page<Item> | Response | ((query: URLSearchParams) => Page<Item> | Response | Promise<Page<Item> | Response>);
 
 const list =
@@ -100,4 +112,5 @@ export const listsHandlers = {
   persons: list<Person>('/admin/persons'),
   feedback: list<Feedback>('/admin/feedback'),
   auditLog: list<AuditEntry>('/bff/audit-log'),
+  creditHistory: list<CreditHistoryEntry>('/bff/credit-history'),
 };

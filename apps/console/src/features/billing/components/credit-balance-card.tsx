@@ -7,7 +7,7 @@ import { useMe } from '../../../lib/me';
 import { InvoicesButton } from './invoices-button';
 
 /**
- * The remaining credit (spec §2), with Add credits and Invoices for the roles that manage credit
+ * The remaining credit (spec §2), with Credit history, Invoices and Add credits for the roles that manage credit
  * (issue #21: every role sees the balance); when a refund or dispute left the
  * organisation owing, what it owes and that its keys stay stopped until a top-up pays it.
  */
@@ -32,6 +32,9 @@ export function CreditBalanceCard() {
         </Stack>
         {me && can(me.role, 'manageCredit') && (
           <Group gap="sm">
+            <Button component={Link} to={paths.creditHistory.getHref()} variant="default">
+              Credit history
+            </Button>
             <InvoicesButton />
             <Button component={Link} to={paths.addCredits.getHref()}>
               Add credits
