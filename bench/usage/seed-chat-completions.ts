@@ -35,8 +35,11 @@ export async function seedChatCompletions(databaseUrl: string, options: SeedOpti
     const keyIds = organizationIds.flatMap(() => Array.from({ length: keyCount }, () => randomUUID()));
     for (const [o, organizationId] of organizationIds.entries()) {
       await db.execute(sql`insert into app.organizations (id, name) values (${organizationId}, ${`Bench organisation ${o + 1}`})`);
+      const personId = randomUUID();
       await db.execute(sql`insert into app.persons (id, identity_id, email, organization_id)
-        values (${randomUUID()}, ${o === 0 && options.identityId ? options.identityId : randomUUID()}, ${`bench-${o + 1}@example.com`}, ${organizationId})`);
+        values (${personId}, ${o === 0 && options.identityId ? options.identityId : randomUUID()}, ${`bench-${o + 1}@example.com`}, ${organizationId})`);
+      // Without a membership the api takes the person for a former member and moves them to an organisation of their own.
+      await db.execute(sql`insert into app.memberships (organization_id, person_id, role) values (${organizationId}, ${personId}, 'owner')`);
       for (let k = 0; k < keyCount; k++) {
         await db.execute(sql`insert into app.publishable_keys (id, organization_id, name, value, spend_limit_nanos, allowed_origins)
           values (${keyIds[o * keyCount + k]}, ${organizationId}, ${`Bench key ${k + 1}`}, ${`pk_live_bench_${randomBytes(12).toString('hex')}`},
