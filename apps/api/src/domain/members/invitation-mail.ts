@@ -9,6 +9,9 @@ export type InvitationMailDeps = {
   onMailError?: (error: unknown) => void;
 };
 
+/** The stored invitation's part a mail names. */
+type StoredInvitation = { id: string; email: string; role: string; expiresAt: Date };
+
 type InvitationLetter = { to: string; inviterEmail: string; organizationName: string; role: string; token: string; expiresAt: Date };
 
 const roleWithArticle = (role: string) => (/^[aeiou]/.test(role) ? `an ${role}` : `a ${role}`);
@@ -38,13 +41,17 @@ ${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
  * Mails the link once the invitation is stored. A failure answers 503 and leaves the invitation
  * pending, so Resend (a new link) can try again; the invitation is never half made.
  */
-export async function sendInvitationMail(deps: InvitationMailDeps, letter: InvitationLetter & { invitationId: string }): Promise<void> {
+export async function sendInvitationMail(
+  deps: InvitationMailDeps,
+  { invitation, inviter, token }: { invitation: StoredInvitation; inviter: { email: string; organizationName: string }; token: string },
+): Promise<void> {
+  const letter = { ...invitation, to: invitation.email, inviterEmail: inviter.email, organizationName: inviter.organizationName, token };
   try {
     await deps.mailer.send(invitationMail({ ...letter, consoleUrl: deps.consoleUrl }));
   } catch (error) {
     deps.onMailError?.(error);
-    throw new AppError('ServiceUnavailable', `The invitation to ${letter.to} is saved, but its e-mail could not be sent. Resend it in a moment.`, {
-      invitationId: letter.invitationId,
+    throw new AppError('ServiceUnavailable', `The invitation to ${invitation.email} is saved, but its e-mail could not be sent. Resend it in a moment.`, {
+      invitationId: invitation.id,
     });
   }
 }

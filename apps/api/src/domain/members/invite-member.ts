@@ -56,14 +56,6 @@ export async function inviteMember(deps: InvitationMailDeps & { db: Database }, 
     });
     return stored;
   });
-  await sendInvitationMail(deps, {
-    invitationId: row.id,
-    to: row.email,
-    inviterEmail: viewer.email,
-    organizationName: viewer.organizationName,
-    role: row.role,
-    token,
-    expiresAt,
-  });
+  await sendInvitationMail(deps, { invitation: row, inviter: viewer, token });
   return toInvitation(row);
 }

@@ -33,14 +33,6 @@ export async function resendInvitation(deps: InvitationMailDeps & { db: Database
     await recordAudit(tx, { organizationId: viewer.organizationId, actor: actorOf(viewer), action: 'member.invitation_resent', target: invitation.email });
     return updated ?? invitation;
   });
-  await sendInvitationMail(deps, {
-    invitationId: row.id,
-    to: row.email,
-    inviterEmail: viewer.email,
-    organizationName: viewer.organizationName,
-    role: row.role,
-    token,
-    expiresAt,
-  });
+  await sendInvitationMail(deps, { invitation: row, inviter: viewer, token });
   return toInvitation(row);
 }

@@ -7,7 +7,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { roleLabels } from '../../../lib/roles';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useRevokeInvitation } from '../api/revoke-invitation';
-import { MessageRow } from './message-row';
+import { ListTable } from './list-table';
 
 const columns = ['Email', 'Role', 'Expires', ''] as const;
 
@@ -33,28 +33,14 @@ export function InvitationsTable({ invitations, failure }: InvitationsTableProps
 
   return (
     <>
-      <Table.ScrollContainer minWidth={invitations?.length ? 640 : 0}>
-        <Table aria-label="Pending invitations" highlightOnHover verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((column) => (
-                <Table.Th key={column} w={column === 'Email' ? '100%' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {invitations === undefined ? (
-              <MessageRow colSpan={columns.length}>{failure ?? 'Loading...'}</MessageRow>
-            ) : invitations.length === 0 ? (
-              <MessageRow colSpan={columns.length}>No pending invitations</MessageRow>
-            ) : (
-              invitations.map((invitation) => <InvitationRow key={invitation.invitationId} invitation={invitation} onRevoke={setRevoking} />)
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ListTable
+        label="Pending invitations"
+        columns={columns}
+        rows={invitations}
+        failure={failure}
+        emptyText="No pending invitations"
+        renderRow={(invitation) => <InvitationRow key={invitation.invitationId} invitation={invitation} onRevoke={setRevoking} />}
+      />
       <ConfirmModal
         opened={revoking !== undefined}
         onClose={() => setRevoking(undefined)}

@@ -7,7 +7,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { roleLabels, roleOptions } from '../../../lib/roles';
 import { useRemoveMember } from '../api/remove-member';
 import { useUpdateMemberRole } from '../api/update-member-role';
-import { MessageRow } from './message-row';
+import { ListTable } from './list-table';
 
 const columns = ['Email', 'Role', 'Joined', ''] as const;
 
@@ -38,28 +38,14 @@ export function MembersTable({ members, failure, currentEmail }: MembersTablePro
 
   return (
     <>
-      <Table.ScrollContainer minWidth={members?.length ? 640 : 0}>
-        <Table aria-label="Members" highlightOnHover verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((column) => (
-                <Table.Th key={column} w={column === 'Email' ? '100%' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {members === undefined ? (
-              <MessageRow colSpan={columns.length}>{failure ?? 'Loading...'}</MessageRow>
-            ) : members.length === 0 ? (
-              <MessageRow colSpan={columns.length}>No members found</MessageRow>
-            ) : (
-              members.map((member) => <MemberRow key={member.personId} member={member} you={member.email === currentEmail} onRemove={setRemoving} />)
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ListTable
+        label="Members"
+        columns={columns}
+        rows={members}
+        failure={failure}
+        emptyText="No members found"
+        renderRow={(member) => <MemberRow key={member.personId} member={member} you={member.email === currentEmail} onRemove={setRemoving} />}
+      />
       <ConfirmModal
         opened={removing !== undefined}
         onClose={() => setRemoving(undefined)}
