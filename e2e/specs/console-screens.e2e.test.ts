@@ -128,10 +128,10 @@ describe('the console on small and large screens in Chromium', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    await menu.getByText(organizationName).waitFor();
+    await menu.getByTestId('menu-identity').getByText(organizationName).waitFor();
     await page.screenshot({ path: '/tmp/screens/menu-390.png', animations: 'disabled' });
     expect(await menu.getByText(email).isVisible()).toBe(true);
-    expect(await menu.getByText(organizationName).isVisible()).toBe(true);
+    expect(await menu.getByTestId('menu-identity').getByText(organizationName).isVisible()).toBe(true);
     await page.keyboard.press('Escape');
   });
 

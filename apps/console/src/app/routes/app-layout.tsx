@@ -1,3 +1,4 @@
+import type { Me } from '@meterway/contracts';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
@@ -32,10 +33,6 @@ function SecondFactorStep({ redirectTo }: { redirectTo: string }) {
 // login, verify-email and the second factor all end here, so each of them leads back to it.
 export function Component() {
   const me = useMe();
-  const [feedbackOpened, feedback] = useDisclosure(false);
-  const [newOrganizationOpened, newOrganization] = useDisclosure(false);
-  const [leaveOpened, leave] = useDisclosure(false);
-  const switchOrganization = useSwitchToOrganization();
 
   if (me.isPending) return <ShellLoader />;
   if (me.isError) {
@@ -47,6 +44,17 @@ export function Component() {
   if (!me.data.organizationId) return <Navigate to={paths.login.getHref()} replace />;
   const invitation = pendingInvitation();
   if (invitation) return <Navigate to={paths.invitation.getHref(invitation)} replace />;
+  return <SignedInShell me={me.data} />;
+}
+
+// Its own component, so the hooks of the menu's actions are not in the redirects above: with them
+// there, the layout's <Navigate> to verify-email ran again and again (React's maximum update depth,
+// seen in the console-shell e2e).
+function SignedInShell({ me }: { me: Me }) {
+  const [feedbackOpened, feedback] = useDisclosure(false);
+  const [newOrganizationOpened, newOrganization] = useDisclosure(false);
+  const [leaveOpened, leave] = useDisclosure(false);
+  const switchOrganization = useSwitchToOrganization();
 
   const menuActions = {
     sendFeedback: feedback.open,
@@ -55,12 +63,12 @@ export function Component() {
     leaveOrganization: leave.open,
   };
   return (
-    <ConsoleShell user={me.data} menuActions={menuActions}>
+    <ConsoleShell user={me} menuActions={menuActions}>
       <TestModeBanner />
       <Outlet />
       <SendFeedbackModal opened={feedbackOpened} onClose={feedback.close} />
       <NewOrganizationModal opened={newOrganizationOpened} onClose={newOrganization.close} />
-      <LeaveOrganizationModal opened={leaveOpened} onClose={leave.close} organization={me.data} />
+      <LeaveOrganizationModal opened={leaveOpened} onClose={leave.close} organization={me} />
     </ConsoleShell>
   );
 }
