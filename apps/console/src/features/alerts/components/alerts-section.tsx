@@ -38,7 +38,7 @@ function AlertsForm({ settings }: { settings: AlertSettings }) {
     // noValidate: the messages come from the contract, not from the browser.
     <form noValidate onSubmit={form.onSubmit(save)}>
       <Stack gap="md">
-        <Text size="sm">We e-mail everyone in your organisation once each time a threshold is crossed.</Text>
+        <Text size="sm">We e-mail your organisation's owners, admins and billing members once each time a threshold is crossed.</Text>
         <DollarInput
           label="Low balance"
           description="Alert when the credit balance falls below this amount; $0 turns it off"
