@@ -110,3 +110,12 @@ export {
   type CreditHistoryQuery,
   creditHistoryQuerySchema,
 } from './bff/credit-history.js';
+export {
+  type AutoTopUp,
+  type AutoTopUpInput,
+  autoTopUpInputSchema,
+  autoTopUpSchema,
+  defaultAutoTopUp,
+  maxAutoTopUpMonthlyCap,
+  maxAutoTopUpThreshold,
+} from './bff/auto-top-up.js';

@@ -9,7 +9,8 @@ import { listQuerySchema, pageOf } from '../common/pagination.js';
  * completions. Credit added while the organisation owes pays the debt first; that payment is
  * folded into the line that added the credit: its `balanceAfter` is after the payment and its note
  * says how much paid what was owed, so `amount` stays what was bought or given.
- * `auto_top_up`, `grant` and `grant_expiry` are for auto top-up and promotional grants (not yet).
+ * `auto_top_up` is a saved card's charge, `grant` a promotional grant (its note the operator's,
+ * `expiresAt` when what is left of it expires), `grant_expiry` what was left of one when it expired.
  */
 export const creditHistoryKinds = ['top_up', 'auto_top_up', 'grant', 'grant_expiry', 'refund', 'dispute', 'adjustment'] as const;
 export type CreditHistoryKind = (typeof creditHistoryKinds)[number];
@@ -24,7 +25,7 @@ export const creditHistoryEntrySchema = z.object({
   balanceAfter: z.number(),
   /** Why: an operator's reason, which top-up a refund or dispute was of, what was owed. */
   note: z.string().nullable(),
-  /** When a grant's remainder expires; null until promotional grants exist. */
+  /** A grant's expiry (on its `grant` and `grant_expiry` lines); null for the rest. */
   expiresAt: z.string().nullable(),
   /**
    * The payment provider's receipt of a top-up, where there is one: the sandbox's receipt page

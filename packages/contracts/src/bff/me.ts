@@ -16,6 +16,13 @@ export const meSchema = z.object({
    * While above 0 the organisation's keys are refused; the next top-ups pay it first.
    */
   owedAmount: z.number(),
+  /**
+   * Dollars of the balance that promotional grants gave (issue #22), drawn on first; the rest is paid
+   * credit. remainingSpendAmount stays the whole balance.
+   */
+  promotionalCreditAmount: z.number(),
+  /** When the soonest grant with credit left expires (ISO 8601); null without one. */
+  nextCreditExpiry: z.string().nullable(),
   organizationCheckoutSessions: z.array(z.object({ checkoutSessionId: z.string(), status: checkoutStatusSchema })),
   /** The person's role in the current organisation (issue #21). */
   role: roleSchema,

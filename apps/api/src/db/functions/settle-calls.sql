@@ -20,6 +20,10 @@
 -- the inserts. The hot rows are locked in admission's order (credit_balances, key_spend, then
 -- caller_spend), so the two never deadlock. A completion is inserted as fully paid; the rare one the credit could
 -- not pay in full has its unpaid_nanos set once the balance is known.
+--
+-- Usage draws on promotional grants first, soonest expiry first (draw_grants), and a charge that
+-- leaves the balance below the armed auto top-up threshold disarms it and claims one charge
+-- (claim_auto_top_up); an organisation with neither pays for neither.
 CREATE OR REPLACE FUNCTION "app"."settle_calls"(
 	p_organization_id uuid,
 	p_key_id uuid,
@@ -40,6 +44,9 @@ DECLARE
 	cost_total bigint;
 	balance bigint;
 	reserved bigint;
+	promotional bigint;
+	top_up_below bigint;
+	charged_total bigint;
 BEGIN
 	WITH released AS (
 		DELETE FROM "app"."reservations" AS r
@@ -91,10 +98,11 @@ BEGIN
 		RETURN;
 	END IF;
 
-	SELECT b."balance_nanos", b."reserved_nanos" INTO balance, reserved
+	SELECT b."balance_nanos", b."reserved_nanos", b."promotional_nanos", b."auto_top_up_below_nanos" INTO balance, reserved, promotional, top_up_below
 		FROM "app"."credit_balances" AS b WHERE b."organization_id" = p_organization_id FOR UPDATE;
 	balance := coalesce(balance, 0);
 	reserved := coalesce(reserved, 0);
+	promotional := coalesce(promotional, 0);
 	WITH charged AS (
 		-- What the batch may take: its own holds and the credit no other call holds. Within its hold a
 		-- call always fits; only a call over its hold can meet the limit.
@@ -106,11 +114,16 @@ BEGIN
 		WINDOW earlier AS (ORDER BY call.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 	), settled AS (
 		SELECT charged.*, (balance - sum(charged.charge_nanos) OVER (ORDER BY charged.ord))::bigint AS balance_after_nanos FROM charged
+	), total AS (
+		SELECT coalesce(sum(s.charge_nanos), 0)::bigint AS charged FROM settled AS s
 	), credit AS (
 		UPDATE "app"."credit_balances"
-			SET "balance_nanos" = "balance_nanos" - (SELECT coalesce(sum(s.charge_nanos), 0) FROM settled AS s),
+			SET "balance_nanos" = "balance_nanos" - total.charged,
 				"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0),
+				"promotional_nanos" = greatest("promotional_nanos" - total.charged, 0),
+				"auto_top_up_below_nanos" = CASE WHEN "balance_nanos" - total.charged < "auto_top_up_below_nanos" THEN NULL ELSE "auto_top_up_below_nanos" END,
 				"updated_at" = now()
+			FROM total
 			WHERE "organization_id" = p_organization_id
 	), entries AS (
 		INSERT INTO "app"."credit_entries" ("id", "organization_id", "kind", "amount_nanos", "balance_after_nanos", "reference")
@@ -120,7 +133,13 @@ BEGIN
 		UPDATE "app"."chat_completions" AS cc SET "unpaid_nanos" = s.cost_nanos - s.charge_nanos
 			FROM settled AS s WHERE cc."id" = s.completion_id AND s.charge_nanos < s.cost_nanos
 	)
-	SELECT array_agg(s.cost_nanos - s.charge_nanos ORDER BY s.ord) INTO unpaids FROM settled AS s;
+	SELECT array_agg(s.cost_nanos - s.charge_nanos ORDER BY s.ord), coalesce(sum(s.charge_nanos), 0) INTO unpaids, charged_total FROM settled AS s;
+	IF promotional > 0 AND charged_total > 0 THEN
+		PERFORM "app"."draw_grants"(p_organization_id, least(promotional, charged_total));
+	END IF;
+	IF balance - charged_total < top_up_below THEN
+		PERFORM "app"."claim_auto_top_up"(p_organization_id, now());
+	END IF;
 	-- Only a call over its hold can take the key past its budget (admission never lets the holds).
 	UPDATE "app"."key_spend"
 		SET "spent_nanos" = "spent_nanos" + cost_total,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations, persons } from './people.js';
 
@@ -10,7 +10,10 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
  * (both change in one transaction); `reservedNanos` is what in-flight gateway calls hold.
  * `owedNanos` (the sum of the entries' `owedNanos`) is what a refund or dispute took back that the
  * credit could not pay: an organisation that owes has no credit, so its keys are refused, until a
- * top-up pays the debt first.
+ * top-up pays the debt first. `promotionalNanos` (the sum of the grants' remainders, never more than
+ * the balance) is the part of the balance that promotional grants gave. `autoTopUpBelowNanos` is
+ * the auto top-up threshold while armed (null: disarmed or off): settlement disarms it when it
+ * leaves the balance below it, and credit that lifts the balance to it again re-arms it.
  */
 export const creditBalances = appSchema.table(
   'credit_balances',
@@ -27,6 +30,10 @@ export const creditBalances = appSchema.table(
     owedNanos: bigint('owed_nanos', { mode: 'bigint' })
       .notNull()
       .default(sql`0`),
+    promotionalNanos: bigint('promotional_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    autoTopUpBelowNanos: bigint('auto_top_up_below_nanos', { mode: 'bigint' }),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (table) => [
@@ -34,14 +41,18 @@ export const creditBalances = appSchema.table(
     check('credit_balances_reserved_not_negative', sql`${table.reservedNanos} >= 0`),
     check('credit_balances_owed_not_negative', sql`${table.owedNanos} >= 0`),
     check('credit_balances_owing_has_no_credit', sql`${table.owedNanos} = 0 OR ${table.balanceNanos} = 0`),
+    check('credit_balances_promotional_within_balance', sql`${table.promotionalNanos} >= 0 AND ${table.promotionalNanos} <= ${table.balanceNanos}`),
   ],
 );
 
 /**
  * `refund` and `dispute` take back a top-up's credit, `dispute_won` gives it back, `owed_payment`
- * pays a debt from credit just added.
+ * pays a debt from credit just added. `auto_top_up` is a saved card's charge (its reference the
+ * auto_top_up_charges row), `grant` a promotional grant and `grant_expiry` what was left of it when
+ * it expired (both referencing the credit_grants row).
  */
-export type CreditEntryKind = 'top_up' | 'usage_charge' | 'refund' | 'dispute' | 'dispute_won' | 'owed_payment' | 'adjustment';
+export type CreditEntryKind =
+  'top_up' | 'auto_top_up' | 'usage_charge' | 'refund' | 'dispute' | 'dispute_won' | 'owed_payment' | 'adjustment' | 'grant' | 'grant_expiry';
 
 /** The credit ledger: every change to a balance, signed, with the balance it left. */
 export const creditEntries = appSchema.table(
@@ -84,6 +95,8 @@ export const checkoutSessions = appSchema.table(
       .notNull()
       .references(() => organizations.id),
     provider: text('provider', { enum: ['stripe', 'sandbox'] }).notNull(),
+    /** `payment` buys credit; `setup` saves a card for auto top-up (its creditNanos is 0). */
+    mode: text('mode').$type<'payment' | 'setup'>().notNull().default('payment'),
     status: text('status').$type<CheckoutStatus>().notNull().default('IN_PROGRESS'),
     creditNanos: bigint('credit_nanos', { mode: 'bigint' }).notNull(),
     taxNanos: bigint('tax_nanos', { mode: 'bigint' })
@@ -158,3 +171,88 @@ export const billingCustomers = appSchema.table('billing_customers', {
   provider: text('provider').notNull(),
   customerId: text('customer_id').notNull(),
 });
+
+/**
+ * A promotional grant (issue #22): credit an operator gave, with a note, that expires. Usage draws
+ * on grants first, soonest expiry first; what remains at expiry leaves by a `grant_expiry` entry.
+ */
+export const creditGrants = appSchema.table(
+  'credit_grants',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
+    remainingNanos: bigint('remaining_nanos', { mode: 'bigint' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
+    note: text('note').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    check('credit_grants_amount_positive', sql`${table.amountNanos} > 0`),
+    check('credit_grants_remaining_within_amount', sql`${table.remainingNanos} >= 0 AND ${table.remainingNanos} <= ${table.amountNanos}`),
+    index('credit_grants_drawing_order')
+      .on(table.organizationId, table.expiresAt, table.id)
+      .where(sql`${table.remainingNanos} > 0`),
+    index('credit_grants_expiring')
+      .on(table.expiresAt)
+      .where(sql`${table.remainingNanos} > 0`),
+  ],
+);
+
+/** An organisation's auto top-up settings and saved card (issue #22); amounts in nano-dollars. */
+export const autoTopUps = appSchema.table('auto_top_ups', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
+  enabled: boolean('enabled').notNull().default(false),
+  thresholdNanos: bigint('threshold_nanos', { mode: 'bigint' }).notNull(),
+  topUpNanos: bigint('top_up_nanos', { mode: 'bigint' }).notNull(),
+  monthlyCapNanos: bigint('monthly_cap_nanos', { mode: 'bigint' }).notNull(),
+  /** The saved card: which provider holds it, its id there (Stripe's pm_…), and what people see of it. */
+  provider: text('provider').$type<'stripe' | 'sandbox'>(),
+  paymentMethodId: text('payment_method_id'),
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  /** Why auto top-up was turned off by itself (a declined charge); null once it is turned on again. */
+  disabledReason: text('disabled_reason'),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+export type AutoTopUpChargeStatus = 'pending' | 'processing' | 'succeeded' | 'failed';
+
+/**
+ * One auto top-up charge: claimed `pending` by a crossing (app.claim_auto_top_up), `processing`
+ * once sent to the provider (idempotently, keyed by its id), then `succeeded` (credited by an
+ * `auto_top_up` entry referencing it) or `failed` (auto top-up turned off, and mailed).
+ */
+export const autoTopUpCharges = appSchema.table(
+  'auto_top_up_charges',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    provider: text('provider').$type<'stripe' | 'sandbox'>().notNull(),
+    amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
+    status: text('status').$type<AutoTopUpChargeStatus>().notNull().default('pending'),
+    paymentIntentId: text('payment_intent_id'),
+    failureMessage: text('failure_message'),
+    failureMailedAt: at('failure_mailed_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('auto_top_up_charges_organization').on(table.organizationId, table.createdAt),
+    index('auto_top_up_charges_open')
+      .on(table.status, table.updatedAt)
+      .where(sql`${table.status} IN ('pending', 'processing')`),
+    index('auto_top_up_charges_unmailed')
+      .on(table.updatedAt)
+      .where(sql`${table.status} = 'failed' AND ${table.failureMailedAt} IS NULL`),
+    uniqueIndex('auto_top_up_charges_payment_intent')
+      .on(table.paymentIntentId)
+      .where(sql`${table.paymentIntentId} IS NOT NULL`),
+  ],
+);

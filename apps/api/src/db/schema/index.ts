@@ -5,8 +5,18 @@ export { callerHours, callerSpend, type EndUserTokens, type KeyBlockRow, keySpen
 export { chatCompletions } from './chat-completions.js';
 export { feedback } from './feedback.js';
 export { secrets } from './secrets.js';
-export { billingCustomers, checkoutSessions, creditBalances, creditEntries, paymentDisputes, paymentEvents } from './credit.js';
-export type { CheckoutStatus, CreditEntryKind, DisputeStatus } from './credit.js';
+export {
+  autoTopUpCharges,
+  autoTopUps,
+  billingCustomers,
+  checkoutSessions,
+  creditBalances,
+  creditEntries,
+  creditGrants,
+  paymentDisputes,
+  paymentEvents,
+} from './credit.js';
+export type { AutoTopUpChargeStatus, CheckoutStatus, CreditEntryKind, DisputeStatus } from './credit.js';
 export { rateWindows, reservations } from './metering.js';
 export { usageDaily } from './usage-daily.js';
 export { alertDeliveries, alertSettings } from './alerts.js';

@@ -53,7 +53,7 @@ describe('credit ledger', () => {
     await post({ kind: 'top_up', amountNanos: 10n, reference: 'cs_owed_1' });
     const taken = await testDb.db.transaction((tx) => takeBack(tx, { organizationId, kind: 'refund', amountNanos: 25n, reference: 'evt_owed_1' }));
     expect(taken).toMatchObject({ posted: true, balanceAfterNanos: 0n, owedAfterNanos: 15n });
-    expect(await creditOf(testDb.db, organizationId)).toEqual({ balanceNanos: 0n, owedNanos: 15n });
+    expect(await creditOf(testDb.db, organizationId)).toEqual({ balanceNanos: 0n, owedNanos: 15n, promotionalNanos: 0n });
 
     expect(await post({ kind: 'top_up', amountNanos: 6n, reference: 'cs_owed_2' })).toMatchObject({ balanceAfterNanos: 0n, owedAfterNanos: 9n });
     expect(await post({ kind: 'adjustment', amountNanos: 20n, reason: 'support' })).toMatchObject({ balanceAfterNanos: 11n, owedAfterNanos: 0n });

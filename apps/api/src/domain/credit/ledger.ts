@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { eq } from 'drizzle-orm';
-import { type CreditEntryKind, creditBalances, creditEntries } from '../../db/schema/index.js';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { type CreditEntryKind, creditBalances, creditEntries, creditGrants } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 
 export type LedgerEntry = {
@@ -12,18 +12,26 @@ export type LedgerEntry = {
   /** One entry per kind and reference (a checkout session credits once, a completion is charged once). */
   reference?: string;
   reason?: string;
+  /** A promotional grant's credit (its credit_grants row already inserted): it adds to the promotional part of the balance. */
+  promotional?: boolean;
 };
 
 export type Posted =
   { posted: true; entryId: string; balanceBeforeNanos: bigint; owedBeforeNanos: bigint; balanceAfterNanos: bigint; owedAfterNanos: bigint } | { posted: false };
 
 type Account = { balanceNanos: bigint; owedNanos: bigint };
+type LockedAccount = Account & { promotionalNanos: bigint; reservedNanos: bigint };
 
 /** The organisation's balance row, created if need be and locked until the transaction ends. */
-async function lockAccount(tx: Database, organizationId: string): Promise<Account> {
+async function lockAccount(tx: Database, organizationId: string): Promise<LockedAccount> {
   await tx.insert(creditBalances).values({ organizationId }).onConflictDoNothing();
   const [account] = await tx
-    .select({ balanceNanos: creditBalances.balanceNanos, owedNanos: creditBalances.owedNanos })
+    .select({
+      balanceNanos: creditBalances.balanceNanos,
+      owedNanos: creditBalances.owedNanos,
+      promotionalNanos: creditBalances.promotionalNanos,
+      reservedNanos: creditBalances.reservedNanos,
+    })
     .from(creditBalances)
     .where(eq(creditBalances.organizationId, organizationId))
     .for('update');
@@ -32,7 +40,10 @@ async function lockAccount(tx: Database, organizationId: string): Promise<Accoun
 }
 
 /** Inserts one entry unless its (kind, reference) was posted before; false for such a duplicate. */
-async function insertEntry(tx: Database, entry: LedgerEntry & { id: string; balanceAfterNanos: bigint; owedNanos: bigint }): Promise<boolean> {
+async function insertEntry(
+  tx: Database,
+  { promotional: _, ...entry }: LedgerEntry & { id: string; balanceAfterNanos: bigint; owedNanos: bigint },
+): Promise<boolean> {
   const [inserted] = await tx
     .insert(creditEntries)
     .values({ ...entry, reference: entry.reference ?? null, reason: entry.reason ?? null })
@@ -43,11 +54,27 @@ async function insertEntry(tx: Database, entry: LedgerEntry & { id: string; bala
 
 const before = (account: Account) => ({ balanceBeforeNanos: account.balanceNanos, owedBeforeNanos: account.owedNanos });
 
-async function saveAccount(tx: Database, organizationId: string, account: Account) {
+/**
+ * Saves the balance and the debt, keeping the promotional part within the balance: a debit other
+ * than usage (settle_calls draws grants first) takes paid credit first, so grants give only what the
+ * balance no longer covers, soonest expiry first. Credit that lifts the balance to the auto top-up
+ * threshold re-arms it, so the next crossing charges again.
+ */
+async function saveAccount(tx: Database, organizationId: string, locked: LockedAccount, account: Account, added: { promotionalNanos: bigint }) {
+  const promotionalBefore = locked.promotionalNanos + added.promotionalNanos;
+  const promotionalNanos = account.balanceNanos < promotionalBefore ? account.balanceNanos : promotionalBefore;
+  if (promotionalNanos < promotionalBefore) await tx.execute(sql`select app.draw_grants(${organizationId}, ${promotionalBefore - promotionalNanos})`);
   await tx
     .update(creditBalances)
-    .set({ ...account, updatedAt: new Date() })
+    .set({ ...account, promotionalNanos, updatedAt: new Date() })
     .where(eq(creditBalances.organizationId, organizationId));
+  if (account.balanceNanos > locked.balanceNanos) {
+    await tx.execute(sql`
+      update app.credit_balances as b set auto_top_up_below_nanos = a.threshold_nanos
+      from app.auto_top_ups as a
+      where b.organization_id = ${organizationId} and a.organization_id = b.organization_id
+        and a.enabled and a.payment_method_id is not null and b.balance_nanos >= a.threshold_nanos`);
+  }
 }
 
 /**
@@ -79,7 +106,7 @@ export async function postEntry(tx: Database, entry: LedgerEntry): Promise<Poste
       reason: 'pays what a refund or dispute left owing',
     });
   }
-  await saveAccount(tx, entry.organizationId, { balanceNanos, owedNanos });
+  await saveAccount(tx, entry.organizationId, account, { balanceNanos, owedNanos }, { promotionalNanos: entry.promotional ? entry.amountNanos : 0n });
   return { posted: true, entryId, ...before(account), balanceAfterNanos: balanceNanos, owedAfterNanos: owedNanos };
 }
 
@@ -98,7 +125,7 @@ export async function takeBack(tx: Database, entry: Omit<LedgerEntry, 'amountNan
   const after = { balanceNanos: account.balanceNanos - taken, owedNanos: account.owedNanos + owed };
   if (!(await insertEntry(tx, { ...entry, id: entryId, amountNanos: -taken, owedNanos: owed, balanceAfterNanos: after.balanceNanos })))
     return { posted: false };
-  await saveAccount(tx, entry.organizationId, after);
+  await saveAccount(tx, entry.organizationId, account, after, { promotionalNanos: 0n });
   return { posted: true, entryId, ...before(account), balanceAfterNanos: after.balanceNanos, owedAfterNanos: after.owedNanos };
 }
 
@@ -107,12 +134,63 @@ export async function takeBack(tx: Database, entry: Omit<LedgerEntry, 'amountNan
  * spent money: those an instance reserved ahead of a key's next calls would otherwise show as
  * spent until they go back, and an in-flight call's hold becomes its charge within moments.
  */
-export async function creditOf(db: Database, organizationId: string): Promise<Account> {
+/**
+ * Takes what is left of an expired grant out of the balance by a `grant_expiry` entry, in the
+ * caller's transaction. Credit that calls in flight hold stays until they settle (they draw on the
+ * grant first) and leaves at a later sweep, so no admitted call goes unpaid; each entry's reference
+ * is the grant and the remainder it took, so a sweep on another instance posts it only once.
+ */
+export async function expireGrant(tx: Database, grant: { id: string; organizationId: string }, now: Date): Promise<Posted> {
+  const account = await lockAccount(tx, grant.organizationId);
+  const [current] = await tx
+    .select({ remainingNanos: creditGrants.remainingNanos, expiresAt: creditGrants.expiresAt })
+    .from(creditGrants)
+    .where(and(eq(creditGrants.id, grant.id), eq(creditGrants.organizationId, grant.organizationId)));
+  if (!current || current.remainingNanos === 0n || current.expiresAt > now) return { posted: false };
+  const free = account.balanceNanos - account.reservedNanos;
+  const taken = current.remainingNanos < free ? current.remainingNanos : free > 0n ? free : 0n;
+  if (taken === 0n) return { posted: false };
+  const entryId = randomUUID();
+  const balanceNanos = account.balanceNanos - taken;
+  const reference = `${grant.id}:${current.remainingNanos}`;
+  const entry = {
+    id: entryId,
+    organizationId: grant.organizationId,
+    kind: 'grant_expiry' as const,
+    amountNanos: -taken,
+    owedNanos: 0n,
+    balanceAfterNanos: balanceNanos,
+    reference,
+  };
+  if (!(await insertEntry(tx, entry))) return { posted: false };
+  await tx
+    .update(creditGrants)
+    .set({ remainingNanos: current.remainingNanos - taken })
+    .where(eq(creditGrants.id, grant.id));
+  await tx
+    .update(creditBalances)
+    .set({ balanceNanos, promotionalNanos: account.promotionalNanos - taken, updatedAt: now })
+    .where(eq(creditBalances.organizationId, grant.organizationId));
+  return { posted: true, entryId, ...before(account), balanceAfterNanos: balanceNanos, owedAfterNanos: account.owedNanos };
+}
+
+export async function creditOf(db: Database, organizationId: string): Promise<Account & { promotionalNanos: bigint }> {
   const [row] = await db
-    .select({ balanceNanos: creditBalances.balanceNanos, owedNanos: creditBalances.owedNanos })
+    .select({ balanceNanos: creditBalances.balanceNanos, owedNanos: creditBalances.owedNanos, promotionalNanos: creditBalances.promotionalNanos })
     .from(creditBalances)
     .where(eq(creditBalances.organizationId, organizationId));
-  return row ?? { balanceNanos: 0n, owedNanos: 0n };
+  return row ?? { balanceNanos: 0n, owedNanos: 0n, promotionalNanos: 0n };
+}
+
+/** When the organisation's soonest grant with credit left expires, if it has one. */
+export async function nextGrantExpiry(db: Database, organizationId: string): Promise<Date | undefined> {
+  const [grant] = await db
+    .select({ expiresAt: creditGrants.expiresAt })
+    .from(creditGrants)
+    .where(and(eq(creditGrants.organizationId, organizationId), gt(creditGrants.remainingNanos, 0n)))
+    .orderBy(asc(creditGrants.expiresAt))
+    .limit(1);
+  return grant?.expiresAt;
 }
 
 export async function balanceNanos(db: Database, organizationId: string): Promise<bigint> {

@@ -26,6 +26,9 @@ export function creditHistoryOf(viewer: Pick<Viewer, 'organizationId'>) {
 
 const kinds: Record<Exclude<CreditEntryKind, 'usage_charge' | 'owed_payment'>, CreditHistoryKind> = {
   top_up: 'top_up',
+  auto_top_up: 'auto_top_up',
+  grant: 'grant',
+  grant_expiry: 'grant_expiry',
   refund: 'refund',
   dispute: 'dispute',
   // Credit given back: a dispute line with a positive amount.

@@ -23,6 +23,28 @@ export type StartedCheckout = {
   clientSecretHash?: string;
 };
 
+/** A setup-mode session (issue #22): saves a card for auto top-up; no money moves. */
+export type SetupRequest = Omit<CheckoutRequest, 'creditNanos'>;
+
+/** An auto top-up charge of the saved card, made with nobody at the keyboard. */
+export type OffSessionCharge = {
+  /** The auto_top_up_charges row: the provider's idempotency key and the payment's metadata. */
+  chargeId: string;
+  organizationId: string;
+  amountNanos: bigint;
+  /** The saved card (Stripe's pm_…), with its customer at the provider where it has one. */
+  paymentMethodId: string;
+};
+
+/**
+ * What the provider said at once: Stripe confirms through its signed webhooks later (`processing`
+ * until then, even when its response already says succeeded); the sandbox, which sends no
+ * webhooks, knows at once (`succeeded`). A decline, or a card that needs its holder to
+ * authenticate, is `failed` with the provider's code and message.
+ */
+export type ChargeOutcome =
+  { outcome: 'processing' | 'succeeded'; paymentIntentId: string } | { outcome: 'failed'; paymentIntentId?: string; code: string; message: string };
+
 /** A notification as it arrived: the exact bytes (signatures cover them) and the signature header. */
 export type WebhookDelivery = { rawBody: Buffer; signature: string | undefined; now: Date };
 
@@ -35,6 +57,10 @@ export type WebhookReceipt = { eventId: string; type: string; outcome: 'handled'
 export type PaymentProvider = {
   name: 'stripe' | 'sandbox';
   createCheckout: (request: CheckoutRequest) => Promise<StartedCheckout>;
+  /** A setup-mode session for saving a card; confirmed like a checkout (webhook, or the sandbox's confirm endpoint). */
+  createSetup: (request: SetupRequest) => Promise<StartedCheckout>;
+  /** Charges a saved card off-session, idempotently by `chargeId`. */
+  chargeSavedCard: (charge: OffSessionCharge) => Promise<ChargeOutcome>;
   createPortalUrl: (request: { organizationId: string; organizationName: string; email: string; returnUrl: string }) => Promise<string>;
   /** What the console may know: which provider, and Stripe's publishable key. */
   publicConfig: () => { provider: 'stripe' | 'sandbox'; stripePublishableKey?: string };

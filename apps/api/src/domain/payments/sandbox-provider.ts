@@ -29,6 +29,13 @@ export function sandboxProvider(options: { apiUrl: string; secret: string; taxRa
         expiresAt: new Date(now().getTime() + options.checkoutTtlMinutes * 60_000),
       };
     },
+    // TODO(#22 helper): replace with the real setup session and off-session charge.
+    createSetup: async () => {
+      throw new Error('not implemented yet');
+    },
+    chargeSavedCard: async () => {
+      throw new Error('not implemented yet');
+    },
     createPortalUrl: async ({ organizationId }) =>
       `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
     publicConfig: () => ({ provider: 'sandbox' }),

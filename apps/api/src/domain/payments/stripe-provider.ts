@@ -39,6 +39,13 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
       if (!session.client_secret) throw new Error(`Stripe returned checkout session ${session.id} without a client secret.`);
       return { checkoutSessionId: session.id, clientSecret: session.client_secret, expiresAt: new Date(session.expires_at * 1000), taxNanos: 0n };
     },
+    // TODO(#22 helper): replace with the real setup session and off-session charge.
+    createSetup: async () => {
+      throw new Error('not implemented yet');
+    },
+    chargeSavedCard: async () => {
+      throw new Error('not implemented yet');
+    },
     createPortalUrl: async (request) => {
       const customer = await ensureCustomer(stripe, db, request);
       const portal = await callStripe('open the billing portal', () => stripe.billingPortal.sessions.create({ customer, return_url: request.returnUrl }));

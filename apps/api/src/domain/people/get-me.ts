@@ -2,7 +2,7 @@ import type { Me } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { asc, eq } from 'drizzle-orm';
 import { memberships, organizations } from '../../db/schema/index.js';
-import { creditOf } from '../credit/ledger.js';
+import { creditOf, nextGrantExpiry } from '../credit/ledger.js';
 import { nanosToDollars } from '../money.js';
 import { recentCheckouts } from '../payments/checkout-sessions.js';
 import type { Viewer } from './ensure-person.js';
@@ -24,6 +24,7 @@ export async function getMe(db: Database, viewer: Viewer): Promise<Me> {
   // committing between the two reads showed SUCCEEDED with the old balance).
   const sessions = await recentCheckouts(db, viewer.organizationId);
   const credit = await creditOf(db, viewer.organizationId);
+  const nextExpiry = credit.promotionalNanos > 0n ? await nextGrantExpiry(db, viewer.organizationId) : undefined;
   return {
     email: viewer.email,
     organizationName: viewer.organizationName,
@@ -31,6 +32,8 @@ export async function getMe(db: Database, viewer: Viewer): Promise<Me> {
     organizationId: viewer.organizationId,
     remainingSpendAmount: nanosToDollars(credit.balanceNanos),
     owedAmount: nanosToDollars(credit.owedNanos),
+    promotionalCreditAmount: nanosToDollars(credit.promotionalNanos),
+    nextCreditExpiry: nextExpiry?.toISOString() ?? null,
     organizationCheckoutSessions: sessions,
     role: viewer.role,
     organizations: await organizationsOf(db, viewer.personId),
