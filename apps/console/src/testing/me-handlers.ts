@@ -19,6 +19,8 @@ export const buildMe = (overrides: Partial<Me> = {}): Me => ({
   organizationId: 'org_01',
   remainingSpendAmount: 42.5,
   owedAmount: 0,
+  promotionalCreditAmount: 0,
+  nextCreditExpiry: null,
   organizationCheckoutSessions: [],
   role: 'owner',
   organizations: [{ organizationId: 'org_01', organizationName: 'Analytical Engines', role: 'owner' }],
