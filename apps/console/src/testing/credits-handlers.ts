@@ -42,6 +42,7 @@ export const creditsHandlers = {
       }
       return HttpResponse.json({
         checkoutSessionId: session.checkoutSessionId,
+        mode: 'payment',
         status: 'IN_PROGRESS',
         currency: 'usd',
         ...amounts,

@@ -28,6 +28,8 @@ export const paymentConfigSchema = z.object({
 /** The sandbox's checkout page data (test mode, no real money). */
 export const sandboxCheckoutSchema = z.object({
   checkoutSessionId: z.string(),
+  /** `setup` saves a card for auto top-up (issue #22): credit, tax and total are 0 and no money moves. */
+  mode: z.enum(['payment', 'setup']),
   status: z.enum(['IN_PROGRESS', 'SUCCEEDED', 'FAILED', 'EXPIRED']),
   currency: z.literal('usd'),
   /** Dollars. */

@@ -25,6 +25,7 @@ export async function sandboxSession(db: Database, id: string, clientSecret: str
 export function sandboxSummary(session: CheckoutSession) {
   return {
     checkoutSessionId: session.id,
+    mode: session.mode,
     status: session.status,
     currency: 'usd' as const,
     credit: nanosToDollars(session.creditNanos),
