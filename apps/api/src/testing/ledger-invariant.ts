@@ -4,7 +4,8 @@ import { expect } from 'vitest';
 
 /**
  * Every organisation's balance equals the sum of its ledger entries, and none is negative; what it
- * owes equals the sum of its entries' debt changes, and an organisation that owes has no credit.
+ * owes equals the sum of its entries' debt changes, and an organisation that owes has no credit;
+ * the promotional part of its balance is what its grants have left.
  */
 export async function expectLedgerConsistent(db: Database) {
   const result = (await db.execute(sql`
@@ -22,4 +23,11 @@ export async function expectLedgerConsistent(db: Database) {
     where b.organization_id is null limit 1
   `)) as unknown as { rows: unknown[] };
   expect(orphans.rows).toEqual([]);
+  const promotional = (await db.execute(sql`
+    select b.organization_id, b.promotional_nanos::text as promotional, coalesce(sum(g.remaining_nanos), 0)::text as grants_left
+    from app.credit_balances b left join app.credit_grants g on g.organization_id = b.organization_id
+    group by b.organization_id, b.promotional_nanos
+    having b.promotional_nanos <> coalesce(sum(g.remaining_nanos), 0)
+  `)) as unknown as { rows: unknown[] };
+  expect(promotional.rows).toEqual([]);
 }
