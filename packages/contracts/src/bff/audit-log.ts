@@ -26,6 +26,9 @@ export const auditActions = [
   'credit.granted',
   'credit.refunded',
   'credit.disputed',
+  'auto_top_up.updated',
+  'auto_top_up.card_saved',
+  'auto_top_up.disabled',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

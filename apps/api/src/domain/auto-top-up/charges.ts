@@ -1,0 +1,73 @@
+import type { Database } from '@meterway/db';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { autoTopUpCharges, autoTopUps, creditBalances } from '../../db/schema/index.js';
+import { recordAudit, systemActor } from '../audit/record-audit.js';
+import { postEntry } from '../credit/ledger.js';
+import { dollarsText, recordCreditAudit } from '../credit/record-credit-audit.js';
+
+/** Keeps a payment id already known (the unique index allows one charge per payment). */
+const paymentIntentOf = (paymentIntentId: string | undefined) =>
+  paymentIntentId === undefined ? {} : { paymentIntentId: sql`coalesce(${autoTopUpCharges.paymentIntentId}, ${paymentIntentId})` };
+
+/**
+ * The provider took the money: the charge becomes succeeded and the organisation is credited once
+ * (an `auto_top_up` entry referencing the charge). Like a checkout's success, this wins over an
+ * earlier failure, whatever order the provider's notifications arrive in; auto top-up stays as the
+ * failure left it (off, with its reason) until someone turns it on. False when already succeeded.
+ */
+export async function markChargeSucceeded(db: Database, input: { chargeId: string; paymentIntentId?: string; now: Date }): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [charge] = await tx
+      .update(autoTopUpCharges)
+      .set({ status: 'succeeded', failureMessage: null, updatedAt: input.now, ...paymentIntentOf(input.paymentIntentId) })
+      .where(and(eq(autoTopUpCharges.id, input.chargeId), ne(autoTopUpCharges.status, 'succeeded')))
+      .returning();
+    if (!charge) return false;
+    const posted = await postEntry(tx, { organizationId: charge.organizationId, kind: 'auto_top_up', amountNanos: charge.amountNanos, reference: charge.id });
+    if (posted.posted) {
+      await recordCreditAudit(tx, {
+        organizationId: charge.organizationId,
+        actor: systemActor,
+        action: 'credit.added',
+        amountNanos: charge.amountNanos,
+        posted,
+        details: { autoTopUpChargeId: charge.id },
+      });
+    }
+    return true;
+  });
+}
+
+/**
+ * The provider refused the charge (declined, or the card needs its holder to authenticate): only
+ * an open charge fails, so nothing undoes a success. Auto top-up turns off with the provider's
+ * message as its reason and is disarmed, so no further charge is claimed until someone turns it on
+ * again; the failure is mailed later (failure_mailed_at). The balance row is locked before the
+ * settings row, in the order the settings' save takes them.
+ */
+export async function markChargeFailed(db: Database, input: { chargeId: string; paymentIntentId?: string; message: string; now: Date }): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [charge] = await tx
+      .update(autoTopUpCharges)
+      .set({ status: 'failed', failureMessage: input.message, updatedAt: input.now, ...paymentIntentOf(input.paymentIntentId) })
+      .where(and(eq(autoTopUpCharges.id, input.chargeId), inArray(autoTopUpCharges.status, ['pending', 'processing'])))
+      .returning();
+    if (!charge) return false;
+    await tx.update(creditBalances).set({ autoTopUpBelowNanos: null, updatedAt: input.now }).where(eq(creditBalances.organizationId, charge.organizationId));
+    const [turnedOff] = await tx
+      .update(autoTopUps)
+      .set({ enabled: false, disabledReason: input.message, updatedAt: input.now })
+      .where(and(eq(autoTopUps.organizationId, charge.organizationId), eq(autoTopUps.enabled, true)))
+      .returning({ organizationId: autoTopUps.organizationId });
+    if (turnedOff) {
+      await recordAudit(tx, {
+        organizationId: charge.organizationId,
+        actor: systemActor,
+        action: 'auto_top_up.disabled',
+        target: dollarsText(charge.amountNanos),
+        changes: { enabled: { from: true, to: false }, reason: { to: input.message } },
+      });
+    }
+    return true;
+  });
+}
