@@ -13,6 +13,7 @@ export async function recordCheckout(
     id: string;
     organizationId: string;
     provider: 'stripe' | 'sandbox';
+    mode?: 'payment' | 'setup';
     creditNanos: bigint;
     taxNanos: bigint;
     expiresAt: Date;

@@ -13,7 +13,39 @@ const outcomes: Record<string, CardOutcome> = {
   '4000000000009987': { outcome: 'decline', code: 'lost_card', message: 'Your card was declined.' },
   '4000000000000069': { outcome: 'decline', code: 'expired_card', message: 'Your card has expired.' },
   '4000000000000127': { outcome: 'decline', code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+  // Saved-card cards (issue #22): the holder is present at a checkout, so the first pays; the second
+  // attaches but every charge of it fails.
+  '4000002760003184': { outcome: 'succeed' },
+  '4000000000000341': { outcome: 'decline', code: 'card_declined', message: 'Your card was declined.' },
 };
+
+/**
+ * What an off-session charge of a saved card does, by Stripe's documented test cards: most cards
+ * that save are charged; these two save, and their charges fail. The sandbox's payment method id
+ * names the outcome (`pm_sandbox_<outcome>_<random>`), so no card number is kept.
+ */
+export type OffSessionOutcome = 'succeed' | 'authentication_required' | 'card_declined';
+const offSessionOutcomes: Record<string, OffSessionOutcome> = {
+  '4000002760003184': 'authentication_required',
+  '4000000000000341': 'card_declined',
+};
+export const offSessionFailures: Record<Exclude<OffSessionOutcome, 'succeed'>, { code: string; message: string }> = {
+  authentication_required: {
+    code: 'authentication_required',
+    message: 'This card needs its holder to authenticate the payment; charges made without them present are refused.',
+  },
+  card_declined: { code: 'card_declined', message: 'Your card was declined.' },
+};
+
+export type CardToSave = { outcome: 'save'; brand: string; last4: string; offSession: OffSessionOutcome };
+
+/** A card given to a setup session: saved (with what its later charges do), refused, or not usable at all. */
+export function sandboxCardToSave(number: string): CardToSave | Exclude<CardOutcome, { outcome: 'succeed' }> | { outcome: 'invalid'; message: string } {
+  const card = sandboxCard(number);
+  const offSession = offSessionOutcomes[number];
+  if (card.outcome === 'invalid' || (card.outcome === 'decline' && !offSession)) return card;
+  return { outcome: 'save', brand: number.startsWith('5') ? 'mastercard' : 'visa', last4: number.slice(-4), offSession: offSession ?? 'succeed' };
+}
 
 function luhnValid(number: string): boolean {
   let sum = 0;

@@ -5,8 +5,9 @@ import { checkoutSessions } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { nanosToDollars } from '../money.js';
 import { expireOverdue, findCheckout, markSucceeded, type CheckoutSession } from './checkout-sessions.js';
-import { pastExpiryMessage, sandboxCard } from './sandbox-cards.js';
-import { hashSecret } from './sandbox-provider.js';
+import { saveCard } from '../auto-top-up/save-card.js';
+import { pastExpiryMessage, sandboxCard, sandboxCardToSave } from './sandbox-cards.js';
+import { hashSecret, sandboxPaymentMethodId } from './sandbox-provider.js';
 
 /** The one outcome the sandbox records; a refused card never gets this far. */
 const succeeded = 'succeed';
@@ -51,10 +52,17 @@ export async function confirmSandboxCheckout(
     throw new AppError('Conflict', 'This checkout session is no longer open. Start a new top-up.');
   }
   if (session.pendingOutcome) throw new AppError('Conflict', 'This payment is already being processed.');
-  const card = sandboxCard(input.cardNumber);
+  const card = session.mode === 'setup' ? sandboxCardToSave(input.cardNumber) : sandboxCard(input.cardNumber);
   if (card.outcome === 'invalid') throw new AppError('BadRequest', card.message, { errors: [{ field: 'cardNumber', message: card.message }] });
   const pastExpiry = pastExpiryMessage(input.expiry, input.now);
   if (pastExpiry) throw new AppError('BadRequest', pastExpiry, { errors: [{ field: 'expiry', message: pastExpiry }] });
+  if (card.outcome === 'save') {
+    // Nothing is charged, so nothing waits for a webhook: the card is saved now.
+    const { brand, last4 } = card;
+    const saved = await saveCard(db, { checkoutSessionId: session.id, paymentMethodId: sandboxPaymentMethodId(card.offSession), brand, last4, now: input.now });
+    if (!saved) throw new AppError('Conflict', 'This checkout session is no longer open. Start a new top-up.');
+    return;
+  }
   if (card.outcome === 'decline') {
     // In the sandbox a declining test card always declines: only another card helps.
     throw new AppError('PaymentRequired', card.message, { declineCode: card.code, errors: [{ field: 'cardNumber', message: card.message }] });

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { PaymentProvider } from './payment-provider.js';
+import type { ChargeOutcome, OffSessionCharge, PaymentProvider } from './payment-provider.js';
+import { type OffSessionOutcome, offSessionFailures } from './sandbox-cards.js';
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url').replace(/[-_]/g, '').slice(0, bytes);
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
@@ -14,28 +15,27 @@ const portalTtlMs = 60 * 60 * 1000;
  */
 export function sandboxProvider(options: { apiUrl: string; secret: string; taxRate: number; checkoutTtlMinutes: number; now?: () => Date }): PaymentProvider {
   const now = options.now ?? (() => new Date());
+  const openSession = (taxNanos: bigint) => {
+    const checkoutSessionId = `cs_sandbox_${random(24)}`;
+    const clientSecret = `${checkoutSessionId}_secret_${random(24)}`;
+    return {
+      checkoutSessionId,
+      clientSecret,
+      clientSecretHash: hashSecret(clientSecret),
+      taxNanos,
+      expiresAt: new Date(now().getTime() + options.checkoutTtlMinutes * 60_000),
+    };
+  };
   return {
     name: 'sandbox',
     createCheckout: async ({ creditNanos }) => {
-      const checkoutSessionId = `cs_sandbox_${random(24)}`;
-      const clientSecret = `${checkoutSessionId}_secret_${random(24)}`;
       const creditCents = creditNanos / 10_000_000n;
       const taxCents = BigInt(Math.round(Number(creditCents) * options.taxRate));
-      return {
-        checkoutSessionId,
-        clientSecret,
-        clientSecretHash: hashSecret(clientSecret),
-        taxNanos: taxCents * 10_000_000n,
-        expiresAt: new Date(now().getTime() + options.checkoutTtlMinutes * 60_000),
-      };
+      return openSession(taxCents * 10_000_000n);
     },
-    // TODO(#22 helper): replace with the real setup session and off-session charge.
-    createSetup: async () => {
-      throw new Error('not implemented yet');
-    },
-    chargeSavedCard: async () => {
-      throw new Error('not implemented yet');
-    },
+    // A setup session is a checkout session without money: the same form and confirm endpoint.
+    createSetup: async () => openSession(0n),
+    chargeSavedCard: async (charge) => chargeSandboxCard(charge),
     createPortalUrl: async ({ organizationId }) =>
       `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
     publicConfig: () => ({ provider: 'sandbox' }),
@@ -43,6 +43,18 @@ export function sandboxProvider(options: { apiUrl: string; secret: string; taxRa
     receiptUrl: ({ organizationId, checkoutSessionId }) =>
       `${options.apiUrl}/sandbox/portal/receipts/${encodeURIComponent(checkoutSessionId)}?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
   };
+}
+
+/** The sandbox's id of a saved card: it names what the card's off-session charges do, never its number. */
+export const sandboxPaymentMethodId = (offSession: OffSessionOutcome) => `pm_sandbox_${offSession}_${random(16)}`;
+
+/** Answers at once, as the sandbox sends no webhooks; the payment's id is the charge's, so a retry is the same payment. */
+function chargeSandboxCard(charge: OffSessionCharge): ChargeOutcome {
+  const paymentIntentId = `pi_sandbox_${charge.chargeId}`;
+  const outcome = /^pm_sandbox_([a-z_]+)_[A-Za-z0-9]+$/.exec(charge.paymentMethodId)?.[1];
+  if (outcome === 'succeed') return { outcome: 'succeeded', paymentIntentId };
+  if (outcome === 'authentication_required' || outcome === 'card_declined') return { outcome: 'failed', paymentIntentId, ...offSessionFailures[outcome] };
+  return { outcome: 'failed', paymentIntentId, code: 'resource_missing', message: 'The saved card is not a sandbox card. Save a card again.' };
 }
 
 export function signPortalToken(secret: string, organizationId: string, expiresAtMs: number): string {

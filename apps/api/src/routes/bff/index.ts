@@ -4,6 +4,7 @@ import { unstorableText } from '../../errors/app-error.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 import { alertSettingsRoutes } from './alert-settings.js';
 import { auditLogRoutes } from './audit-log.js';
+import { autoTopUpRoutes } from './auto-top-up.js';
 import { chatCompletionRoutes } from './chat-completions.js';
 import { chatCompletionExportRoutes } from './chat-completions-export.js';
 import { creditHistoryRoutes } from './credit-history.js';
@@ -31,4 +32,5 @@ export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   organizationRoutes(app, deps);
   auditLogRoutes(app, deps);
   creditHistoryRoutes(app, deps);
+  autoTopUpRoutes(app, deps);
 }

@@ -1,0 +1,103 @@
+import { type AutoTopUp, type AutoTopUpInput, defaultAutoTopUp } from '@meterway/contracts';
+import type { Database } from '@meterway/db';
+import { and, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { autoTopUpCharges, autoTopUps, creditBalances } from '../../db/schema/index.js';
+import { AppError } from '../../errors/app-error.js';
+import { type Acting, actorOf, changesBetween, recordAudit } from '../audit/record-audit.js';
+import { dollarsToNanos, nanosToDollars } from '../money.js';
+
+type Settings = typeof autoTopUps.$inferSelect;
+
+const startOfMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+
+/** This UTC month's charges that were not declined (pending ones too), as the monthly cap counts them. */
+async function chargedThisMonthNanos(db: Database, organizationId: string, now: Date): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${autoTopUpCharges.amountNanos}), 0)` })
+    .from(autoTopUpCharges)
+    .where(and(eq(autoTopUpCharges.organizationId, organizationId), ne(autoTopUpCharges.status, 'failed'), gte(autoTopUpCharges.createdAt, startOfMonth(now))));
+  return BigInt(row?.total ?? 0);
+}
+
+const amountsOf = (settings: Pick<Settings, 'enabled' | 'thresholdNanos' | 'topUpNanos' | 'monthlyCapNanos'>) => ({
+  enabled: settings.enabled,
+  thresholdAmount: nanosToDollars(settings.thresholdNanos),
+  topUpAmount: nanosToDollars(settings.topUpNanos),
+  monthlyCapAmount: nanosToDollars(settings.monthlyCapNanos),
+});
+
+export async function getAutoTopUp(db: Database, viewer: { organizationId: string }, now: Date): Promise<AutoTopUp> {
+  const [row] = await db.select().from(autoTopUps).where(eq(autoTopUps.organizationId, viewer.organizationId));
+  const charged = nanosToDollars(await chargedThisMonthNanos(db, viewer.organizationId, now));
+  if (!row) return { enabled: false, ...defaultAutoTopUp, chargedThisMonthAmount: charged, paymentMethod: null, disabledReason: null };
+  return {
+    ...amountsOf(row),
+    chargedThisMonthAmount: charged,
+    paymentMethod: row.paymentMethodId && row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
+    disabledReason: row.disabledReason,
+  };
+}
+
+/**
+ * Saves the settings under the balance row's lock (settlement takes it to see a crossing), then the
+ * settings row's. Turning on needs a saved card and clears why it turned itself off. On, it is
+ * armed while the balance is at or above the threshold; below it, that is a crossing, and one
+ * charge is claimed at once — unless this crossing already had its charge (on and disarmed before)
+ * or a charge is still open. Off disarms. The audit log records the settings that changed.
+ */
+export async function saveAutoTopUp(db: Database, viewer: Acting, input: AutoTopUpInput, now: Date): Promise<AutoTopUp> {
+  const values = {
+    enabled: input.enabled,
+    thresholdNanos: dollarsToNanos(input.thresholdAmount),
+    topUpNanos: dollarsToNanos(input.topUpAmount),
+    monthlyCapNanos: dollarsToNanos(input.monthlyCapAmount),
+  };
+  const { organizationId } = viewer;
+  await db.transaction(async (tx) => {
+    await tx.insert(creditBalances).values({ organizationId }).onConflictDoNothing();
+    const [balance] = await tx
+      .select({ balanceNanos: creditBalances.balanceNanos, armedNanos: creditBalances.autoTopUpBelowNanos })
+      .from(creditBalances)
+      .where(eq(creditBalances.organizationId, organizationId))
+      .for('update');
+    const [row] = await tx.select().from(autoTopUps).where(eq(autoTopUps.organizationId, organizationId)).for('update');
+    if (input.enabled && !row?.paymentMethodId) throw new AppError('Conflict', 'Save a card before turning on auto top-up.');
+    const disabledReason = input.enabled ? null : (row?.disabledReason ?? null);
+    await tx
+      .insert(autoTopUps)
+      .values({ organizationId, ...values, disabledReason, updatedAt: now })
+      .onConflictDoUpdate({ target: autoTopUps.organizationId, set: { ...values, disabledReason, updatedAt: now } });
+
+    const balanceNanos = balance?.balanceNanos ?? 0n;
+    const crossingCharged = row?.enabled === true && balance?.armedNanos === null;
+    const below = input.enabled && balanceNanos < values.thresholdNanos;
+    await tx
+      .update(creditBalances)
+      .set({ autoTopUpBelowNanos: input.enabled && !below ? values.thresholdNanos : null, updatedAt: now })
+      .where(eq(creditBalances.organizationId, organizationId));
+    if (below && !crossingCharged && !(await hasOpenCharge(tx, organizationId))) {
+      await tx.execute(sql`select app.claim_auto_top_up(${organizationId}, ${now.toISOString()}::timestamptz)`);
+    }
+
+    const changes = changesBetween(amountsOf(row ?? { enabled: false, ...defaultNanos() }), amountsOf(values));
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(tx, { organizationId, actor: actorOf(viewer), action: 'auto_top_up.updated', target: 'auto top-up', changes });
+    }
+  });
+  return getAutoTopUp(db, viewer, now);
+}
+
+const defaultNanos = () => ({
+  thresholdNanos: dollarsToNanos(defaultAutoTopUp.thresholdAmount),
+  topUpNanos: dollarsToNanos(defaultAutoTopUp.topUpAmount),
+  monthlyCapNanos: dollarsToNanos(defaultAutoTopUp.monthlyCapAmount),
+});
+
+async function hasOpenCharge(tx: Database, organizationId: string): Promise<boolean> {
+  const [open] = await tx
+    .select({ id: autoTopUpCharges.id })
+    .from(autoTopUpCharges)
+    .where(and(eq(autoTopUpCharges.organizationId, organizationId), inArray(autoTopUpCharges.status, ['pending', 'processing'])))
+    .limit(1);
+  return open !== undefined;
+}
