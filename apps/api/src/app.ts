@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
 import { registerAlerts } from './plugins/alerts.js';
+import { registerAutoTopUp } from './plugins/auto-top-up.js';
 import { createMailer } from './plugins/mail.js';
 import { apiMetrics } from './plugins/metrics.js';
 import { identitySessions } from './plugins/identity-sessions.js';
@@ -69,6 +70,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   };
   await registerGateway(fastify, gateway, config);
   registerAlerts(fastify, deps, mailer);
+  registerAutoTopUp(fastify, deps, { mailer, payments: routeDeps.payments });
   // The docs show what is charged: the price list with the margin, per 1M tokens.
   const pricedModels = pricedModelsOf(pricing);
   docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels });

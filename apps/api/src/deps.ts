@@ -19,6 +19,8 @@ export type AppDeps = {
   mailer?: Mailer;
   /** Called when a round of the alert poller has finished, so a test can wait for rounds instead of sleeping. */
   onAlertRound?: () => void;
+  /** Called when a round of the auto top-up worker has finished (charges sent, failures mailed). */
+  onAutoTopUpRound?: () => void;
 };
 
 /** What route modules receive: the deps plus what the app resolved at boot. */

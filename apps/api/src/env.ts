@@ -30,6 +30,7 @@ const apiEnv = z
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
     MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
     ALERT_CHECK_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(5_000),
+    AUTO_TOP_UP_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(3_000),
     TRUST_PROXY: trustProxySetting,
   })
   .superRefine((env, context) => {
@@ -95,6 +96,7 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
       : undefined,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     alerts: { checkIntervalMs: env.ALERT_CHECK_INTERVAL_MS },
+    autoTopUp: { intervalMs: env.AUTO_TOP_UP_INTERVAL_MS },
     sandbox: { taxRate: env.SANDBOX_TAX_RATE, checkoutTtlMinutes: env.SANDBOX_CHECKOUT_TTL_MINUTES },
   };
 }

@@ -1,0 +1,90 @@
+import type { Database } from '@meterway/db';
+import type { Mailer } from '@meterway/service';
+import { eq, sql } from 'drizzle-orm';
+import { autoTopUpCharges, autoTopUps } from '../../db/schema/index.js';
+import { rowsOf } from '../metering/sql-values.js';
+import type { PaymentProvider } from '../payments/payment-provider.js';
+import { markChargeFailed, markChargeSucceeded } from './charges.js';
+import { mailChargeFailures } from './mail-charge-failures.js';
+
+export type AutoTopUpDeps = { db: Database; payments: PaymentProvider; mailer: Mailer; consoleUrl: string };
+
+/** A charge sent this long ago without an answer (its instance stopped, say) is sent again, as the same payment. */
+const stuckAfterMs = 3 * 60_000;
+const batchSize = 20;
+
+type Claimed = { id: string; organization_id: string; amount_nanos: string };
+
+/**
+ * Open charges become processing, taken once across instances (SKIP LOCKED): the pending ones, and
+ * those processing too long. Only this instance's provider's charges: it is the one that can send them.
+ */
+async function claimCharges(db: Database, provider: string, now: Date): Promise<Claimed[]> {
+  const stuckBefore = new Date(now.getTime() - stuckAfterMs);
+  const result = await db.execute(sql`
+    update app.auto_top_up_charges as c set status = 'processing', updated_at = ${now.toISOString()}::timestamptz
+    from (
+      select id from app.auto_top_up_charges
+      where provider = ${provider}
+        and (status = 'pending' or (status = 'processing' and updated_at < ${stuckBefore.toISOString()}::timestamptz))
+      order by created_at limit ${batchSize}
+      for update skip locked
+    ) as picked
+    where c.id = picked.id
+    returning c.id, c.organization_id, c.amount_nanos::text`);
+  return rowsOf<Claimed>(result);
+}
+
+/** Charges one claimed charge with the saved card; a provider still working on it answers by webhook later. */
+async function charge(deps: AutoTopUpDeps, claimed: Claimed, now: Date): Promise<'succeeded' | 'failed' | 'processing'> {
+  const [card] = await deps.db
+    .select({ paymentMethodId: autoTopUps.paymentMethodId })
+    .from(autoTopUps)
+    .where(eq(autoTopUps.organizationId, claimed.organization_id));
+  if (!card?.paymentMethodId) {
+    await markChargeFailed(deps.db, { chargeId: claimed.id, message: 'There is no saved card to charge. Save a card again.', now });
+    return 'failed';
+  }
+  const outcome = await deps.payments.chargeSavedCard({
+    chargeId: claimed.id,
+    organizationId: claimed.organization_id,
+    amountNanos: BigInt(claimed.amount_nanos),
+    paymentMethodId: card.paymentMethodId,
+  });
+  if (outcome.outcome === 'succeeded') {
+    await markChargeSucceeded(deps.db, { chargeId: claimed.id, paymentIntentId: outcome.paymentIntentId, now });
+  } else if (outcome.outcome === 'failed') {
+    await markChargeFailed(deps.db, {
+      chargeId: claimed.id,
+      message: outcome.message,
+      now,
+      ...(outcome.paymentIntentId ? { paymentIntentId: outcome.paymentIntentId } : {}),
+    });
+  } else {
+    // The webhook finds the charge by its payment.
+    await deps.db
+      .update(autoTopUpCharges)
+      .set({ paymentIntentId: sql`coalesce(${autoTopUpCharges.paymentIntentId}, ${outcome.paymentIntentId})` })
+      .where(eq(autoTopUpCharges.id, claimed.id));
+  }
+  return outcome.outcome;
+}
+
+/**
+ * One round of the auto top-up worker: sends the open charges to the provider and applies what it
+ * answers at once, then mails the failures not yet mailed. A charge whose call threw stays
+ * processing and is sent again (idempotently, by its id) once it counts as stuck.
+ */
+export async function processCharges(deps: AutoTopUpDeps, now: Date): Promise<{ succeeded: number; failed: number; errors: unknown[]; mailed: number }> {
+  const counts = { succeeded: 0, failed: 0, errors: [] as unknown[] };
+  for (const claimed of await claimCharges(deps.db, deps.payments.name, now)) {
+    try {
+      const outcome = await charge(deps, claimed, now);
+      if (outcome !== 'processing') counts[outcome] += 1;
+    } catch (error) {
+      counts.errors.push(error);
+    }
+  }
+  const mail = await mailChargeFailures(deps, now);
+  return { ...counts, errors: [...counts.errors, ...mail.errors], mailed: mail.mailed };
+}
