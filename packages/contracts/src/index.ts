@@ -42,6 +42,15 @@ export { maxUsageDays, type UsageDaily, usageDailyQuerySchema, usageDailySchema,
 export { feedbackCreatedSchema, type FeedbackInput, feedbackInputSchema, feedbackTypes } from './bff/feedback.js';
 export { type Feedback, feedbackPageSchema, feedbackSchema, type Person, personPageSchema, personSchema } from './admin/lists.js';
 export {
+  type CreditGrant,
+  type CreditGrantInput,
+  creditGrantInputSchema,
+  creditGrantSchema,
+  grantExpiryOf,
+  lastGrantDayOf,
+  maxCreditGrantAmount,
+} from './admin/credit-grants.js';
+export {
   checkoutSessionRequestSchema,
   checkoutSessionResponseSchema,
   customerPortalResponseSchema,

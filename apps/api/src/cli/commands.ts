@@ -1,3 +1,4 @@
+import { lastGrantDayOf } from '@meterway/contracts';
 import type { OperationInput, OperationName, OperationOutput } from '../operator/operations.js';
 
 /** Runs one operator operation, through the running api or on the database directly. */
@@ -20,6 +21,25 @@ function oneEmail(command: string, args: string[]): string {
   const [email, ...extra] = args;
   if (!email || extra.length || !email.includes('@')) throw new UsageError(`${command} takes one argument, an e-mail address.`);
   return email;
+}
+
+/** YYYY-MM-DD naming a day that exists (Date would take 2026-02-30 as March 2nd). */
+const isCalendarDate = (text: string) => {
+  const day = new Date(`${text}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text);
+};
+
+/** `--expires YYYY-MM-DD` (or `--expires=YYYY-MM-DD`) anywhere among the arguments, and the rest. */
+function expiresOption(args: string[]): { rest: string[]; expiresOn?: string } {
+  const at = args.findIndex((arg) => arg === '--expires' || arg.startsWith('--expires='));
+  if (at === -1) return { rest: args };
+  const inline = args[at]!.startsWith('--expires=');
+  const expiresOn = inline ? args[at]!.slice('--expires='.length) : args[at + 1];
+  const rest = args.filter((_, index) => index !== at && (inline || index !== at + 1));
+  if (!expiresOn || !isCalendarDate(expiresOn) || rest.some((arg) => arg.startsWith('--expires'))) {
+    throw new UsageError('--expires takes one date, YYYY-MM-DD: the last day the credit can be used (it expires at the end of that day, UTC).');
+  }
+  return { rest, expiresOn };
 }
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -47,16 +67,23 @@ export const commands: Record<string, Command> = {
     },
   },
   'grant-credit': {
-    args: '<email> <dollars> [reason]',
-    summary: "add (or, negative, take back) credit for that person's organisation",
+    args: '<email> <dollars> [note] [--expires YYYY-MM-DD]',
+    summary:
+      "add credit for that person's organisation; with --expires, promotional credit, used first and usable through that day (it expires at its end, 00:00 UTC the day after); without, an adjustment (negative to take back)",
     run: async (args, { execute }) => {
-      const [email, amount, ...reason] = args;
+      const { rest, expiresOn } = expiresOption(args);
+      const [email, amount, ...note] = rest;
       if (!email?.includes('@') || !amount || !/^-?\d+(\.\d{1,2})?$/.test(amount)) {
         throw new UsageError(
-          'grant-credit takes an e-mail address, an amount in dollars with at most 2 decimals (negative to take back), and an optional reason.',
+          'grant-credit takes an e-mail address, an amount in dollars with at most 2 decimals (negative to take back), an optional note (required with --expires) and an optional --expires YYYY-MM-DD.',
         );
       }
-      const result = await execute('grant-credit', { email, dollars: Number(amount), ...(reason.length ? { reason: reason.join(' ') } : {}) });
+      if (expiresOn !== undefined && !note.length) throw new UsageError('grant-credit with --expires needs a note saying why (e.g. trial, support).');
+      const input = { email, dollars: Number(amount), ...(note.length ? { reason: note.join(' ') } : {}), ...(expiresOn !== undefined ? { expiresOn } : {}) };
+      const result = await execute('grant-credit', input);
+      if (result.expiresAt) {
+        return `Granted ${dollars.format(result.amount)} of promotional credit to ${result.organizationName} (${result.email}), usable through ${lastGrantDayOf(result.expiresAt)} (expires ${result.expiresAt}); balance now ${dollars.format(result.balance)}.`;
+      }
       return `${result.amount >= 0 ? 'Granted' : 'Took back'} ${dollars.format(Math.abs(result.amount))} ${result.amount >= 0 ? 'to' : 'from'} ${result.organizationName} (${result.email}); balance now ${dollars.format(result.balance)}.`;
     },
   },

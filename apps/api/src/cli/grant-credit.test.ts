@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { setupTestDb } from '@meterway/db/testing';
 import { describe, expect, it } from 'vitest';
 import { migrations, schema } from '../db/index.js';
-import { organizations, persons } from '../db/schema/index.js';
 import { expectLedgerConsistent } from '../testing/ledger-invariant.js';
 import { runOperation } from '../operator/operations.js';
 import { commands } from './commands.js';
-import { balanceNanos } from '../domain/credit/ledger.js';
+import { balanceNanos, creditOf } from '../domain/credit/ledger.js';
+import { auditEntries, creditEntries, creditGrants, organizations, persons } from '../db/schema/index.js';
+import { eq } from 'drizzle-orm';
 
 const testDb = setupTestDb({ schema, migrations });
 
@@ -45,5 +46,56 @@ describe('npm run admin -- grant-credit', () => {
     }
     await expect(grantCredit(['nobody@example.com', '5'])).rejects.toThrow(/^No person with the e-mail nobody@example.com has signed in yet/);
     await expect(grantCredit(['ada@example.com', '0'])).rejects.toThrow('The amount must not be zero.');
+  });
+
+  it('with --expires grants promotional credit usable through that day: expiring at 00:00 UTC the day after, with its note', async () => {
+    const organizationId = await person('lin@example.com');
+    expect(await grantCredit(['lin@example.com', '25', 'trial', 'credit', '--expires', '2099-12-31'])).toBe(
+      "Granted $25.00 of promotional credit to Ada's organisation (lin@example.com), usable through 2099-12-31 (expires 2100-01-01T00:00:00.000Z); balance now $25.00.",
+    );
+    expect(await grantCredit(['lin@example.com', '--expires=2099-06-30', '5', 'support'])).toMatch(/usable through 2099-06-30 .*balance now \$30\.00\.$/);
+    expect(await creditOf(testDb.db, organizationId)).toMatchObject({ balanceNanos: 30_000_000_000n, promotionalNanos: 30_000_000_000n });
+    const grants = await testDb.db.select().from(creditGrants).where(eq(creditGrants.organizationId, organizationId)).orderBy(creditGrants.expiresAt);
+    expect(grants.map((grant) => [grant.note, grant.expiresAt.toISOString(), grant.remainingNanos])).toEqual([
+      ['support', '2099-07-01T00:00:00.000Z', 5_000_000_000n],
+      ['trial credit', '2100-01-01T00:00:00.000Z', 25_000_000_000n],
+    ]);
+    const entries = await testDb.db.select().from(creditEntries).where(eq(creditEntries.organizationId, organizationId));
+    expect(entries.map((entry) => [entry.kind, entry.reason]).sort()).toEqual([
+      ['grant', 'support'],
+      ['grant', 'trial credit'],
+    ]);
+    expect(entries.map((entry) => entry.reference).sort()).toEqual(grants.map((grant) => grant.id).sort());
+    const audit = await testDb.db.select().from(auditEntries).where(eq(auditEntries.organizationId, organizationId));
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        actorEmail: 'system',
+        action: 'credit.granted',
+        target: '$25.00',
+        changes: { balance: { from: 0, to: 25 }, note: { to: 'trial credit' }, expiresAt: { to: '2100-01-01T00:00:00.000Z' } },
+      }),
+    );
+    await expectLedgerConsistent(testDb.db);
+  });
+
+  it('refuses a grant that is not positive, has no note or has expired, changing nothing', async () => {
+    const organizationId = await person('mo@example.com');
+    await expect(grantCredit(['mo@example.com', '-5', 'trial', '--expires', '2099-01-01'])).rejects.toThrow('A promotional grant must be a positive amount.');
+    await expect(grantCredit(['mo@example.com', '0', 'trial', '--expires', '2099-01-01'])).rejects.toThrow('A promotional grant must be a positive amount.');
+    await expect(grantCredit(['mo@example.com', '5', 'trial', '--expires', '2020-01-01'])).rejects.toThrow(
+      'A promotional grant must expire in the future; 2020-01-02T00:00:00.000Z has passed.',
+    );
+    await expect(grantCredit(['mo@example.com', '5', '--expires', '2099-01-01'])).rejects.toThrow('grant-credit with --expires needs a note');
+    for (const expires of [
+      ['--expires'],
+      ['--expires', '31.12.2099'],
+      ['--expires', '2099-02-30'],
+      ['--expires=2099-13-01'],
+      ['--expires', '2099-01-01', '--expires=2099-01-02'],
+    ]) {
+      await expect(grantCredit(['mo@example.com', '5', 'trial', ...expires])).rejects.toThrow(/^--expires takes one date, YYYY-MM-DD/);
+    }
+    expect(await creditOf(testDb.db, organizationId)).toEqual({ balanceNanos: 0n, owedNanos: 0n, promotionalNanos: 0n });
+    expect(await testDb.db.select().from(creditGrants).where(eq(creditGrants.organizationId, organizationId))).toEqual([]);
   });
 });

@@ -24,8 +24,10 @@ const creditGrant = z.object({
   email: z.string().trim().min(1, 'email is required').max(320),
   dollars: z.number().finite().min(-1_000_000).max(1_000_000),
   reason: z.string().max(500).optional(),
+  /** A promotional grant's last day (YYYY-MM-DD, UTC); without it, an adjustment. */
+  expiresOn: z.iso.date({ error: 'expiresOn must be a date, YYYY-MM-DD' }).optional(),
 });
-const creditGranted = z.object({ email: z.string(), organizationName: z.string(), amount: z.number(), balance: z.number() });
+const creditGranted = z.object({ email: z.string(), organizationName: z.string(), amount: z.number(), balance: z.number(), expiresAt: z.string().nullable() });
 
 export const operations = {
   'grant-credit': operation({ input: creditGrant, output: creditGranted, run: (db, input) => grantCredit(db, input) }),
