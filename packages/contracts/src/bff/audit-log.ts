@@ -26,6 +26,7 @@ export const auditActions = [
   'credit.granted',
   'credit.refunded',
   'credit.disputed',
+  'credit.expired',
   'auto_top_up.updated',
   'auto_top_up.card_saved',
   'auto_top_up.disabled',
