@@ -1,19 +1,30 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll } from 'vitest';
+import { FakeIntents, type FakePaymentMethod, type TestPaymentMethod } from './fake-stripe-intents.js';
+import {
+  type FakeCharge,
+  type FormParams,
+  StripeFailure,
+  type StripeErrorBody,
+  field,
+  invalid,
+  list,
+  object,
+  paidCharge,
+  parseForm,
+  random,
+  seconds,
+} from './fake-stripe-wire.js';
 
 /**
  * A small stateful Stripe for offline tests (payments-protocol.md §5): a `node:http` server that
  * speaks Stripe's wire format (form-encoded bracket bodies in, JSON out, §5.2 error bodies) for the
  * calls Meterway makes, validates the parameters real Stripe would refuse, and records every
- * request. Test controls play the buyer's side: pay, settle a delayed payment, let a session expire.
+ * request. Test controls play the buyer's side: pay, settle a delayed payment, let a session expire,
+ * save a test card in a setup-mode session, authenticate a payment that needed it.
  */
-
-/** A decoded form body: `a[b][0]=x` → `{ a: { b: ['x'] } }`; leaves stay strings, as on the wire. */
-export type FormValue = string | FormValue[] | { [key: string]: FormValue };
-export type FormParams = { [key: string]: FormValue };
 
 export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: string; params: FormParams };
 
@@ -22,13 +33,14 @@ export type FakeCheckoutSession = {
   object: 'checkout.session';
   client_secret: string;
   ui_mode: string;
-  mode: string;
+  mode: 'payment' | 'setup';
   status: 'open' | 'complete' | 'expired';
   payment_status: 'unpaid' | 'paid' | 'no_payment_required';
-  currency: string;
-  amount_subtotal: number;
-  amount_total: number;
-  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
+  /** Null in setup mode without a currency; amounts are null in setup mode. */
+  currency: string | null;
+  amount_subtotal: number | null;
+  amount_total: number | null;
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number } | null;
   automatic_tax: { enabled: boolean; liability: null; provider: null; status: 'requires_location_inputs' | null };
   customer: string | null;
   client_reference_id: string | null;
@@ -36,27 +48,15 @@ export type FakeCheckoutSession = {
   return_url: string | null;
   allowed_payment_method_types: string[];
   payment_intent: string | null;
+  /** The SetupIntent of a setup-mode session, made with it. */
+  setup_intent: string | null;
   url: null;
   created: number;
   expires_at: number;
   livemode: false;
 };
 
-export type FakeCharge = {
-  id: string;
-  object: 'charge';
-  amount: number;
-  amount_captured: number;
-  amount_refunded: number;
-  currency: string;
-  payment_intent: string;
-  paid: true;
-  refunded: boolean;
-  disputed: boolean;
-  status: 'succeeded';
-  created: number;
-  livemode: false;
-};
+export type { FakeCharge } from './fake-stripe-wire.js';
 
 export type FakeDispute = {
   id: string;
@@ -71,40 +71,7 @@ export type FakeDispute = {
   livemode: false;
 };
 
-type StripeErrorBody = { type: 'invalid_request_error' | 'api_error' | 'idempotency_error' | 'card_error'; message: string; code?: string; param?: string };
-
-class StripeFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: StripeErrorBody,
-  ) {
-    super(error.message);
-  }
-}
-
 const uiModes = ['hosted_page', 'embedded_page', 'elements', 'form'];
-const random = (length: number) => randomBytes(length).toString('base64url').replace(/[-_]/g, 'x').slice(0, length);
-const seconds = () => Math.floor(Date.now() / 1000);
-const invalid = (message: string, extra: Omit<StripeErrorBody, 'type' | 'message'> = {}) =>
-  new StripeFailure(400, { type: 'invalid_request_error', message, ...extra });
-
-export function parseForm(body: string): FormParams {
-  const root: FormParams = {};
-  for (const [key, value] of new URLSearchParams(body)) {
-    const path = key.replace(/\]/g, '').split('[');
-    let node: Record<string, FormValue> = root;
-    path.forEach((part, index) => {
-      const next = path[index + 1];
-      if (next === undefined) node[part] = value;
-      else node = (node[part] ??= /^\d+$/.test(next) ? [] : {}) as Record<string, FormValue>;
-    });
-  }
-  return root;
-}
-
-const field = (value: FormValue | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
-const object = (value: FormValue | undefined): Record<string, FormValue> => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
-const list = (value: FormValue | undefined): FormValue[] => (Array.isArray(value) ? value : []);
 
 export class FakeStripe {
   readonly requests: RecordedRequest[] = [];
@@ -115,7 +82,9 @@ export class FakeStripe {
   readonly sessions = new Map<string, FakeCheckoutSession>();
   readonly charges = new Map<string, FakeCharge>();
   readonly disputes = new Map<string, FakeDispute>();
-  private readonly idempotent = new Map<string, { fingerprint: string; response: unknown }>();
+  /** SetupIntents, PaymentMethods and PaymentIntents (fake-stripe-intents.ts). */
+  readonly intents = new FakeIntents({ customers: this.customers, charges: this.charges });
+  private readonly idempotent = new Map<string, { fingerprint: string; response?: unknown; failure?: StripeFailure }>();
   private readonly failures: StripeFailure[] = [];
   private server: Server | undefined;
   private client: Stripe | undefined;
@@ -151,8 +120,29 @@ export class FakeStripe {
 
   /** The buyer confirmed: the session completes; a delayed payment method leaves it unpaid for now. */
   complete(id: string, paymentStatus: FakeCheckoutSession['payment_status'] = 'paid') {
+    if (this.session(id).mode === 'setup') throw new Error(`checkout session ${id} is in setup mode: completeSetup saves a card`);
     Object.assign(this.session(id), { status: 'complete', payment_status: paymentStatus, payment_intent: `pi_${random(24)}` });
     if (paymentStatus === 'paid') this.charge(id);
+  }
+
+  /**
+   * The holder confirms a setup-mode session with a test card, by its documented name
+   * (pm_card_visa) or number: its SetupIntent succeeds, saving a new PaymentMethod to the session's
+   * customer, and the session completes. Returns the saved PaymentMethod.
+   */
+  completeSetup(id: string, card: TestPaymentMethod | string = 'pm_card_visa'): FakePaymentMethod {
+    const session = this.session(id);
+    if (session.mode !== 'setup' || session.status !== 'open' || !session.setup_intent) throw new Error(`checkout session ${id} is not an open setup session`);
+    const method = this.intents.confirmSetup(session.setup_intent, card);
+    session.status = 'complete';
+    return method;
+  }
+
+  /** The PaymentIntent whose metadata names this auto top-up charge. */
+  paymentIntentOf(autoTopUpChargeId: string) {
+    const intent = [...this.intents.paymentIntents.values()].find((candidate) => candidate.metadata.auto_top_up_charge_id === autoTopUpChargeId);
+    if (!intent) throw new Error(`the fake Stripe has no payment intent for auto top-up charge ${autoTopUpChargeId}`);
+    return intent;
   }
 
   /** A delayed payment settles: paid, or (failed) the session stays complete and unpaid. */
@@ -210,21 +200,7 @@ export class FakeStripe {
   private charge(sessionId: string) {
     const session = this.session(sessionId);
     if (!session.payment_intent) return;
-    const charge: FakeCharge = {
-      id: `ch_${random(24)}`,
-      object: 'charge',
-      amount: session.amount_total,
-      amount_captured: session.amount_total,
-      amount_refunded: 0,
-      currency: session.currency,
-      payment_intent: session.payment_intent,
-      paid: true,
-      refunded: false,
-      disputed: false,
-      status: 'succeeded',
-      created: seconds(),
-      livemode: false,
-    };
+    const charge = paidCharge(session.payment_intent, session.amount_total ?? 0, session.currency ?? 'usd');
     this.charges.set(charge.id, charge);
   }
 
@@ -238,10 +214,10 @@ export class FakeStripe {
   }
 
   /**
-   * A snapshot event as Stripe would deliver it now, of the checkout session, charge or dispute with
-   * this id; `object` overrides fields of the snapshot.
+   * A snapshot event as Stripe would deliver it now, of the checkout session, charge, dispute,
+   * payment intent or setup intent with this id; `object` overrides fields of the snapshot.
    */
-  event(type: string, id: string, object: Partial<FakeCheckoutSession> | Partial<FakeCharge> | Partial<FakeDispute> = {}) {
+  event(type: string, id: string, object: Record<string, unknown> = {}) {
     return {
       id: `evt_${random(24)}`,
       object: 'event',
@@ -252,7 +228,12 @@ export class FakeStripe {
       request: { id: null, idempotency_key: null },
       type,
       data: {
-        object: { ...structuredClone(this.sessions.get(id) ?? this.charges.get(id) ?? this.disputes.get(id) ?? { id, object: 'checkout.session' }), ...object },
+        object: {
+          ...structuredClone(
+            this.sessions.get(id) ?? this.charges.get(id) ?? this.disputes.get(id) ?? this.intents.find(id) ?? { id, object: 'checkout.session' },
+          ),
+          ...object,
+        },
       },
     };
   }
@@ -281,8 +262,9 @@ export class FakeStripe {
           message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
         });
       }
-      const result = earlier?.response ?? this.route(method, url.pathname, params);
-      if (typeof key === 'string') this.idempotent.set(key, { fingerprint, response: result });
+      if (earlier?.failure) throw earlier.failure;
+      const result = earlier ? earlier.response : this.routeSaving(typeof key === 'string' ? key : undefined, fingerprint, method, url.pathname, params);
+      if (earlier) response.setHeader('idempotent-replayed', 'true');
       reply(200, result);
     } catch (error) {
       if (error instanceof StripeFailure) reply(error.status, { error: error.error });
@@ -290,7 +272,25 @@ export class FakeStripe {
     }
   }
 
+  /**
+   * Stripe saves the result under the idempotency key once the request has run, a card's decline
+   * included (the same key answers the same 402 and PaymentIntent); a request refused before it
+   * ran (bad parameters) saves nothing, so it may be retried with the same key once fixed.
+   */
+  private routeSaving(key: string | undefined, fingerprint: string, method: string, path: string, params: FormParams): unknown {
+    try {
+      const response = this.route(method, path, params);
+      if (key) this.idempotent.set(key, { fingerprint, response });
+      return response;
+    } catch (error) {
+      if (key && error instanceof StripeFailure && error.status === 402) this.idempotent.set(key, { fingerprint, failure: error });
+      throw error;
+    }
+  }
+
   private route(method: string, path: string, params: FormParams): unknown {
+    const intents = this.intents.route(method, path, params);
+    if (intents !== undefined) return intents;
     if (method === 'POST' && path === '/v1/customers') return this.createCustomer(params);
     if (method === 'POST' && path === '/v1/checkout/sessions') return this.createSession(params);
     if (method === 'POST' && path === '/v1/billing_portal/sessions') return this.createPortalSession(params);
@@ -350,15 +350,9 @@ export class FakeStripe {
         if (param in params) throw invalid(`The \`${param}\` parameter is not supported with ui_mode \`${uiMode}\`.`, { param });
       if (!returnUrl) throw invalid('Missing required param: return_url.', { param: 'return_url' });
     }
-    if (field(params.mode) !== 'payment') throw invalid('This fake supports mode=payment only.', { param: 'mode' });
-    const items = list(params.line_items).map((item) => object(item));
-    if (items.length === 0) throw invalid('Missing required param: line_items.', { param: 'line_items' });
-    const amounts = items.map((item, index) => {
-      const unitAmount = Number(field(object(item.price_data).unit_amount));
-      if (!Number.isInteger(unitAmount)) throw invalid('Invalid integer', { param: `line_items[${index}][price_data][unit_amount]` });
-      if (unitAmount < 50) throw invalid("The Checkout Session's total amount due must add up to at least $0.50 usd", { code: 'amount_too_small' });
-      return unitAmount * Number(field(item.quantity) ?? '1');
-    });
+    const mode = field(params.mode);
+    if (mode !== 'payment' && mode !== 'setup') throw invalid('This fake supports mode=payment and mode=setup.', { param: 'mode' });
+    const terms = mode === 'payment' ? this.paymentTerms(params) : this.setupTerms(params);
     const customer = this.existingCustomer(params);
     const automaticTax = field(object(params.automatic_tax).enabled) === 'true';
     if (automaticTax && customer && field(object(params.customer_update).address) !== 'auto') {
@@ -370,19 +364,16 @@ export class FakeStripe {
       );
     }
     const id = `cs_test_${random(56)}`;
-    const subtotal = amounts.reduce((sum, amount) => sum + amount, 0);
+    const setupIntent =
+      mode === 'setup' ? this.intents.createForSession(customer ?? null, object(object(params.setup_intent_data).metadata) as Record<string, string>) : null;
     const session: FakeCheckoutSession = {
       id,
       object: 'checkout.session',
       client_secret: `${id}_secret_${random(24)}`,
       ui_mode: uiMode,
-      mode: 'payment',
+      mode,
       status: 'open',
-      payment_status: 'unpaid',
-      currency: field(object(object(items[0]).price_data).currency) ?? 'usd',
-      amount_subtotal: subtotal,
-      amount_total: subtotal,
-      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+      ...terms,
       automatic_tax: { enabled: automaticTax, liability: null, provider: null, status: automaticTax ? 'requires_location_inputs' : null },
       customer: customer ?? null,
       client_reference_id: field(params.client_reference_id) ?? null,
@@ -390,6 +381,7 @@ export class FakeStripe {
       return_url: returnUrl ?? null,
       allowed_payment_method_types: list(params.allowed_payment_method_types).map(String),
       payment_intent: null,
+      setup_intent: setupIntent?.id ?? null,
       url: null,
       created: seconds(),
       expires_at: Number(field(params.expires_at) ?? seconds() + 24 * 60 * 60),
@@ -397,6 +389,36 @@ export class FakeStripe {
     };
     this.sessions.set(id, session);
     return session;
+  }
+
+  private paymentTerms(params: FormParams) {
+    const items = list(params.line_items).map((item) => object(item));
+    if (items.length === 0) throw invalid('Missing required param: line_items.', { param: 'line_items' });
+    const amounts = items.map((item, index) => {
+      const unitAmount = Number(field(object(item.price_data).unit_amount));
+      if (!Number.isInteger(unitAmount)) throw invalid('Invalid integer', { param: `line_items[${index}][price_data][unit_amount]` });
+      if (unitAmount < 50) throw invalid("The Checkout Session's total amount due must add up to at least $0.50 usd", { code: 'amount_too_small' });
+      return unitAmount * Number(field(item.quantity) ?? '1');
+    });
+    const subtotal = amounts.reduce((sum, amount) => sum + amount, 0);
+    return {
+      payment_status: 'unpaid' as const,
+      currency: field(object(object(items[0]).price_data).currency) ?? 'usd',
+      amount_subtotal: subtotal,
+      amount_total: subtotal,
+      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+    };
+  }
+
+  /** Setup mode charges nothing: no line items, no tax, and a currency unless the payment method types are listed. */
+  private setupTerms(params: FormParams) {
+    if ('line_items' in params) throw invalid('You cannot pass `line_items` in `setup` mode.', { param: 'line_items' });
+    if (field(object(params.automatic_tax).enabled) === 'true') throw invalid('Automatic tax is not supported in `setup` mode.', { param: 'automatic_tax' });
+    const currency = field(params.currency);
+    if (!currency && !('allowed_payment_method_types' in params)) {
+      throw invalid('`currency` is required in `setup` mode when `allowed_payment_method_types` is not set.', { param: 'currency' });
+    }
+    return { payment_status: 'no_payment_required' as const, currency: currency ?? null, amount_subtotal: null, amount_total: null, total_details: null };
   }
 
   private createPortalSession(params: FormParams) {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { billingCustomers } from '../../db/schema/index.js';
 import type { CheckoutRequest, PaymentProvider } from './payment-provider.js';
 import { callStripe } from './stripe-call.js';
 import { nanosPerCent } from '../money.js';
+import { ensureCustomer } from './stripe-customers.js';
+import { chargeStripeSavedCard, createStripeSetup } from './stripe-saved-cards.js';
 import { applyStripeEvent, verifyStripeEvent } from './stripe-webhook.js';
 
 export type StripeProviderOptions = {
@@ -18,12 +18,11 @@ export type StripeProviderOptions = {
   automaticTax: boolean;
 };
 
-type Organization = { organizationId: string; organizationName: string; email: string };
-
 /**
  * Stripe Checkout in the custom-UI mode (`ui_mode: 'elements'`, payments-protocol.md §1): the
  * console renders Stripe Elements with the client secret; payment results arrive as webhooks.
- * Each organisation is one Stripe Customer, so its receipts and cards live together in the portal.
+ * Each organisation is one Stripe Customer, so its receipts and cards live together in the portal;
+ * auto top-up saves a card with a setup-mode session and charges it off-session (stripe-saved-cards.ts).
  */
 export function stripeProvider(options: StripeProviderOptions): PaymentProvider {
   const { stripe, db } = options;
@@ -39,13 +38,8 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
       if (!session.client_secret) throw new Error(`Stripe returned checkout session ${session.id} without a client secret.`);
       return { checkoutSessionId: session.id, clientSecret: session.client_secret, expiresAt: new Date(session.expires_at * 1000), taxNanos: 0n };
     },
-    // TODO(#22 helper): replace with the real setup session and off-session charge.
-    createSetup: async () => {
-      throw new Error('not implemented yet');
-    },
-    chargeSavedCard: async () => {
-      throw new Error('not implemented yet');
-    },
+    createSetup: async (request) => createStripeSetup({ stripe, db }, request),
+    chargeSavedCard: async (charge) => chargeStripeSavedCard({ stripe, db }, charge),
     createPortalUrl: async (request) => {
       const customer = await ensureCustomer(stripe, db, request);
       const portal = await callStripe('open the billing portal', () => stripe.billingPortal.sessions.create({ customer, return_url: request.returnUrl }));
@@ -82,29 +76,4 @@ function checkoutParams(request: CheckoutRequest, customer: string, automaticTax
     metadata: { organizationId: request.organizationId },
     client_reference_id: request.organizationId,
   };
-}
-
-async function storedCustomer(db: Database, organizationId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ customerId: billingCustomers.customerId })
-    .from(billingCustomers)
-    .where(and(eq(billingCustomers.organizationId, organizationId), eq(billingCustomers.provider, 'stripe')))
-    .limit(1);
-  return row?.customerId;
-}
-
-/**
- * The organisation's Stripe Customer, created on first need. Concurrent first top-ups may each
- * create one; the first stored wins and every caller uses it (the others stay empty at Stripe).
- */
-async function ensureCustomer(stripe: Stripe, db: Database, organization: Organization): Promise<string> {
-  const existing = await storedCustomer(db, organization.organizationId);
-  if (existing) return existing;
-  const created = await callStripe('create a customer', () =>
-    stripe.customers.create({ name: organization.organizationName, email: organization.email, metadata: { organizationId: organization.organizationId } }),
-  );
-  await db.insert(billingCustomers).values({ organizationId: organization.organizationId, provider: 'stripe', customerId: created.id }).onConflictDoNothing();
-  const winner = await storedCustomer(db, organization.organizationId);
-  if (!winner) throw new Error(`organisation ${organization.organizationId} has a billing customer at another provider`);
-  return winner;
 }

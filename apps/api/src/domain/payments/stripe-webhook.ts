@@ -1,15 +1,18 @@
 import type { Database } from '@meterway/db';
-import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { paymentEvents } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { nanosPerCent } from '../money.js';
 import { findCheckout, markClosed, markSucceeded } from './checkout-sessions.js';
 import type { WebhookDelivery, WebhookReceipt } from './payment-provider.js';
 import { callStripe, idOf } from './stripe-call.js';
+import { applyStripePaymentIntentEvent, applyStripeSetupEvent, isPaymentIntentEvent } from './stripe-auto-top-up-events.js';
 import { applyStripeChargeEvent, isChargeEvent } from './stripe-charge-events.js';
+import { alreadyHandled, recordEvent } from './stripe-event-log.js';
 
-/** The only events we act on (these and the charge events); anything else is acknowledged and ignored. */
+/**
+ * The only events we act on (these, the charge events and an auto top-up's payment_intent events);
+ * anything else is acknowledged and ignored.
+ */
 const checkoutEventTypes = [
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
@@ -46,33 +49,21 @@ export async function applyStripeEvent(deps: { db: Database; stripe: Stripe }, e
     if (await alreadyHandled(deps.db, event.id)) return receipt('duplicate');
     return receipt(await applyStripeChargeEvent(deps, event, now));
   }
+  if (isPaymentIntentEvent(event)) return receipt(await applyStripePaymentIntentEvent(deps, event, now));
   if (!isCheckoutEvent(event)) return receipt('ignored');
   // Only sessions we created count; an id we never issued is someone else's integration (or test data).
   const ours = await findCheckout(deps.db, event.data.object.id);
   if (!ours || ours.provider !== 'stripe') return receipt('ignored');
   if (await alreadyHandled(deps.db, event.id)) return receipt('duplicate');
+  if (ours.mode === 'setup') return receipt(await applyStripeSetupEvent(deps, event, ours.id, now));
 
   const session = await callStripe('read the checkout session', () => deps.stripe.checkout.sessions.retrieve(ours.id));
   const handled = await deps.db.transaction(async (tx) => {
-    const [fresh] = await tx
-      .insert(paymentEvents)
-      .values({ provider: 'stripe', id: event.id, type: event.type })
-      .onConflictDoNothing()
-      .returning({ id: paymentEvents.id });
-    if (!fresh) return false;
+    if (!(await recordEvent(tx, event))) return false;
     await settle(tx, ours.id, session, event.type, now);
     return true;
   });
   return receipt(handled ? 'handled' : 'duplicate');
-}
-
-async function alreadyHandled(db: Database, eventId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: paymentEvents.id })
-    .from(paymentEvents)
-    .where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.id, eventId)))
-    .limit(1);
-  return rows.length > 0;
 }
 
 async function settle(tx: Database, id: string, session: Stripe.Checkout.Session, type: CheckoutEvent['type'], now: Date) {

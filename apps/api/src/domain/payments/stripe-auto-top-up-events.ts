@@ -1,0 +1,75 @@
+import type { Database } from '@meterway/db';
+import { eq } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { autoTopUpCharges } from '../../db/schema/index.js';
+import { markChargeFailed, markChargeSucceeded } from '../auto-top-up/charges.js';
+import { saveCard } from '../auto-top-up/save-card.js';
+import { nanosPerCent } from '../money.js';
+import { markClosed } from './checkout-sessions.js';
+import type { WebhookReceipt } from './payment-provider.js';
+import { callStripe, idOf } from './stripe-call.js';
+import { alreadyHandled, recordEvent } from './stripe-event-log.js';
+
+type Deps = { db: Database; stripe: Stripe };
+type Outcome = WebhookReceipt['outcome'];
+
+const paymentIntentEventTypes = ['payment_intent.succeeded', 'payment_intent.payment_failed'] as const;
+type PaymentIntentEvent = Extract<Stripe.Event, { type: (typeof paymentIntentEventTypes)[number] }>;
+export const isPaymentIntentEvent = (event: Stripe.Event): event is PaymentIntentEvent => (paymentIntentEventTypes as readonly string[]).includes(event.type);
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An event of one of our setup-mode sessions (the caller checked it is ours). The session is
+ * re-read: once complete, its SetupIntent (with the card expanded) names the saved card, which
+ * becomes the organisation's auto top-up card; an expired one closes. Nothing else moves it.
+ */
+export async function applyStripeSetupEvent(deps: Deps, event: Stripe.Event, checkoutSessionId: string, now: Date): Promise<Outcome> {
+  const session = await callStripe('read the setup session', () => deps.stripe.checkout.sessions.retrieve(checkoutSessionId));
+  const setupIntentId = idOf(session.setup_intent);
+  const card = session.status === 'complete' && setupIntentId ? await savedCard(deps.stripe, setupIntentId) : undefined;
+  return deps.db.transaction(async (tx) => {
+    if (!(await recordEvent(tx, event))) return 'duplicate';
+    if (card) await saveCard(tx, { checkoutSessionId, ...card, now });
+    else if (session.status === 'expired') await markClosed(tx, checkoutSessionId, 'EXPIRED', now);
+    return 'handled';
+  });
+}
+
+async function savedCard(stripe: Stripe, setupIntentId: string) {
+  const intent = await callStripe('read the setup intent', () => stripe.setupIntents.retrieve(setupIntentId, { expand: ['payment_method'] }));
+  const method = intent.payment_method;
+  if (intent.status !== 'succeeded' || !method || typeof method === 'string' || !method.card) return undefined;
+  return { paymentMethodId: method.id, brand: method.card.brand, last4: method.card.last4 };
+}
+
+/**
+ * An auto top-up charge's PaymentIntent succeeded or failed. Only a PaymentIntent naming one of our
+ * Stripe charges counts (a top-up's own PaymentIntent names none). The event is a cue: the
+ * PaymentIntent is re-read, and a paid one credits the charge whatever order the events came in (a
+ * success wins over an earlier failure; a late failure of a paid intent changes nothing); a failed
+ * one turns auto top-up off with Stripe's message.
+ */
+export async function applyStripePaymentIntentEvent(deps: Deps, event: PaymentIntentEvent, now: Date): Promise<Outcome> {
+  const chargeId = event.data.object.metadata?.auto_top_up_charge_id;
+  if (!chargeId || !uuid.test(chargeId)) return 'ignored';
+  const [charge] = await deps.db.select().from(autoTopUpCharges).where(eq(autoTopUpCharges.id, chargeId));
+  if (!charge || charge.provider !== 'stripe') return 'ignored';
+  if (await alreadyHandled(deps.db, event.id)) return 'duplicate';
+
+  const intent = await callStripe('read the payment intent', () => deps.stripe.paymentIntents.retrieve(event.data.object.id));
+  // The charge's own payment, for the amount it claimed: anything else is not this charge's money.
+  const matches =
+    intent.metadata.auto_top_up_charge_id === charge.id && intent.currency === 'usd' && BigInt(intent.amount) * nanosPerCent === charge.amountNanos;
+  if (!matches) return 'ignored';
+  return deps.db.transaction(async (tx) => {
+    if (!(await recordEvent(tx, event))) return 'duplicate';
+    if (intent.status === 'succeeded') {
+      await markChargeSucceeded(tx, { chargeId, paymentIntentId: intent.id, now });
+    } else if (event.type === 'payment_intent.payment_failed' && intent.status !== 'processing') {
+      const message = intent.last_payment_error?.message ?? 'The card was declined.';
+      await markChargeFailed(tx, { chargeId, paymentIntentId: intent.id, message, now });
+    }
+    return 'handled';
+  });
+}
