@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
           { path: paths.dashboard.path, lazy: withAllStyles(() => import('./routes/dashboard')) },
           { path: paths.chatCompletions.path, lazy: withAllStyles(() => import('./routes/chat-completions')) },
           { path: paths.addCredits.path, lazy: withAllStyles(() => import('./routes/add-credits')) },
+          { path: paths.autoTopUpCard.path, lazy: withAllStyles(() => import('./routes/auto-top-up-card')) },
           { path: paths.creditHistory.path, lazy: withAllStyles(() => import('./routes/credit-history')) },
           { path: paths.members.path, lazy: withAllStyles(() => import('./routes/members')) },
           { path: paths.auditLog.path, lazy: withAllStyles(() => import('./routes/audit-log')) },

@@ -22,6 +22,11 @@ export const paths = {
     path: '/add-credits',
     getHref: (checkoutSessionId?: string) => withQuery('/add-credits', { checkoutSessionId }),
   },
+  /** Saving a card for auto top-up (issue #22); the provider returns with the setup session's id. */
+  autoTopUpCard: {
+    path: '/auto-top-up/card',
+    getHref: (checkoutSessionId?: string) => withQuery('/auto-top-up/card', { checkoutSessionId }),
+  },
   /** Top-ups, refunds, disputes and adjustments with their receipts (issue #22). */
   creditHistory: { path: '/credit-history', getHref: () => '/credit-history' },
   members: { path: '/members', getHref: () => '/members' },

@@ -1,25 +1,30 @@
 import { Alert, Badge, Button, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../config/paths';
 import { formatMoney } from '../../../lib/format';
 import { useConfirmSandboxCheckout } from '../api/confirm-sandbox-checkout';
 import type { CheckoutSessionStarted } from '../api/create-checkout-session';
 import { useSandboxCheckout } from '../api/get-sandbox-checkout';
-import { type CardValues, cardSchema, testCards } from '../card-schema';
+import { type CardValues, cardSchema, setupTestCards, testCards } from '../card-schema';
+import { type CheckoutMode, checkoutStatusHref, setupExplanation } from '../checkout-mode';
 import { confirmErrorFields, confirmErrorMessage } from '../confirm-error';
 import { CheckoutSummary } from './checkout-summary';
 
-type SandboxCheckoutProps = { session: CheckoutSessionStarted };
+type SandboxCheckoutProps = {
+  session: CheckoutSessionStarted;
+  /** `setup` saves a card for auto top-up (issue #22); the session's own mode wins once loaded. */
+  mode?: CheckoutMode;
+};
 
 /**
  * The sandbox provider's checkout: a test-mode card form; the outcome arrives on the status step.
  * A refused card keeps the person here, in the same session, as Stripe's confirm() does: the
  * reason shows above the button and the field to change is emptied and focused.
  */
-export function SandboxCheckout({ session }: SandboxCheckoutProps) {
+export function SandboxCheckout({ session, mode = 'payment' }: SandboxCheckoutProps) {
   const navigate = useNavigate();
   const summary = useSandboxCheckout(session);
+  const setup = (summary.data?.mode ?? mode) === 'setup';
   const confirm = useConfirmSandboxCheckout();
   // Controlled, so a field emptied after a refusal stays the same element and can take focus.
   const form = useForm<CardValues>({
@@ -38,7 +43,7 @@ export function SandboxCheckout({ session }: SandboxCheckoutProps) {
   const submit = form.onSubmit(({ postalCode, ...card }) =>
     confirm.mutate(
       { ...session, ...card, ...(postalCode.trim() ? { postalCode: postalCode.trim() } : {}) },
-      { onSuccess: () => navigate(paths.addCredits.getHref(session.checkoutSessionId)), onError: clearFieldsToFix },
+      { onSuccess: () => navigate(checkoutStatusHref(setup ? 'setup' : 'payment', session.checkoutSessionId)), onError: clearFieldsToFix },
     ),
   );
 
@@ -71,8 +76,17 @@ export function SandboxCheckout({ session }: SandboxCheckoutProps) {
               // Orange text on the light orange background is below WCAG AA contrast.
               styles={{ title: { color: 'var(--mantine-color-text)' } }}
             >
-              Use the test card {testCards.success} for a successful payment, or {testCards.decline} for a declined one. Any future expiry date and any 3-digit
-              CVC work.
+              {setup ? (
+                <>
+                  Use the test card {setupTestCards.success} for a card whose charges go through, {setupTestCards.decline} for one whose charges are declined,
+                  or {setupTestCards.authentication} for one that asks for authentication (declined when nobody is there).
+                </>
+              ) : (
+                <>
+                  Use the test card {testCards.success} for a successful payment, or {testCards.decline} for a declined one.
+                </>
+              )}{' '}
+              Any future expiry date and any 3-digit CVC work.
             </Alert>
             <TextInput label="Card number" placeholder={testCards.success} inputMode="numeric" autoComplete="cc-number" {...form.getInputProps('cardNumber')} />
             <Group grow align="flex-start">
@@ -85,20 +99,26 @@ export function SandboxCheckout({ session }: SandboxCheckoutProps) {
         <Grid.Col span={{ base: 12, sm: 5 }}>
           <Stack gap="md">
             <Title order={2} size="h4">
-              Summary
+              {setup ? 'Auto top-up' : 'Summary'}
             </Title>
-            <CheckoutSummary credit={amount(summary.data?.credit)} tax={amount(summary.data?.tax)} total={amount(summary.data?.total)} />
+            {setup ? (
+              <Text size="sm">{setupExplanation}</Text>
+            ) : (
+              <CheckoutSummary credit={amount(summary.data?.credit)} tax={amount(summary.data?.tax)} total={amount(summary.data?.total)} />
+            )}
             {confirm.isError && (
               <Alert color="red" variant="light" role="alert">
                 {confirmErrorMessage(confirm.error)}
               </Alert>
             )}
             <Button type="submit" fullWidth loading={confirm.isPending} disabled={!summary.data}>
-              Complete purchase
+              {setup ? 'Save card' : 'Complete purchase'}
             </Button>
-            <Text size="xs" c="gray.7">
-              Your credit is added as soon as the payment goes through.
-            </Text>
+            {!setup && (
+              <Text size="xs" c="gray.7">
+                Your credit is added as soon as the payment goes through.
+              </Text>
+            )}
           </Stack>
         </Grid.Col>
       </Grid>

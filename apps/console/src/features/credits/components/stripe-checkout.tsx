@@ -5,28 +5,29 @@ import { BillingAddressElement, CheckoutElementsProvider, PaymentElement, useChe
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../config/paths';
 import { logger } from '../../../lib/logger';
 import { useMe } from '../../../lib/me';
 import type { CheckoutSessionStarted } from '../api/create-checkout-session';
+import { type CheckoutMode, checkoutStatusHref, setupExplanation } from '../checkout-mode';
 import { confirmFallbackMessage } from '../confirm-error';
 import { CheckoutSummary } from './checkout-summary';
 
-type StripeCheckoutProps = { publishableKey: string; session: CheckoutSessionStarted };
+type StripeCheckoutProps = { publishableKey: string; session: CheckoutSessionStarted; mode?: CheckoutMode };
 
-export function StripeCheckout({ publishableKey, session }: StripeCheckoutProps) {
+/** Checkout in either mode (issue #22: `setup` saves a card for auto top-up, with the same ui_mode). */
+export function StripeCheckout({ publishableKey, session, mode = 'payment' }: StripeCheckoutProps) {
   // The provider refuses a new `stripe` prop, so one load per mounted checkout.
   const [stripe] = useState(() => loadStripe(publishableKey));
   const options = useMemo(() => ({ clientSecret: session.clientSecret }), [session.clientSecret]);
   return (
     // The provider initialises once; a new session needs a new provider.
     <CheckoutElementsProvider key={session.clientSecret} stripe={stripe} options={options}>
-      <StripeCheckoutForm checkoutSessionId={session.checkoutSessionId} />
+      <StripeCheckoutForm checkoutSessionId={session.checkoutSessionId} mode={mode} />
     </CheckoutElementsProvider>
   );
 }
 
-function StripeCheckoutForm({ checkoutSessionId }: { checkoutSessionId: string }) {
+function StripeCheckoutForm({ checkoutSessionId, mode }: { checkoutSessionId: string; mode: CheckoutMode }) {
   const result = useCheckoutElements();
   const me = useMe();
   const navigate = useNavigate();
@@ -43,7 +44,8 @@ function StripeCheckoutForm({ checkoutSessionId }: { checkoutSessionId: string }
   }
 
   const { checkout } = result;
-  const statusHref = paths.addCredits.getHref(checkoutSessionId);
+  const statusHref = checkoutStatusHref(mode, checkoutSessionId);
+  const setup = mode === 'setup';
 
   async function completePurchase() {
     setError(undefined);
@@ -73,10 +75,15 @@ function StripeCheckoutForm({ checkoutSessionId }: { checkoutSessionId: string }
     <Grid gap="xl">
       <Grid.Col span={{ base: 12, sm: 7 }}>
         <Stack gap="md">
-          <Title order={2} size="h4">
-            Billing address
-          </Title>
-          <BillingAddressElement />
+          {/* The address is for tax, and a saved card pays no tax until it is charged. */}
+          {!setup && (
+            <>
+              <Title order={2} size="h4">
+                Billing address
+              </Title>
+              <BillingAddressElement />
+            </>
+          )}
           <Title order={2} size="h4">
             Payment
           </Title>
@@ -86,21 +93,25 @@ function StripeCheckoutForm({ checkoutSessionId }: { checkoutSessionId: string }
       <Grid.Col span={{ base: 12, sm: 5 }}>
         <Stack gap="md">
           <Title order={2} size="h4">
-            Summary
+            {setup ? 'Auto top-up' : 'Summary'}
           </Title>
-          <CheckoutSummary
-            credit={checkout.total.subtotal.amount}
-            // Stripe computes tax from the billing address; until then it would read $0.00.
-            tax={taxReady ? checkout.total.taxExclusive.amount : 'Calculated after address'}
-            total={checkout.total.total.amount}
-          />
+          {setup ? (
+            <Text size="sm">{setupExplanation}</Text>
+          ) : (
+            <CheckoutSummary
+              credit={checkout.total.subtotal.amount}
+              // Stripe computes tax from the billing address; until then it would read $0.00.
+              tax={taxReady ? checkout.total.taxExclusive.amount : 'Calculated after address'}
+              total={checkout.total.total.amount}
+            />
+          )}
           {error && (
             <Alert color="red" variant="light" role="alert">
               {error}
             </Alert>
           )}
           <Button fullWidth loading={submitting} onClick={() => void completePurchase()}>
-            Complete purchase
+            {setup ? 'Save card' : 'Complete purchase'}
           </Button>
         </Stack>
       </Grid.Col>
