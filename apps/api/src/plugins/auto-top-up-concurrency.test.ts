@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createDb, type Database } from '@meterway/db';
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import { schema } from '../db/index.js';
+import { autoTopUpCharges, autoTopUps, creditBalances } from '../db/schema/index.js';
+import { loadApiConfig } from '../env.js';
+import { openAiCompatible } from '../gateway/providers/openai-compatible.js';
+import { startFakeUpstream } from '../testing/fake-upstream.js';
+import { atRest, setupGateway } from '../testing/gateway-fixture.js';
+import { expectLedgerConsistent } from '../testing/ledger-invariant.js';
+import { postEntry } from '../domain/credit/ledger.js';
+import { dollarsToNanos } from '../domain/money.js';
+import { sandboxPaymentMethodId, sandboxProvider } from '../domain/payments/sandbox-provider.js';
+import { saveAutoTopUp } from '../domain/auto-top-up/auto-top-up-settings.js';
+import { processCharges } from '../domain/auto-top-up/process-charges.js';
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+// The apps' own workers stay idle: the test runs the rounds itself, on both instances at once.
+const env: NodeJS.ProcessEnv = { AUTO_TOP_UP_INTERVAL_MS: '3600000', ALERT_CHECK_INTERVAL_MS: '3600000' };
+const provider = () => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 10_000, idleTimeoutMs: 5_000 });
+const t = setupGateway(provider, env);
+
+// A second api instance on the same database: its own connection pool on Postgres (as in
+// production), the same PGlite otherwise.
+let second: { app: FastifyInstance; db: Database; url: string; close: () => Promise<void> };
+beforeAll(async () => {
+  const databaseUrl = t.testDb.handle.databaseUrl;
+  const db = databaseUrl ? await createDb({ schema, databaseUrl, dataDir: '', service: 'api' }) : t.testDb.handle;
+  const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db, models: provider() });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const close = async () => {
+    await app.close();
+    if (databaseUrl) await db.close();
+  };
+  second = { app, db: db.db, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close };
+});
+afterAll(async () => {
+  await second?.close();
+  await upstream?.close();
+});
+afterEach(async () => expectLedgerConsistent(t.testDb.db));
+
+const call = (url: string, key: string) =>
+  fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, origin: 'https://app.example.com', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Count to eight.' }], max_tokens: 8 }),
+  }).then(async (response) => (await response.arrayBuffer(), response.status));
+
+/** Calls spread over both instances, all at once; then both have settled what they answered. */
+async function spend(key: string, calls: number) {
+  const statuses = await Promise.all(Array.from({ length: calls }, (_, i) => call(i % 2 === 0 ? t.url : second.url, key)));
+  expect(statuses.every((status) => status === 200)).toBe(true);
+  await Promise.all([atRest(t.app), atRest(second.app)]);
+}
+
+const sandbox = sandboxProvider({ apiUrl: 'http://127.0.0.1', secret: 'x'.repeat(32), taxRate: 0, checkoutTtlMinutes: 30 });
+const mailer = { send: async () => {} };
+/** A round of the worker on each instance at the same moment. */
+const rounds = () =>
+  Promise.all([t.testDb.db, second.db].map((db) => processCharges({ db, payments: sandbox, mailer, consoleUrl: 'https://console.example.com' }, new Date())));
+
+const chargesOf = (organizationId: string) =>
+  t.testDb.db.select().from(autoTopUpCharges).where(eq(autoTopUpCharges.organizationId, organizationId)).orderBy(asc(autoTopUpCharges.createdAt));
+const balanceOf = async (organizationId: string) => {
+  const [row] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, organizationId));
+  return { balance: row!.balanceNanos, armed: row!.autoTopUpBelowNanos };
+};
+/** Takes credit out as an operator's adjustment would, to bring the balance just above the threshold again. */
+const adjustTo = async (organizationId: string, nanos: bigint) => {
+  const { balance } = await balanceOf(organizationId);
+  await t.testDb.db.transaction((tx) => postEntry(tx, { organizationId, kind: 'adjustment', amountNanos: nanos - balance, reference: randomUUID() }));
+};
+
+/** An account with a saved sandbox card that charges, and auto top-up on. */
+async function accountWithAutoTopUp(creditDollars: number, settings: { thresholdAmount: number; topUpAmount: number; monthlyCapAmount: number }) {
+  const account = await t.account({ creditDollars, budgetDollars: 100 });
+  await t.testDb.db.insert(autoTopUps).values({
+    organizationId: account.organizationId,
+    thresholdNanos: dollarsToNanos(settings.thresholdAmount),
+    topUpNanos: dollarsToNanos(settings.topUpAmount),
+    monthlyCapNanos: dollarsToNanos(settings.monthlyCapAmount),
+    provider: 'sandbox',
+    paymentMethodId: sandboxPaymentMethodId('succeed'),
+    cardBrand: 'visa',
+    cardLast4: '4242',
+  });
+  await saveAutoTopUp(t.testDb.db, { organizationId: account.organizationId, personId: null, email: 'system' }, { enabled: true, ...settings }, new Date());
+  return account;
+}
+
+// Each call costs about $0.000006: 40 calls take a balance $0.00003 above the threshold below it.
+const justAbove = (thresholdDollars: number) => dollarsToNanos(thresholdDollars) + 30_000n;
+
+describe(`auto top-up under concurrent gateway calls on two api instances${process.env.DATABASE_URL ? ' sharing one Postgres' : ''}`, () => {
+  it('charges once per crossing, never again until the balance was at or above the threshold, and never past the monthly cap', async () => {
+    const account = await accountWithAutoTopUp(1.00003, { thresholdAmount: 1, topUpAmount: 1, monthlyCapAmount: 2 });
+    expect((await balanceOf(account.organizationId)).armed).toBe(1_000_000_000n);
+
+    // The first crossing: many settlements below the threshold on both instances, one charge.
+    await spend(account.value, 40);
+    expect((await balanceOf(account.organizationId)).armed).toBeNull();
+    expect((await chargesOf(account.organizationId)).map((charge) => charge.status)).toEqual(['pending']);
+    // Still below, with the charge not yet made: no second one.
+    await spend(account.value, 10);
+    expect(await chargesOf(account.organizationId)).toHaveLength(1);
+
+    // Both workers at once make the charge once; the credit lifts the balance over the threshold and re-arms it.
+    const [first, other] = await rounds();
+    expect(first!.succeeded + other!.succeeded).toBe(1);
+    const afterCharge = await balanceOf(account.organizationId);
+    expect(afterCharge.balance).toBeGreaterThan(1_900_000_000n);
+    expect(afterCharge.armed).toBe(1_000_000_000n);
+    expect((await chargesOf(account.organizationId)).map((charge) => charge.status)).toEqual(['succeeded']);
+
+    // The second crossing charges again (the cap, $2, allows it).
+    await adjustTo(account.organizationId, justAbove(1));
+    await spend(account.value, 40);
+    await rounds();
+    expect((await chargesOf(account.organizationId)).map((charge) => charge.status)).toEqual(['succeeded', 'succeeded']);
+
+    // The third would take the month's charges to $3: none is claimed, and the balance stays below.
+    await adjustTo(account.organizationId, justAbove(1));
+    await spend(account.value, 40);
+    await rounds();
+    expect(await chargesOf(account.organizationId)).toHaveLength(2);
+    expect((await balanceOf(account.organizationId)).balance).toBeLessThan(1_000_000_000n);
+  });
+
+  it('a charge that leaves the balance below the threshold does not re-arm it: no second charge', async () => {
+    // A $1 top-up of a balance that fell to $2 under a $5 threshold: after the charge it is still below.
+    const account = await accountWithAutoTopUp(5.00003, { thresholdAmount: 5, topUpAmount: 1, monthlyCapAmount: 10 });
+    await spend(account.value, 40);
+    await adjustTo(account.organizationId, 2_000_000_000n);
+    await rounds();
+    expect((await chargesOf(account.organizationId)).map((charge) => charge.status)).toEqual(['succeeded']);
+    const after = await balanceOf(account.organizationId);
+    expect(after.armed).toBeNull();
+    expect(after.balance).toBeLessThan(5_000_000_000n);
+    await spend(account.value, 40);
+    await rounds();
+    expect(await chargesOf(account.organizationId)).toHaveLength(1);
+  });
+});
