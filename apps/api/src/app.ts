@@ -8,6 +8,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppDeps, RouteDeps } from './deps.js';
 import { registerAlerts } from './plugins/alerts.js';
 import { registerAutoTopUp } from './plugins/auto-top-up.js';
+import { registerGrantExpiry } from './plugins/grant-expiry.js';
 import { createMailer } from './plugins/mail.js';
 import { apiMetrics } from './plugins/metrics.js';
 import { identitySessions } from './plugins/identity-sessions.js';
@@ -71,6 +72,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   await registerGateway(fastify, gateway, config);
   registerAlerts(fastify, deps, mailer);
   registerAutoTopUp(fastify, deps, { mailer, payments: routeDeps.payments });
+  registerGrantExpiry(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
   const pricedModels = pricedModelsOf(pricing);
   docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels });

@@ -31,6 +31,7 @@ const apiEnv = z
     MAIL_FROM: z.string().default('Meterway <no-reply@meterway.local>'),
     ALERT_CHECK_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(5_000),
     AUTO_TOP_UP_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(3_000),
+    GRANT_EXPIRY_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(60_000),
     TRUST_PROXY: trustProxySetting,
   })
   .superRefine((env, context) => {
@@ -97,6 +98,8 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     alerts: { checkIntervalMs: env.ALERT_CHECK_INTERVAL_MS },
     autoTopUp: { intervalMs: env.AUTO_TOP_UP_INTERVAL_MS },
+    /** How often each instance takes expired promotional grants' remainders out of the balances. */
+    grants: { expiryIntervalMs: env.GRANT_EXPIRY_INTERVAL_MS },
     sandbox: { taxRate: env.SANDBOX_TAX_RATE, checkoutTtlMinutes: env.SANDBOX_CHECKOUT_TTL_MINUTES },
   };
 }

@@ -1,7 +1,7 @@
 import type { CreditHistoryEntry, CreditHistoryKind, ListQuery } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { checkoutSessions, type CreditEntryKind, creditEntries } from '../../db/schema/index.js';
+import { checkoutSessions, type CreditEntryKind, creditEntries, creditGrants } from '../../db/schema/index.js';
 import { nanosToDecimalDollars, nanosToDollars } from '../money.js';
 import { keysetPage, type Page, toPage } from '../pagination/keyset-page.js';
 import { readPageQuery } from '../pagination/page-token.js';
@@ -38,10 +38,14 @@ const kinds: Record<Exclude<CreditEntryKind, 'usage_charge' | 'owed_payment'>, C
 
 const dollars = (nanos: bigint) => `$${nanosToDecimalDollars(nanos < 0n ? -nanos : nanos)}`;
 
+/** The grant a `grant` line (reference: the grant) or a `grant_expiry` line (`grant:remainder`) is of. */
+const grantIdOf = (row: CreditEntry) => ((row.kind === 'grant' || row.kind === 'grant_expiry') && row.reference ? row.reference.split(':')[0] : undefined);
+
 /**
  * What a page of entries needs besides themselves: the debt payments they made (an owed_payment's
- * reference is the id of the entry whose credit paid it) and their top-ups' receipts (a top-up's
- * reference is its checkout session; a receipt only from the provider running now).
+ * reference is the id of the entry whose credit paid it), their top-ups' receipts (a top-up's
+ * reference is its checkout session; a receipt only from the provider running now) and their
+ * grants (expiry and note).
  */
 export async function historyDetails(deps: CreditHistoryDeps, organizationId: string, rows: CreditEntry[]) {
   const ids = rows.filter((row) => row.amountNanos > 0n).map((row) => row.id);
@@ -67,18 +71,29 @@ export async function historyDetails(deps: CreditHistoryDeps, organizationId: st
             ),
           )
       : [];
+  const grantIds = [...new Set(rows.flatMap((row) => grantIdOf(row) ?? []))];
+  const grants = grantIds.length
+    ? await deps.db
+        .select({ id: creditGrants.id, expiresAt: creditGrants.expiresAt, note: creditGrants.note })
+        .from(creditGrants)
+        .where(and(eq(creditGrants.organizationId, organizationId), inArray(creditGrants.id, grantIds)))
+    : [];
   return {
     paymentOf: new Map(payments.map((payment) => [payment.reference, payment])),
+    grants: new Map(grants.map((grant) => [grant.id, grant])),
     receipts: new Map(sessions.map(({ id }) => [id, receiptUrl?.({ organizationId, checkoutSessionId: id }) ?? null])),
   };
 }
 
 export type HistoryDetails = Awaited<ReturnType<typeof historyDetails>>;
 
-export function toCreditHistoryEntry(row: CreditEntry, { paymentOf, receipts }: HistoryDetails): CreditHistoryEntry {
+export function toCreditHistoryEntry(row: CreditEntry, { paymentOf, receipts, grants }: HistoryDetails): CreditHistoryEntry {
   const payment = paymentOf.get(row.id);
+  const grantId = grantIdOf(row);
+  const grant = grantId === undefined ? undefined : grants.get(grantId);
   const notes = [
-    row.reason,
+    // An expiry line carries the note of the grant it ended.
+    row.reason ?? (row.kind === 'grant_expiry' ? grant?.note : null),
     // A take-back larger than the balance: the rest became owed.
     row.owedNanos > 0n ? `${dollars(row.owedNanos)} more could not be taken from the balance and is owed` : null,
     payment ? `${dollars(payment.amountNanos)} of it paid what was owed` : null,
@@ -90,7 +105,7 @@ export function toCreditHistoryEntry(row: CreditEntry, { paymentOf, receipts }: 
     amount: nanosToDollars(row.amountNanos),
     balanceAfter: nanosToDollars((payment ?? row).balanceAfterNanos),
     note: notes.length ? notes.join('; ') : null,
-    expiresAt: null,
+    expiresAt: grant?.expiresAt.toISOString() ?? null,
     receiptUrl: (row.kind === 'top_up' && row.reference && receipts.get(row.reference)) || null,
   };
 }
