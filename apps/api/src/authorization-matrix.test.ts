@@ -114,6 +114,13 @@ const matrix: Record<string, Case> = {
   'POST /bff/feedback': { url: () => '/bff/feedback', body: { type: 'feature_request', description: 'More charts' }, expect: signedIn(201) },
   'GET /bff/alert-settings': { url: () => '/bff/alert-settings', expect: signedIn(200) },
   'PUT /bff/alert-settings': { url: () => '/bff/alert-settings', body: { lowBalance: 5, keyBudgetPercents: [50, 100] }, expect: signedIn(200) },
+  'GET /bff/auto-top-up': { url: () => '/bff/auto-top-up', expect: signedIn(200) },
+  'PUT /bff/auto-top-up': {
+    url: () => '/bff/auto-top-up',
+    body: { enabled: false, thresholdAmount: 5, topUpAmount: 20, monthlyCapAmount: 100 },
+    expect: signedIn(200),
+  },
+  'POST /bff/auto-top-up/payment-method': { url: () => '/bff/auto-top-up/payment-method', expect: signedIn(200) },
   // A's organisation has a developer besides A, and a pending invitation; to B and the admin they are ids of nothing.
   'GET /bff/members': { url: () => '/bff/members', expect: signedIn(200) },
   'PUT /bff/members/:personId': { url: () => `/bff/members/${f.memberOfA}`, body: { role: 'billing' }, expect: ownerOnly(200) },
@@ -579,6 +586,17 @@ const teamCases: Record<string, TeamCase> = {
     request: () => ({ method: 'POST', url: '/bff/stripe/customer-portal-session' }),
   },
   'GET /bff/alert-settings': { allowed: 'manageCredit', status: 200, request: get('/bff/alert-settings') },
+  'GET /bff/auto-top-up': { allowed: 'seeOrganization', status: 200, request: get('/bff/auto-top-up') },
+  'PUT /bff/auto-top-up': {
+    allowed: 'manageCredit',
+    status: 200,
+    request: () => ({ method: 'PUT', url: '/bff/auto-top-up', body: { enabled: false, thresholdAmount: 5, topUpAmount: 20, monthlyCapAmount: 100 } }),
+  },
+  'POST /bff/auto-top-up/payment-method': {
+    allowed: 'manageCredit',
+    status: 200,
+    request: () => ({ method: 'POST', url: '/bff/auto-top-up/payment-method' }),
+  },
   'PUT /bff/alert-settings': {
     allowed: 'manageCredit',
     status: 200,

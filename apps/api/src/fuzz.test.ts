@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   alertSettingsSchema,
+  autoTopUpInputSchema,
   chatRequestSchema,
   checkoutSessionRequestSchema,
   feedbackInputSchema,
@@ -290,6 +291,12 @@ const feedbackBody = fc.record({
 const alertSettingsBody = fc.record({
   lowBalance: fc.integer({ min: 0, max: 10_000 }),
   keyBudgetPercents: fc.uniqueArray(fc.integer({ min: 1, max: 100 }), { maxLength: 10 }),
+});
+const autoTopUpBody = fc.record({
+  enabled: fc.boolean(),
+  thresholdAmount: fc.integer({ min: 1, max: 1_000 }),
+  topUpAmount: fc.integer({ min: 1, max: 100 }),
+  monthlyCapAmount: fc.integer({ min: 100, max: 1_000 }),
 });
 const roleBody = fc.record({ role: fc.constantFrom('owner', 'admin', 'developer', 'billing') });
 const invitationBody = fc.record({
@@ -688,6 +695,36 @@ const specs: Record<string, Spec> = {
         bodies(alertSettingsBody),
       ).filter(malformedFor(alertSettingsSchema)),
   },
+  'GET /bff/auto-top-up': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/bff/auto-top-up${query}`),
+      ),
+  },
+  'PUT /bff/auto-top-up': {
+    family: 'problem',
+    runs: 300,
+    cases: () =>
+      request(
+        'PUT',
+        anyQuery.map((query) => `/bff/auto-top-up${query}`),
+        bodies(autoTopUpBody),
+      ).filter(malformedFor(autoTopUpInputSchema)),
+  },
+  // It takes no body: a signed-in person's request that reached it would rightly open a setup session.
+  'POST /bff/auto-top-up/payment-method': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/auto-top-up/payment-method${query}`),
+        bodies(fc.constant({})),
+      ).filter((c) => !c.signedIn || c.oversized === true),
+  },
   'GET /bff/audit-log': {
     family: 'problem',
     runs: 150,
@@ -932,6 +969,7 @@ describe('api fuzzing', () => {
     accepted(publishableKeyInputSchema, keyBody);
     accepted(feedbackInputSchema, feedbackBody);
     accepted(alertSettingsSchema, alertSettingsBody);
+    accepted(autoTopUpInputSchema, autoTopUpBody);
     accepted(checkoutSessionRequestSchema, checkoutBody);
     accepted(sandboxConfirmSchema, confirmBody());
     accepted(chatRequestSchema, chatBody);
