@@ -9,10 +9,10 @@ export const webhookSecret = 'whsec_test_meterway_webhooks';
  * The api with Stripe as its payment provider, pointed at this file's fake Stripe, and a real
  * identity service; helpers start top-ups as the console does and deliver webhooks as Stripe does.
  */
-export function setupStripeWebhooks() {
+export function setupStripeWebhooks(env: NodeJS.ProcessEnv = {}) {
   const fake = setupFakeStripe();
   const t = setupTestApp(
-    { CONSOLE_URL: 'https://console.example.com' },
+    { CONSOLE_URL: 'https://console.example.com', ...env },
     {
       identity: true,
       payments: ({ db }) => stripeProvider({ stripe: fake.stripe, db: db.db, publishableKey: 'pk_test_meterway', webhookSecret, automaticTax: false }),
