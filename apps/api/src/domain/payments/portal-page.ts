@@ -1,5 +1,5 @@
 import type { Database } from '@meterway/db';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import escape from 'escape-html';
 import { checkoutSessions, organizations, paymentDisputes } from '../../db/schema/index.js';
 import { nanosToDollars } from '../money.js';
@@ -58,7 +58,8 @@ export async function renderInvoices(db: Database, organizationId: string, links
   const sessions = await db
     .select()
     .from(checkoutSessions)
-    .where(eq(checkoutSessions.organizationId, organizationId))
+    // A setup session (a card saved for auto top-up) took no money.
+    .where(and(eq(checkoutSessions.organizationId, organizationId), eq(checkoutSessions.mode, 'payment')))
     .orderBy(desc(checkoutSessions.createdAt));
   const disputes = await db
     .select({ dispute: paymentDisputes })

@@ -26,6 +26,7 @@ export async function reverseSandboxTopUp(db: Database, input: { organizationId:
         eq(checkoutSessions.id, input.checkoutSessionId),
         eq(checkoutSessions.organizationId, input.organizationId),
         eq(checkoutSessions.provider, 'sandbox'),
+        eq(checkoutSessions.mode, 'payment'),
         eq(checkoutSessions.status, 'SUCCEEDED'),
       ),
     );

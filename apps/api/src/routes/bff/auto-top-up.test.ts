@@ -129,6 +129,10 @@ describe('saving a card (setup session, sandbox confirm)', () => {
     });
     expect(again.statusCode).toBe(409);
     expect((await settingsOf(user)).paymentMethod).toEqual({ brand: 'visa', last4: '4242' });
+    // The sandbox's Invoices list top-ups only: saving a card took no money.
+    const { url } = (await call(user, 'POST', '/bff/stripe/customer-portal-session')).json();
+    const invoices = await t.app.inject({ method: 'GET', url: url.slice(url.indexOf('/sandbox/')) });
+    expect(invoices.body).toContain('No top-ups yet.');
   });
 });
 
