@@ -156,6 +156,15 @@ describe('charging the saved card', () => {
 
     const history = (await call(user, 'GET', '/bff/credit-history')).json();
     expect(history.items).toMatchObject([{ kind: 'auto_top_up', amount: 20, balanceAfter: 20 }]);
+
+    // The audit log names who saved the card and changed the settings; the charge's credit is the system's.
+    const audit = async (action: string) => (await call(user, 'GET', `/bff/audit-log?action=${action}`)).json().items;
+    expect(await audit('auto_top_up.card_saved')).toMatchObject([{ actorEmail: user.email, target: 'visa •••• 4242' }]);
+    expect(await audit('auto_top_up.updated')).toMatchObject([
+      { actorEmail: user.email, changes: { topUpAmount: { from: 20, to: 25 } } },
+      { actorEmail: user.email, changes: { enabled: { from: false, to: true } } },
+    ]);
+    expect(await audit('credit.added')).toMatchObject([{ actorEmail: 'system', target: '$20.00', changes: { balance: { from: 0, to: 20 } } }]);
   });
 
   it.each([
