@@ -145,6 +145,12 @@ const matrix: Record<string, Case> = {
   'GET /dev/outbox': { url: () => '/dev/outbox', expect: everyone(200) },
   'GET /admin/persons': { url: () => '/admin/persons', expect: adminOnly },
   'GET /admin/feedback': { url: () => '/admin/feedback', expect: adminOnly },
+  // Promotional credit for A's member's organisation (A's): only a system admin may grant it.
+  'POST /admin/persons/:personId/credit-grants': {
+    url: () => `/admin/persons/${f.memberOfA}/credit-grants`,
+    body: { amount: 1, note: 'matrix', expiresOn: '2099-12-31' },
+    expect: { ...adminOnly, admin: 201 },
+  },
   // A session cookie is not a publishable key, not even the owner's.
   'GET /v1/models': { url: () => '/v1/models', headers: { origin: keyOrigin }, expect: everyone(401) },
   'POST /v1/chat/completions': { url: () => '/v1/chat/completions', headers: { origin: keyOrigin }, body: chatBody, expect: everyone(401) },

@@ -4,6 +4,7 @@ import {
   autoTopUpInputSchema,
   chatRequestSchema,
   checkoutSessionRequestSchema,
+  creditGrantInputSchema,
   feedbackInputSchema,
   feedbackTypes,
   invitationInputSchema,
@@ -304,6 +305,11 @@ const invitationBody = fc.record({
     .tuple(fc.stringMatching(/^[a-z0-9]{1,20}(?:[.+-][a-z0-9]{1,10})?$/), fc.constantFrom('example.com', 'mail.example.org'))
     .map(([local, domain]) => `${local}@${domain}`),
   role: fc.constantFrom('owner', 'admin', 'developer', 'billing'),
+});
+const creditGrantBody = fc.record({
+  amount: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.double({ noNaN: true })),
+  note: fc.string({ maxLength: 20 }),
+  expiresOn: fc.oneof(fc.constant('2099-12-31'), fc.string({ maxLength: 12 })),
 });
 const organizationBody = fc.record({ name: fc.string({ minLength: 3, maxLength: 100 }).filter((name) => name.trim().length >= 3) });
 const checkoutBody = fc.record({ amount: fc.integer({ min: 100, max: 10_000 }).map((cents) => cents / 100) });
@@ -894,6 +900,17 @@ const specs: Record<string, Spec> = {
         listQuery(pageTokens()).map((query) => `/admin/feedback${query}`),
       ),
   },
+  // Malformed bodies only: a valid one would grant credit.
+  'POST /admin/persons/:personId/credit-grants': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'POST',
+        pathParam(f.personOf.owner, f.personOf.other).map((id) => `/admin/persons/${id}/credit-grants`),
+        bodies(creditGrantBody),
+      ).filter(malformedFor(creditGrantInputSchema)),
+  },
   'POST /webhooks/stripe': {
     family: 'problem',
     runs: 250,
@@ -937,7 +954,10 @@ const specs: Record<string, Spec> = {
 function oversizedAnswered(c: Case, response: { statusCode: number; body: string }) {
   const status = response.statusCode;
   if (status === 414 || (status === 400 && response.body.includes('is not a valid url component'))) return true;
-  if (String(c.url).startsWith('/bff') && !c.signedIn) return status === 401;
+  // The console's routes (the BFF's and the admin area's) authenticate before reading the body.
+  if (/^\/(bff|admin)\//.test(String(c.url)) && !c.signedIn) return status === 401;
+  // The admin area refuses whoever is not a system admin before reading the body.
+  if (String(c.url).startsWith('/admin/') && c.role !== 'admin') return status === 403;
   return status === 413 || status === 429;
 }
 

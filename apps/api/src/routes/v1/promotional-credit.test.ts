@@ -1,0 +1,63 @@
+import { eq } from 'drizzle-orm';
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { creditGrants } from '../../db/schema/index.js';
+import { systemActor } from '../../domain/audit/record-audit.js';
+import { postPromotionalGrant } from '../../domain/credit/grant-credit.js';
+import { creditOf } from '../../domain/credit/ledger.js';
+import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
+import { startFakeUpstream } from '../../testing/fake-upstream.js';
+import { setupGateway } from '../../testing/gateway-fixture.js';
+import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { listedCost } from '../../testing/price-list.js';
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+afterAll(async () => upstream?.close());
+
+const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 5000, idleTimeoutMs: 3000 }));
+afterEach(async () => {
+  await t.settled();
+  await expectLedgerConsistent(t.testDb.db);
+});
+
+const model = 'gpt-4o-mini';
+const messages = [{ role: 'user' as const, content: 'Say hello in eight words.' }];
+// The fake upstream answers 11 prompt tokens and max_tokens completion tokens.
+const callCost = listedCost(model, { inputTokens: 11, outputTokens: 8 }).totalNanos;
+
+describe('promotional credit through the gateway', () => {
+  it('pays calls from grants first, soonest expiry first, then from paid credit', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const paid = 1_000_000_000n;
+    const grant = (amountNanos: bigint, expiresAt: string, note: string) =>
+      postPromotionalGrant(t.testDb.db, { organizationId: account.organizationId, amountNanos, note, expiresAt: new Date(expiresAt), actor: systemActor });
+    // Granted later but expiring sooner: drawn first.
+    const later = await grant(2n * callCost - callCost / 2n, '2099-12-31T00:00:00.000Z', 'trial');
+    const sooner = await grant(callCost / 2n, '2099-06-30T00:00:00.000Z', 'support');
+    const remaining = async () => {
+      await t.settled();
+      const rows = await t.testDb.db.select().from(creditGrants).where(eq(creditGrants.organizationId, account.organizationId));
+      const of = (id: string) => rows.find((row) => row.id === id)?.remainingNanos;
+      return { sooner: of(sooner.id), later: of(later.id), credit: await creditOf(t.testDb.db, account.organizationId) };
+    };
+    const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: account.value, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
+    const call = () => client.chat.completions.create({ model, messages, max_tokens: 8 });
+
+    await call();
+    // The sooner grant is spent, the later one paid the rest; the paid credit is untouched.
+    expect(await remaining()).toEqual({
+      sooner: 0n,
+      later: callCost,
+      credit: { balanceNanos: paid + callCost, owedNanos: 0n, promotionalNanos: callCost },
+    });
+
+    await call();
+    expect(await remaining()).toEqual({ sooner: 0n, later: 0n, credit: { balanceNanos: paid, owedNanos: 0n, promotionalNanos: 0n } });
+
+    await call();
+    expect(await remaining()).toEqual({ sooner: 0n, later: 0n, credit: { balanceNanos: paid - callCost, owedNanos: 0n, promotionalNanos: 0n } });
+  });
+});
