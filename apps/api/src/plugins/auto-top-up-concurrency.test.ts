@@ -148,4 +148,22 @@ describe(`auto top-up under concurrent gateway calls on two api instances${proce
     await rounds();
     expect(await chargesOf(account.organizationId)).toHaveLength(1);
   });
+
+  it('turned off before its charge was sent, makes no charge and mails nobody', async () => {
+    const account = await accountWithAutoTopUp(1.00003, { thresholdAmount: 1, topUpAmount: 1, monthlyCapAmount: 10 });
+    await spend(account.value, 40);
+    expect((await chargesOf(account.organizationId)).map((charge) => charge.status)).toEqual(['pending']);
+    await saveAutoTopUp(
+      t.testDb.db,
+      { organizationId: account.organizationId, personId: null, email: 'system' },
+      { enabled: false, thresholdAmount: 1, topUpAmount: 1, monthlyCapAmount: 10 },
+      new Date(),
+    );
+    const [first, other] = await rounds();
+    expect([first!.succeeded + other!.succeeded, first!.mailed + other!.mailed]).toEqual([0, 0]);
+    expect(await chargesOf(account.organizationId)).toMatchObject([
+      { status: 'failed', failureMessage: 'Auto top-up was turned off before the charge was made.' },
+    ]);
+    expect((await balanceOf(account.organizationId)).balance).toBeLessThan(1_000_000_000n);
+  });
 });

@@ -43,7 +43,8 @@ export async function getAutoTopUp(db: Database, viewer: { organizationId: strin
  * settings row's. Turning on needs a saved card and clears why it turned itself off. On, it is
  * armed while the balance is at or above the threshold; below it, that is a crossing, and one
  * charge is claimed at once — unless this crossing already had its charge (on and disarmed before)
- * or a charge is still open. Off disarms. The audit log records the settings that changed.
+ * or a charge is still open. Off disarms, and a charge not yet sent is not made. The audit log records
+ * the settings that changed.
  */
 export async function saveAutoTopUp(db: Database, viewer: Acting, input: AutoTopUpInput, now: Date): Promise<AutoTopUp> {
   const values = {
@@ -77,6 +78,13 @@ export async function saveAutoTopUp(db: Database, viewer: Acting, input: AutoTop
       .where(eq(creditBalances.organizationId, organizationId));
     if (below && !crossingCharged && !(await hasOpenCharge(tx, organizationId))) {
       await tx.execute(sql`select app.claim_auto_top_up(${organizationId}, ${now.toISOString()}::timestamptz)`);
+    }
+    // Off: a charge not yet sent is not made (one already with the provider finishes). Nobody is mailed about it.
+    if (!input.enabled) {
+      await tx
+        .update(autoTopUpCharges)
+        .set({ status: 'failed', failureMessage: 'Auto top-up was turned off before the charge was made.', failureMailedAt: now, updatedAt: now })
+        .where(and(eq(autoTopUpCharges.organizationId, organizationId), eq(autoTopUpCharges.status, 'pending')));
     }
 
     const changes = changesBetween(amountsOf(row ?? { enabled: false, ...defaultNanos() }), amountsOf(values));

@@ -13,25 +13,24 @@ export type AutoTopUpDeps = { db: Database; payments: PaymentProvider; mailer: M
 const stuckAfterMs = 3 * 60_000;
 const batchSize = 20;
 
-type Claimed = { id: string; organization_id: string; amount_nanos: string };
+type Claimed = { id: string; organization_id: string; provider: string; amount_nanos: string };
 
 /**
  * Open charges become processing, taken once across instances (SKIP LOCKED): the pending ones, and
- * those processing too long. Only this instance's provider's charges: it is the one that can send them.
+ * those processing too long.
  */
-async function claimCharges(db: Database, provider: string, now: Date): Promise<Claimed[]> {
+async function claimCharges(db: Database, now: Date): Promise<Claimed[]> {
   const stuckBefore = new Date(now.getTime() - stuckAfterMs);
   const result = await db.execute(sql`
     update app.auto_top_up_charges as c set status = 'processing', updated_at = ${now.toISOString()}::timestamptz
     from (
       select id from app.auto_top_up_charges
-      where provider = ${provider}
-        and (status = 'pending' or (status = 'processing' and updated_at < ${stuckBefore.toISOString()}::timestamptz))
+      where (status = 'pending' or (status = 'processing' and updated_at < ${stuckBefore.toISOString()}::timestamptz))
       order by created_at limit ${batchSize}
       for update skip locked
     ) as picked
     where c.id = picked.id
-    returning c.id, c.organization_id, c.amount_nanos::text`);
+    returning c.id, c.organization_id, c.provider, c.amount_nanos::text`);
   return rowsOf<Claimed>(result);
 }
 
@@ -43,6 +42,11 @@ async function charge(deps: AutoTopUpDeps, claimed: Claimed, now: Date): Promise
     .where(eq(autoTopUps.organizationId, claimed.organization_id));
   if (!card?.paymentMethodId) {
     await markChargeFailed(deps.db, { chargeId: claimed.id, message: 'There is no saved card to charge. Save a card again.', now });
+    return 'failed';
+  }
+  // A card saved with another provider (the sandbox's, before Stripe was configured) cannot be charged here.
+  if (claimed.provider !== deps.payments.name) {
+    await markChargeFailed(deps.db, { chargeId: claimed.id, message: 'The saved card was saved with another payment provider. Save a card again.', now });
     return 'failed';
   }
   const outcome = await deps.payments.chargeSavedCard({
@@ -77,7 +81,7 @@ async function charge(deps: AutoTopUpDeps, claimed: Claimed, now: Date): Promise
  */
 export async function processCharges(deps: AutoTopUpDeps, now: Date): Promise<{ succeeded: number; failed: number; errors: unknown[]; mailed: number }> {
   const counts = { succeeded: 0, failed: 0, errors: [] as unknown[] };
-  for (const claimed of await claimCharges(deps.db, deps.payments.name, now)) {
+  for (const claimed of await claimCharges(deps.db, now)) {
     try {
       const outcome = await charge(deps, claimed, now);
       if (outcome !== 'processing') counts[outcome] += 1;
