@@ -84,18 +84,56 @@ describe('/credit-history', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
-    ).toEqual(['Date', 'Kind', 'Amount', 'Balance after', 'Note', 'Receipt']);
+    ).toEqual(['Date', 'Kind', 'Amount', 'Balance after', 'Note', 'Expires', 'Receipt']);
     const [won, refunded, adjusted, toppedUp] = bodyCellTexts(table());
     expect(toppedUp![0]).toContain('2026');
-    expect(won!.slice(1)).toEqual(['Dispute won', '+$4.00', '$6.00', 'dispute of top-up cs_1 won: $4 given back', '—']);
-    expect(refunded!.slice(1)).toEqual(['Refund', '-$1.50', '$2.00', 'refund of top-up cs_1', '—']);
-    expect(adjusted!.slice(1)).toEqual(['Adjustment', '+$2.50', '$3.50', 'launch promotion', '—']);
-    expect(toppedUp!.slice(1)).toEqual(['Top-up', '+$25.00', '$25.00', '—', 'Receipt']);
+    expect(won!.slice(1)).toEqual(['Dispute won', '+$4.00', '$6.00', 'dispute of top-up cs_1 won: $4 given back', '—', '—']);
+    expect(refunded!.slice(1)).toEqual(['Refund', '-$1.50', '$2.00', 'refund of top-up cs_1', '—', '—']);
+    expect(adjusted!.slice(1)).toEqual(['Adjustment', '+$2.50', '$3.50', 'launch promotion', '—', '—']);
+    expect(toppedUp!.slice(1)).toEqual(['Top-up', '+$25.00', '$25.00', '—', '—', 'Receipt']);
 
     const receipt = within(table()).getByRole('link', { name: 'Receipt' });
     expect(receipt).toHaveAttribute('href', 'https://pay.example.com/receipts/rcpt_1');
     expect(receipt).toHaveAttribute('target', '_blank');
     expect(receipt).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it("names grants, their expiries and auto top-ups, with the grant's last day", async () => {
+    server.use(
+      meHandlers.signedIn(),
+      listsHandlers.creditHistory(
+        pageOf([
+          buildCreditHistoryEntry({ id: 'g3', kind: 'auto_top_up', amount: 20, balanceAfter: 23, note: null, receiptUrl: null }),
+          buildCreditHistoryEntry({
+            id: 'g2',
+            kind: 'grant_expiry',
+            amount: -2,
+            balanceAfter: 3,
+            note: 'trial',
+            expiresAt: '2026-12-01T00:00:00.000Z',
+            receiptUrl: null,
+          }),
+          buildCreditHistoryEntry({
+            id: 'g1',
+            kind: 'grant',
+            amount: 5,
+            balanceAfter: 5,
+            note: 'trial',
+            expiresAt: '2026-12-01T00:00:00.000Z',
+            receiptUrl: null,
+          }),
+        ]),
+      ),
+    );
+    renderRoute('/credit-history');
+
+    await screen.findByRole('table', { name: 'Credit history' });
+    const lastDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date('2026-11-30T00:00:00.000Z'));
+    expect(bodyCellTexts(table()).map((cells) => cells.slice(1))).toEqual([
+      ['Auto top-up', '+$20.00', '$23.00', '—', '—', '—'],
+      ['Expired grant', '-$2.00', '$3.00', 'trial', lastDay, '—'],
+      ['Grant', '+$5.00', '$5.00', 'trial', lastDay, '—'],
+    ]);
   });
 
   it('asks for 100 newest first and pages with the tokens', async () => {

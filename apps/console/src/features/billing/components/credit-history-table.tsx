@@ -4,12 +4,13 @@ import { PagedTable, type PagedTableColumn } from '../../../components/paged-tab
 import { useTokenPaging } from '../../../components/pager';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { useCreditHistory } from '../api/get-credit-history';
+import { formatGrantLastDay } from '../grant-expiry';
 
 const kindLabels: Record<CreditHistoryKind, string> = {
   top_up: 'Top-up',
   auto_top_up: 'Auto top-up',
-  grant: 'Promotional credit',
-  grant_expiry: 'Promotional credit expired',
+  grant: 'Grant',
+  grant_expiry: 'Expired grant',
   refund: 'Refund',
   dispute: 'Dispute',
   adjustment: 'Adjustment',
@@ -53,6 +54,15 @@ const columns: readonly PagedTableColumn<CreditHistoryEntry>[] = [
     cell: (row) => (
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         {row.note ?? '—'}
+      </Text>
+    ),
+  },
+  // A grant's last day (its line and its expiry's): it expires at the end of that day, UTC.
+  {
+    header: 'Expires',
+    cell: (row) => (
+      <Text size="sm" style={nowrap} title={row.expiresAt ? `Expires at ${formatDateTime(row.expiresAt)}` : undefined}>
+        {row.expiresAt ? formatGrantLastDay(row.expiresAt) : '—'}
       </Text>
     ),
   },
