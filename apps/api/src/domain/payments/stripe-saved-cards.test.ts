@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setupTestDb } from '@meterway/db/testing';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
-import { organizations } from '../../db/schema/index.js';
+import { autoTopUpCharges, organizations } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { setupFakeStripe } from '../../testing/fake-stripe.js';
 import type { TestPaymentMethod } from '../../testing/fake-stripe-intents.js';
@@ -140,6 +141,28 @@ describe('stripe provider: off-session charges of the saved card', () => {
     // The decline is saved under the key too: a retry of the same charge is the same decline, not a second attempt.
     expect(await provider().chargeSavedCard(charge)).toEqual(outcome);
     expect([...fake.intents.paymentIntents.values()].filter((candidate) => candidate.metadata.auto_top_up_charge_id === charge.chargeId)).toHaveLength(1);
+  });
+
+  it('reads back a charge already sent (its PaymentIntent known) instead of sending it again: Stripe’s state settles it', async () => {
+    for (const [card, expected] of [
+      ['pm_card_visa', { outcome: 'succeeded' }],
+      ['pm_card_chargeCustomerFail', { outcome: 'failed', code: 'card_declined', message: 'Your card was declined.' }],
+    ] as const) {
+      const saved = await withSavedCard(card);
+      const charge = chargeOf(saved);
+      await testDb.db
+        .insert(autoTopUpCharges)
+        .values({ id: charge.chargeId, organizationId: saved.organizationId, provider: 'stripe', amountNanos: charge.amountNanos, status: 'processing' });
+      const first = await provider().chargeSavedCard(charge);
+      const paymentIntentId = fake.paymentIntentOf(charge.chargeId).id;
+      expect(first).toMatchObject({ paymentIntentId });
+      // The worker keeps the payment's id; a resend of the stuck charge reads it back.
+      await testDb.db.update(autoTopUpCharges).set({ paymentIntentId }).where(eq(autoTopUpCharges.id, charge.chargeId));
+      const creates = intentCreates().length;
+      expect(await provider().chargeSavedCard(charge), card).toEqual({ ...expected, paymentIntentId });
+      expect(intentCreates().length).toBe(creates);
+      expect(fake.requestsTo('GET', `/v1/payment_intents/${paymentIntentId}`)).toHaveLength(1);
+    }
   });
 
   it('turns Stripe being down into a 503 and a refused request into a plain error', async () => {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
+import { autoTopUpCharges } from '../../db/schema/index.js';
 import { nanosPerCent } from '../money.js';
 import type { ChargeOutcome, OffSessionCharge, SetupRequest, StartedCheckout } from './payment-provider.js';
 import { callStripe } from './stripe-call.js';
@@ -45,9 +47,20 @@ export async function createStripeSetup({ stripe, db }: Deps, request: SetupRequ
  * the charge once per auto_top_up_charges row, whatever retries or second instances send. A
  * decline is Stripe's 402 card error, which becomes a failed outcome; a success still waits for
  * `payment_intent.succeeded`, which credits.
+ *
+ * A charge sent before whose PaymentIntent we know (the worker resends one stuck in processing, its
+ * webhook not applied) is read back instead of sent: Stripe keeps idempotency keys only 24 hours,
+ * and what it has now settles the charge as the webhook would (so a lost webhook cannot leave it
+ * processing for ever, nor a late resend charge twice).
  */
 export async function chargeStripeSavedCard({ stripe, db }: Deps, charge: OffSessionCharge): Promise<ChargeOutcome> {
   if (charge.amountNanos <= 0n || charge.amountNanos % nanosPerCent !== 0n) throw new Error('An auto top-up is a positive number of whole cents.');
+  const [sent] = await db.select({ paymentIntentId: autoTopUpCharges.paymentIntentId }).from(autoTopUpCharges).where(eq(autoTopUpCharges.id, charge.chargeId));
+  if (sent?.paymentIntentId) {
+    const paymentIntentId = sent.paymentIntentId;
+    const intent = await callStripe('read the payment intent', () => stripe.paymentIntents.retrieve(paymentIntentId));
+    return intent.status === 'succeeded' ? { outcome: 'succeeded', paymentIntentId: intent.id } : outcomeOf(intent);
+  }
   const customer = await storedCustomer(db, charge.organizationId);
   if (!customer) throw new Error(`organisation ${charge.organizationId} has a saved card but no Stripe customer`);
   const attempt = stripe.paymentIntents
