@@ -15,11 +15,17 @@ import { startIdentity } from './identity-process.js';
  * `{ identity: true }` a real identity service runs beside it and `users.signUp()` makes people.
  * `payments` builds the payment provider from the test's database (say, Stripe against a fake);
  * without it the app picks one from the configuration, as production does. `mailer` replaces the
- * mail transport (without it mail goes to the dev outbox, GET /dev/outbox).
+ * mail transport (without it mail goes to the dev outbox, GET /dev/outbox). `onAutoTopUpRound` is told
+ * when a round of the auto top-up worker has finished.
  */
 export function setupTestApp(
   env: NodeJS.ProcessEnv = {},
-  options: { identity?: boolean; payments?: (deps: { config: ApiConfig; db: ApiDb }) => PaymentProvider; mailer?: Mailer } = {},
+  options: {
+    identity?: boolean;
+    payments?: (deps: { config: ApiConfig; db: ApiDb }) => PaymentProvider;
+    mailer?: Mailer;
+    onAutoTopUpRound?: () => void;
+  } = {},
 ) {
   const testDb = setupTestDb({ schema, migrations });
   let app: FastifyInstance | undefined;
@@ -35,7 +41,14 @@ export function setupTestApp(
     const config = loadApiConfig({ LOG_LEVEL: 'silent', ...(identity ? { IDENTITY_URL: identity.url } : {}), ...env });
     const sessions = identitySessions(config.identityInternalUrl, () => Date.now() + cacheOffset);
     const payments = options.payments?.({ config, db: testDb.handle });
-    app = await createApp({ config, db: testDb.handle, sessions, ...(payments ? { payments } : {}), ...(options.mailer ? { mailer: options.mailer } : {}) });
+    app = await createApp({
+      config,
+      db: testDb.handle,
+      sessions,
+      ...(payments ? { payments } : {}),
+      ...(options.mailer ? { mailer: options.mailer } : {}),
+      ...(options.onAutoTopUpRound ? { onAutoTopUpRound: options.onAutoTopUpRound } : {}),
+    });
   }, 60_000);
   afterAll(async () => {
     await app?.close();

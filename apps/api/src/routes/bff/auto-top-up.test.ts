@@ -14,7 +14,13 @@ beforeAll(async () => {
   env.SMTP_URL = mail.url;
 });
 afterAll(async () => mail?.close());
-const t = setupTestApp(env, { identity: true });
+// The worker's rounds, for waiting on them instead of sleeping.
+const roundWaiters: (() => void)[] = [];
+const t = setupTestApp(env, { identity: true, onAutoTopUpRound: () => roundWaiters.splice(0).forEach((resolve) => resolve()) });
+/** Once `count` more rounds of the worker have finished. */
+async function rounds(count: number) {
+  for (let round = 0; round < count; round++) await new Promise<void>((resolve) => roundWaiters.push(resolve));
+}
 afterEach(async () => expectLedgerConsistent(t.testDb.db));
 
 type Json = Record<string, any>;
@@ -46,11 +52,12 @@ async function saveCard(user: User, cardNumber: string) {
   return { checkoutSessionId, clientSecret, confirmed };
 }
 
+/** Reads after each round of the worker until the read shows it done. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const value = await read();
     if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await rounds(1);
   }
   throw new Error(`${what} did not happen`);
 }
@@ -194,7 +201,7 @@ describe('charging the saved card', () => {
       'marking mailed',
     );
     // Rounds later, still one mail, no credit, and turning it on again clears the reason.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await rounds(3);
     expect(mail.mailsTo(user.email)).toHaveLength(1);
     expect(await balanceOf(user)).toBe(2);
     await saveCard(user, '4242424242424242');
