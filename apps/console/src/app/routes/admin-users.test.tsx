@@ -1,6 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../lib/logger';
+import { adminHandlers, refusal } from '../../testing/admin-handlers';
 import { buildPerson, listsHandlers, pageOf, problem } from '../../testing/lists-handlers';
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
@@ -26,7 +27,7 @@ describe('/admin/users', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['ID', 'Email', 'Organisations', 'Created at']);
+    ).toEqual(['ID', 'Email', 'Organisations', 'Created at', 'Actions']);
     const [id, email, , createdAt] = within(within(table).getAllByRole('row')[1]!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
@@ -132,5 +133,67 @@ describe('/admin/users', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     expect(warn).toHaveBeenCalledWith('Failed to load persons', expect.objectContaining({ status: 403 }));
     expect(screen.queryByText('Wooops!')).not.toBeInTheDocument();
+  });
+
+  describe('Grant credit', () => {
+    async function openGrant() {
+      const view = renderRoute('/admin/users');
+      await view.user.click(await screen.findByRole('button', { name: 'Grant credit to grace@example.com' }));
+      return { ...view, dialog: await screen.findByRole('dialog', { name: 'Grant credit' }) };
+    }
+    // A date input takes a whole value at once (typing it key by key passes through invalid ones).
+    const setLastDay = (dialog: HTMLElement, value: string) => fireEvent.change(within(dialog).getByLabelText(/Last day/), { target: { value } });
+
+    it("grants promotional credit to the person's organisation: amount, note and last day, then says so", async () => {
+      const requests: { personId: string; body: unknown }[] = [];
+      server.use(meHandlers.admin(), listsHandlers.persons(pageOf([buildPerson()])), adminHandlers.grantCredit({ requests }));
+      const { user, dialog } = await openGrant();
+
+      await user.type(within(dialog).getByRole('textbox', { name: /Amount/ }), '25');
+      await user.type(within(dialog).getByRole('textbox', { name: /Note/ }), 'trial');
+      setLastDay(dialog, '2099-12-31');
+      await user.click(within(dialog).getByRole('button', { name: 'Grant credit' }));
+
+      expect(await screen.findByText('Granted $25.00 of promotional credit to Compilers Inc.')).toBeInTheDocument();
+      expect(requests).toEqual([{ personId: '0b9e2c1d-6a4f-4e8b-9c3d-1e2f3a4b5c6d', body: { amount: 25, note: 'trial', expiresOn: '2099-12-31' } }]);
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Grant credit' })).not.toBeInTheDocument());
+    });
+
+    it('says what is missing or wrong, sending nothing', async () => {
+      const requests: { personId: string; body: unknown }[] = [];
+      server.use(meHandlers.admin(), listsHandlers.persons(pageOf([buildPerson()])), adminHandlers.grantCredit({ requests }));
+      const { user, dialog } = await openGrant();
+
+      await user.click(within(dialog).getByRole('button', { name: 'Grant credit' }));
+      expect(within(dialog).getByRole('textbox', { name: /Amount/ })).toHaveAccessibleDescription('Enter an amount');
+      expect(within(dialog).getByRole('textbox', { name: /Note/ })).toHaveAccessibleDescription(/note is required/);
+      expect(within(dialog).getByLabelText(/Last day/)).toHaveAccessibleDescription(/Choose the last day the credit can be used/);
+
+      await user.type(within(dialog).getByRole('textbox', { name: /Amount/ }), '5');
+      await user.type(within(dialog).getByRole('textbox', { name: /Note/ }), 'support');
+      setLastDay(dialog, '2020-01-01');
+      await user.click(within(dialog).getByRole('button', { name: 'Grant credit' }));
+      expect(within(dialog).getByLabelText(/Last day/)).toHaveAccessibleDescription(/The last day must be today \(UTC\) or later/);
+      expect(requests).toEqual([]);
+    });
+
+    it("shows the api's refusal in a 'Wooops!' toast and keeps the form open", async () => {
+      vi.spyOn(logger, 'warn').mockImplementation(() => {});
+      server.use(
+        meHandlers.admin(),
+        listsHandlers.persons(pageOf([buildPerson()])),
+        adminHandlers.grantCredit({ answer: () => refusal(400, 'A promotional grant must expire in the future; 2026-01-02T00:00:00.000Z has passed.') }),
+      );
+      const { user, dialog } = await openGrant();
+
+      await user.type(within(dialog).getByRole('textbox', { name: /Amount/ }), '5');
+      await user.type(within(dialog).getByRole('textbox', { name: /Note/ }), 'support');
+      setLastDay(dialog, '2099-01-01');
+      await user.click(within(dialog).getByRole('button', { name: 'Grant credit' }));
+
+      expect(await screen.findByText('Wooops!')).toBeInTheDocument();
+      expect(screen.getByText('A promotional grant must expire in the future; 2026-01-02T00:00:00.000Z has passed.')).toBeInTheDocument();
+      expect(screen.getByRole('dialog', { name: 'Grant credit' })).toBeInTheDocument();
+    });
   });
 });

@@ -1,13 +1,15 @@
-import { Badge, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import type { Person } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
 import { idColumn } from '../../../components/id-column';
 import { useTokenPaging } from '../../../components/pager';
 import { formatDateTime, formatOwed } from '../../../lib/format';
 import { usePersons } from '../api/get-persons';
+import { GrantCreditModal } from './grant-credit-modal';
 import { noAdminAccessFor } from './no-admin-access';
 
-const columns: readonly PagedTableColumn<Person>[] = [
+const columnsOf = (onGrant: (person: Person) => void): readonly PagedTableColumn<Person>[] => [
   idColumn(),
   {
     header: 'Email',
@@ -41,21 +43,34 @@ const columns: readonly PagedTableColumn<Person>[] = [
       ),
   },
   { header: 'Created at', cell: (row) => formatDateTime(row.createdAt) },
+  {
+    header: 'Actions',
+    cell: (row) => (
+      <Button size="xs" variant="default" aria-label={`Grant credit to ${row.email}`} onClick={() => onGrant(row)}>
+        Grant credit
+      </Button>
+    ),
+  },
 ];
 
-/** Every user of every organisation, newest first (system admins only). */
+/** Every user of every organisation, newest first (system admins only), each with Grant credit. */
 export function PersonsTable() {
   const paging = useTokenPaging();
   const query = usePersons(paging.request);
+  const [grantee, setGrantee] = useState<Person | null>(null);
+  const columns = useMemo(() => columnsOf(setGrantee), []);
   return (
-    <PagedTable
-      label="Users"
-      query={query}
-      paging={paging}
-      columns={columns}
-      rowKey={(row) => row.id}
-      emptyText="No users found"
-      renderError={noAdminAccessFor}
-    />
+    <>
+      <PagedTable
+        label="Users"
+        query={query}
+        paging={paging}
+        columns={columns}
+        rowKey={(row) => row.id}
+        emptyText="No users found"
+        renderError={noAdminAccessFor}
+      />
+      <GrantCreditModal person={grantee} onClose={() => setGrantee(null)} />
+    </>
   );
 }
