@@ -36,6 +36,8 @@ describe('GET /bff/me and session auth', () => {
       organizationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       remainingSpendAmount: 0,
       owedAmount: 0,
+      promotionalCreditAmount: 0,
+      nextCreditExpiry: null,
       organizationCheckoutSessions: [],
       role: 'owner',
       organizations: [{ organizationId: body.organizationId, organizationName: "Grace Hopper's organisation", role: 'owner' }],
