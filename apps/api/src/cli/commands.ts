@@ -68,8 +68,7 @@ export const commands: Record<string, Command> = {
   },
   'grant-credit': {
     args: '<email> <dollars> [note] [--expires YYYY-MM-DD]',
-    summary:
-      "add credit for that person's organisation; with --expires, promotional credit, used first and usable through that day (it expires at its end, 00:00 UTC the day after); without, an adjustment (negative to take back)",
+    summary: "add credit to that person's organisation (negative: take it back); with --expires, promotional credit",
     run: async (args, { execute }) => {
       const { rest, expiresOn } = expiresOption(args);
       const [email, amount, ...note] = rest;
@@ -100,5 +99,9 @@ export function usage(): string {
     "Reads the api's environment: DATABASE_URL, or else DATA_DIR (a relative path is taken from the",
     'repository root, as npm start does). Works while the stack runs: on PGlite through the running',
     "api's operator socket, DATA_DIR/api-operator.sock; otherwise on the database directly.",
+    '',
+    'grant-credit --expires YYYY-MM-DD gives promotional credit, spent before paid credit and usable',
+    'through that day: what is left of it expires at the end of the day, 00:00 UTC the day after.',
+    'It needs a note saying why (e.g. trial, support), which the organisation sees in its history.',
   ].join('\n');
 }

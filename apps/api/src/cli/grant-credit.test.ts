@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { migrations, schema } from '../db/index.js';
 import { expectLedgerConsistent } from '../testing/ledger-invariant.js';
 import { runOperation } from '../operator/operations.js';
-import { commands } from './commands.js';
+import { commands, usage } from './commands.js';
 import { balanceNanos, creditOf } from '../domain/credit/ledger.js';
 import { auditEntries, creditEntries, creditGrants, organizations, persons } from '../db/schema/index.js';
 import { eq } from 'drizzle-orm';
@@ -76,6 +76,11 @@ describe('npm run admin -- grant-credit', () => {
       }),
     );
     await expectLedgerConsistent(testDb.db);
+  });
+
+  it('says in its help what the date means', () => {
+    expect(usage()).toContain('grant-credit <email> <dollars> [note] [--expires YYYY-MM-DD]');
+    expect(usage()).toContain('what is left of it expires at the end of the day, 00:00 UTC the day after.');
   });
 
   it('refuses a grant that is not positive, has no note or has expired, changing nothing', async () => {
