@@ -130,11 +130,6 @@ export async function takeBack(tx: Database, entry: Omit<LedgerEntry, 'amountNan
 }
 
 /**
- * An organisation's credit as people see it: the ledger balance, and what it owes. Holds are not
- * spent money: those an instance reserved ahead of a key's next calls would otherwise show as
- * spent until they go back, and an in-flight call's hold becomes its charge within moments.
- */
-/**
  * Takes what is left of an expired grant out of the balance by a `grant_expiry` entry, in the
  * caller's transaction. Credit that calls in flight hold stays until they settle (they draw on the
  * grant first) and leaves at a later sweep, so no admitted call goes unpaid; each entry's reference
@@ -174,6 +169,11 @@ export async function expireGrant(tx: Database, grant: { id: string; organizatio
   return { posted: true, entryId, ...before(account), balanceAfterNanos: balanceNanos, owedAfterNanos: account.owedNanos };
 }
 
+/**
+ * An organisation's credit as people see it: the ledger balance, what it owes, and the part promotional grants gave. Holds are not
+ * spent money: those an instance reserved ahead of a key's next calls would otherwise show as
+ * spent until they go back, and an in-flight call's hold becomes its charge within moments.
+ */
 export async function creditOf(db: Database, organizationId: string): Promise<Account & { promotionalNanos: bigint }> {
   const [row] = await db
     .select({ balanceNanos: creditBalances.balanceNanos, owedNanos: creditBalances.owedNanos, promotionalNanos: creditBalances.promotionalNanos })
