@@ -24,7 +24,8 @@ export function AutoTopUpCard() {
             Auto top-up
           </Title>
           {settings && (
-            <Badge color={settings.enabled ? 'teal' : 'gray'} variant="light">
+            // Mantine's light teal text misses WCAG AA contrast on its own background.
+            <Badge color={settings.enabled ? 'teal' : 'gray'} variant="light" c="black">
               {settings.enabled ? 'On' : 'Off'}
             </Badge>
           )}
