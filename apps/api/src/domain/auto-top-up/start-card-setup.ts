@@ -12,7 +12,7 @@ export async function startCardSetup(db: Database, provider: PaymentProvider, vi
     organizationId: viewer.organizationId,
     organizationName: viewer.organizationName,
     email: viewer.email,
-    returnUrl: `${input.consoleUrl}/dashboard?checkoutSessionId={CHECKOUT_SESSION_ID}`,
+    returnUrl: `${input.consoleUrl}/auto-top-up/card?checkoutSessionId={CHECKOUT_SESSION_ID}`,
   });
   await recordCheckout(db, {
     id: started.checkoutSessionId,

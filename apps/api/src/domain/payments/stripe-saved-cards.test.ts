@@ -16,7 +16,7 @@ const fake = setupFakeStripe();
 const provider = () =>
   stripeProvider({ stripe: fake.stripe, db: testDb.db, publishableKey: 'pk_test_meterway', webhookSecret: 'whsec_test_saved_cards', automaticTax: true });
 
-const returnUrl = 'https://console.example.com/dashboard?checkoutSessionId={CHECKOUT_SESSION_ID}';
+const returnUrl = 'https://console.example.com/auto-top-up/card?checkoutSessionId={CHECKOUT_SESSION_ID}';
 
 async function newOrganization() {
   const organizationId = randomUUID();

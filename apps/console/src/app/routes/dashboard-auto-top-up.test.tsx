@@ -166,13 +166,4 @@ describe('/dashboard: Save a card', () => {
     expect(router.state.location.state).toEqual({ setupSession: testSetupSession });
     expect(calls.count).toBe(1);
   });
-
-  it('follows a setup session Stripe returned to the dashboard with on the card page', async () => {
-    server.use(meHandlers.signedIn({ role: 'billing' }));
-    const { router } = renderRoute(`/dashboard?checkoutSessionId=${testSetupSession.checkoutSessionId}`);
-
-    expect(await screen.findByText('Saving your card... Please wait while we check it.')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/auto-top-up/card');
-    expect(router.state.location.search).toBe(`?checkoutSessionId=${testSetupSession.checkoutSessionId}`);
-  });
 });
