@@ -55,7 +55,7 @@ describe('/dashboard: the auto top-up card', () => {
   });
 
   it('says in red why auto top-up turned itself off', async () => {
-    renderDashboard(buildAutoTopUp({ paymentMethod: visa, disabledReason: 'Your card was declined' }));
+    renderDashboard(buildAutoTopUp({ paymentMethod: visa, disabledReason: 'Your card was declined.' }));
 
     const alert = await within(await card()).findByRole('alert');
     expect(alert).toHaveTextContent('Auto top-up was turned off: Your card was declined. Update the card or turn it on again.');

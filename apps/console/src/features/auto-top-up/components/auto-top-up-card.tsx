@@ -44,7 +44,7 @@ function AutoTopUpDetails({ settings }: { settings: AutoTopUp }) {
     <>
       {disabledReason && (
         <Alert color="red" variant="light" role="alert">
-          Auto top-up was turned off: {disabledReason}. Update the card or turn it on again.
+          Auto top-up was turned off: {disabledReason.replace(/[.\s]+$/, '')}. Update the card or turn it on again.
         </Alert>
       )}
       <Text>
