@@ -32,7 +32,7 @@ const offSessionOutcomes: Record<string, OffSessionOutcome> = {
 export const offSessionFailures: Record<Exclude<OffSessionOutcome, 'succeed'>, { code: string; message: string }> = {
   authentication_required: {
     code: 'authentication_required',
-    message: 'This card needs its holder to authenticate the payment; charges made without them present are refused.',
+    message: 'Your card was declined. This transaction requires authentication.',
   },
   card_declined: { code: 'card_declined', message: 'Your card was declined.' },
 };

@@ -176,7 +176,7 @@ describe('charging the saved card', () => {
 
   it.each([
     ['4000000000000341', 'Your card was declined.'],
-    ['4000002760003184', 'This card needs its holder to authenticate the payment; charges made without them present are refused.'],
+    ['4000002760003184', 'Your card was declined. This transaction requires authentication.'],
   ])('with card %s, a failed charge turns auto top-up off with the reason, and mails the people once', async (cardNumber, reason) => {
     const user = await signUp();
     const saved = await saveCard(user, cardNumber);
