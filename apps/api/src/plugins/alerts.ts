@@ -2,6 +2,7 @@ import type { Mailer } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { checkAlerts } from '../domain/alerts/check-alerts.js';
+import { repeatRounds } from './rounds.js';
 
 // A balance row is stamped when its transaction starts: look back past the longest plausible one.
 const lookBackMs = 60_000;
@@ -14,23 +15,15 @@ export function registerAlerts(fastify: FastifyInstance, deps: AppDeps, mailer: 
   const { config, db } = deps;
 
   let since = new Date(0);
-  let round: Promise<void> | undefined;
-  const check = async () => {
-    const startedAt = new Date();
-    const { failed } = await checkAlerts({ db: db.db, mailer, consoleUrl: config.consoleUrl }, startedAt, since);
-    since = new Date(startedAt.getTime() - lookBackMs);
-    if (failed > 0) fastify.log.warn({ failed }, 'alert mails failed; they are retried later');
-  };
-  const timer = setInterval(() => {
-    round ??= check()
-      .catch((error: unknown) => fastify.log.error({ err: error }, 'checking alerts failed'))
-      .finally(() => {
-        round = undefined;
-        deps.onAlertRound?.();
-      });
-  }, config.alerts.checkIntervalMs);
-  fastify.addHook('onClose', async () => {
-    clearInterval(timer);
-    await round;
+  repeatRounds(fastify, {
+    everyMs: config.alerts.checkIntervalMs,
+    failure: 'checking alerts failed',
+    afterRound: deps.onAlertRound,
+    round: async () => {
+      const startedAt = new Date();
+      const { failed } = await checkAlerts({ db: db.db, mailer, consoleUrl: config.consoleUrl }, startedAt, since);
+      since = new Date(startedAt.getTime() - lookBackMs);
+      if (failed > 0) fastify.log.warn({ failed }, 'alert mails failed; they are retried later');
+    },
   });
 }

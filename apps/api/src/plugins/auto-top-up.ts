@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { processCharges } from '../domain/auto-top-up/process-charges.js';
 import type { PaymentProvider } from '../domain/payments/payment-provider.js';
+import { repeatRounds } from './rounds.js';
 
 /**
  * The auto top-up worker: every instance, every few seconds, sends the charges that crossings
@@ -11,21 +12,13 @@ import type { PaymentProvider } from '../domain/payments/payment-provider.js';
 export function registerAutoTopUp(fastify: FastifyInstance, deps: AppDeps, services: { mailer: Mailer; payments: PaymentProvider }) {
   const { config, db } = deps;
   const workerDeps = { db: db.db, ...services, consoleUrl: config.consoleUrl };
-  let round: Promise<void> | undefined;
-  const run = async () => {
-    const { errors } = await processCharges(workerDeps, new Date());
-    for (const error of errors) fastify.log.error({ err: error }, 'an auto top-up charge or its mail failed; it is tried again later');
-  };
-  const timer = setInterval(() => {
-    round ??= run()
-      .catch((error: unknown) => fastify.log.error({ err: error }, 'the auto top-up round failed'))
-      .finally(() => {
-        round = undefined;
-        deps.onAutoTopUpRound?.();
-      });
-  }, config.autoTopUp.intervalMs);
-  fastify.addHook('onClose', async () => {
-    clearInterval(timer);
-    await round;
+  repeatRounds(fastify, {
+    everyMs: config.autoTopUp.intervalMs,
+    failure: 'the auto top-up round failed',
+    afterRound: deps.onAutoTopUpRound,
+    round: async () => {
+      const { errors } = await processCharges(workerDeps, new Date());
+      for (const error of errors) fastify.log.error({ err: error }, 'an auto top-up charge or its mail failed; it is tried again later');
+    },
   });
 }

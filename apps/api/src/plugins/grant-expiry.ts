@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { expireGrants } from '../domain/credit/expire-grants.js';
+import { repeatRounds } from './rounds.js';
 
 /**
  * The promotional grant expiry sweep: every instance, every GRANT_EXPIRY_INTERVAL_MS, takes what
@@ -8,21 +9,12 @@ import { expireGrants } from '../domain/credit/expire-grants.js';
  * whichever instance takes it).
  */
 export function registerGrantExpiry(fastify: FastifyInstance, deps: AppDeps) {
-  const { config, db } = deps;
-  let round: Promise<void> | undefined;
-  const run = async () => {
-    const { expired } = await expireGrants(db.db, new Date());
-    if (expired > 0) fastify.log.info({ expired }, 'promotional grants expired');
-  };
-  const timer = setInterval(() => {
-    round ??= run()
-      .catch((error: unknown) => fastify.log.error({ err: error }, 'expiring promotional grants failed; tried again at the next round'))
-      .finally(() => {
-        round = undefined;
-      });
-  }, config.grants.expiryIntervalMs);
-  fastify.addHook('onClose', async () => {
-    clearInterval(timer);
-    await round;
+  repeatRounds(fastify, {
+    everyMs: deps.config.grants.expiryIntervalMs,
+    failure: 'expiring promotional grants failed; tried again at the next round',
+    round: async () => {
+      const { expired } = await expireGrants(deps.db.db, new Date());
+      if (expired > 0) fastify.log.info({ expired }, 'promotional grants expired');
+    },
   });
 }
