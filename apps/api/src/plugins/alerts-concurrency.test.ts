@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createDb, type Database } from '@meterway/db';
 import { smtpMailer } from '@meterway/service';
 import { startMailCatcher, subjectOf } from '@meterway/service/mail-catcher';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
-import { schema } from '../db/index.js';
 import { alertDeliveries, keySpend, memberships, persons } from '../db/schema/index.js';
-import { loadApiConfig } from '../env.js';
 import { openAiCompatible } from '../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../testing/fake-upstream.js';
+import { type SecondInstance, startSecondInstance } from '../testing/second-instance.js';
 import { atRest, setupGateway } from '../testing/gateway-fixture.js';
 import { saveAlertSettings } from '../domain/alerts/alert-settings.js';
 import { checkAlerts } from '../domain/alerts/check-alerts.js';
@@ -28,19 +23,9 @@ beforeAll(async () => {
 const provider = () => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 10_000, idleTimeoutMs: 5_000 });
 const t = setupGateway(provider, env);
 
-// A second api instance on the same database: its own connection pool on Postgres (as in
-// production), the same PGlite otherwise.
-let second: { app: FastifyInstance; db: Database; url: string; close: () => Promise<void> };
+let second: SecondInstance;
 beforeAll(async () => {
-  const databaseUrl = t.testDb.handle.databaseUrl;
-  const db = databaseUrl ? await createDb({ schema, databaseUrl, dataDir: '', service: 'api' }) : t.testDb.handle;
-  const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db, models: provider() });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const close = async () => {
-    await app.close();
-    if (databaseUrl) await db.close();
-  };
-  second = { app, db: db.db, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close };
+  second = await startSecondInstance(t.testDb.handle, env, provider());
 });
 afterAll(async () => {
   await second?.close();

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createDb, type Database } from '@meterway/db';
 import { asc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
-import { schema } from '../db/index.js';
 import { autoTopUpCharges, autoTopUps, creditBalances } from '../db/schema/index.js';
-import { loadApiConfig } from '../env.js';
 import { openAiCompatible } from '../gateway/providers/openai-compatible.js';
 import { startFakeUpstream } from '../testing/fake-upstream.js';
+import { type SecondInstance, startSecondInstance } from '../testing/second-instance.js';
 import { atRest, setupGateway } from '../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../testing/ledger-invariant.js';
 import { postEntry } from '../domain/credit/ledger.js';
@@ -27,19 +22,9 @@ const env: NodeJS.ProcessEnv = { AUTO_TOP_UP_INTERVAL_MS: '3600000', ALERT_CHECK
 const provider = () => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 10_000, idleTimeoutMs: 5_000 });
 const t = setupGateway(provider, env);
 
-// A second api instance on the same database: its own connection pool on Postgres (as in
-// production), the same PGlite otherwise.
-let second: { app: FastifyInstance; db: Database; url: string; close: () => Promise<void> };
+let second: SecondInstance;
 beforeAll(async () => {
-  const databaseUrl = t.testDb.handle.databaseUrl;
-  const db = databaseUrl ? await createDb({ schema, databaseUrl, dataDir: '', service: 'api' }) : t.testDb.handle;
-  const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db, models: provider() });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const close = async () => {
-    await app.close();
-    if (databaseUrl) await db.close();
-  };
-  second = { app, db: db.db, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close };
+  second = await startSecondInstance(t.testDb.handle, env, provider());
 });
 afterAll(async () => {
   await second?.close();
