@@ -1,9 +1,12 @@
+import type { Role } from '@meterway/contracts';
 import { setupTestDb } from '@meterway/db/testing';
 import type { Mailer } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app.js';
+import { and, eq } from 'drizzle-orm';
 import { type ApiDb, migrations, schema } from '../db/index.js';
+import { memberships } from '../db/schema/index.js';
 import type { PaymentProvider } from '../domain/payments/payment-provider.js';
 import { type ApiConfig, loadApiConfig } from '../env.js';
 import { identitySessions } from '../plugins/identity-sessions.js';
@@ -67,6 +70,14 @@ export function setupTestApp(
     },
     testDb,
     expireSessionCache: () => {
+      cacheOffset += 5_001;
+    },
+    /** Gives the person this role in the organisation; their next request sees it. */
+    setRole: async (member: { organizationId: string; personId: string }, role: Role) => {
+      await testDb.db
+        .update(memberships)
+        .set({ role })
+        .where(and(eq(memberships.organizationId, member.organizationId), eq(memberships.personId, member.personId)));
       cacheOffset += 5_001;
     },
   };

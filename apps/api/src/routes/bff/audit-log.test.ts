@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditChanges, AuditEntry } from '@meterway/contracts';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, memberships, persons, publishableKeys } from '../../db/schema/index.js';
+import { auditEntries, persons, publishableKeys } from '../../db/schema/index.js';
 import { saveAlertSettings } from '../../domain/alerts/alert-settings.js';
 import { grantCredit } from '../../domain/credit/grant-credit.js';
 import { updateKey } from '../../domain/keys/publishable-keys.js';
@@ -343,11 +343,7 @@ describe('GET /bff/audit-log', () => {
   it('is for owners and admins: a developer or billing member is refused with 403', async () => {
     const member = await signUp();
     for (const role of ['admin', 'developer', 'billing'] as const) {
-      await t.testDb.db
-        .update(memberships)
-        .set({ role })
-        .where(and(eq(memberships.organizationId, member.organizationId), eq(memberships.personId, member.personId)));
-      t.expireSessionCache();
+      await t.setRole(member, role);
       const expected = role === 'admin' ? 200 : 403;
       expect((await log(member)).statusCode, role).toBe(expected);
       expect((await exportOf(member)).statusCode, role).toBe(expected);

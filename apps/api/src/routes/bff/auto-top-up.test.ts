@@ -1,7 +1,7 @@
 import { decodedText, startMailCatcher, subjectOf } from '@meterway/service/mail-catcher';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { autoTopUpCharges, memberships, persons } from '../../db/schema/index.js';
+import { autoTopUpCharges, persons } from '../../db/schema/index.js';
 import { postEntry } from '../../domain/credit/ledger.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
@@ -103,11 +103,7 @@ describe('GET and PUT /bff/auto-top-up', () => {
   it('is seen by every role and changed by owners, admins and billing: a developer gets 403', async () => {
     const member = await signUp();
     for (const role of ['admin', 'billing', 'developer'] as const) {
-      await t.testDb.db
-        .update(memberships)
-        .set({ role })
-        .where(and(eq(memberships.organizationId, member.organizationId), eq(memberships.personId, member.personId)));
-      t.expireSessionCache();
+      await t.setRole(member, role);
       expect((await call(member, 'GET', '/bff/auto-top-up')).statusCode, role).toBe(200);
       expect((await put(member, { ...on, enabled: false })).statusCode, role).toBe(role === 'developer' ? 403 : 200);
       expect((await call(member, 'POST', '/bff/auto-top-up/payment-method')).statusCode, role).toBe(role === 'developer' ? 403 : 200);
