@@ -80,7 +80,7 @@ export type FakePaymentIntent = {
   capture_method: 'automatic';
   confirmation_method: 'automatic';
   setup_future_usage: string | null;
-  status: 'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'succeeded';
+  status: 'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'succeeded';
   last_payment_error: PaymentError | null;
   next_action: { type: 'use_stripe_sdk'; use_stripe_sdk: Record<string, string> } | null;
   latest_charge: string | null;
@@ -144,6 +144,23 @@ export class FakeIntents {
     return this.succeed(Object.assign(intent, { payment_method: method }));
   }
 
+  /**
+   * The PaymentIntent a payment-mode Checkout Session makes when the buyer confirms: processing
+   * while a delayed payment method settles, then succeeded (charged) by `settle`.
+   */
+  createForCheckout(amount: number, currency: string, customer: string | null): FakePaymentIntent {
+    const intent = this.newPaymentIntent({ amount, currency, customer, payment_method: null, status: 'processing', metadata: {}, description: null });
+    this.paymentIntents.set(intent.id, intent);
+    return intent;
+  }
+
+  /** A checkout's payment settles: the PaymentIntent succeeds and its charge is made. */
+  settle(paymentIntentId: string): FakePaymentIntent {
+    const intent = this.paymentIntents.get(paymentIntentId);
+    if (!intent) throw new Error(`the fake Stripe has no payment intent ${paymentIntentId}`);
+    return intent.status === 'succeeded' ? intent : this.succeed(intent);
+  }
+
   /** Any object of this family by id, for events. */
   find(id: string): FakePaymentIntent | FakeSetupIntent | FakePaymentMethod | undefined {
     return this.paymentIntents.get(id) ?? this.setupIntents.get(id) ?? this.paymentMethods.get(id);
@@ -164,12 +181,20 @@ export class FakeIntents {
     return this.expand(found, list(params.expand).map(String));
   }
 
+  /** A PaymentIntent as a session with `payment_intent` (or `payment_intent.<path>`) expanded shows it. */
+  expandedPaymentIntent(id: string, expand: string[]) {
+    const intent = this.paymentIntents.get(id);
+    return intent && this.expand(intent, expand);
+  }
+
+  /** Stripe's expandable fields of these objects: the PaymentMethod, and a PaymentIntent's latest Charge. */
   private expand(found: object, expand: string[]) {
     const expanded: Record<string, unknown> = { ...found };
     for (const path of expand) {
-      if (path !== 'payment_method') throw invalid(`This property cannot be expanded (${path}).`, { param: 'expand' });
-      const id = expanded.payment_method;
-      if (typeof id === 'string') expanded.payment_method = this.paymentMethods.get(id);
+      const id = expanded[path];
+      if (path === 'payment_method' && typeof id === 'string') expanded.payment_method = this.paymentMethods.get(id);
+      else if (path === 'latest_charge' && 'latest_charge' in found) expanded.latest_charge = typeof id === 'string' ? this.account.charges.get(id) : id;
+      else if (path !== 'payment_method') throw invalid(`This property cannot be expanded (${path}).`, { param: 'expand' });
     }
     return expanded;
   }
@@ -232,31 +257,41 @@ export class FakeIntents {
         param: 'payment_method',
       });
     }
-    const id = `pi_${random(24)}`;
-    const intent: FakePaymentIntent = {
-      id,
-      object: 'payment_intent',
+    const intent = this.newPaymentIntent({
       amount,
-      amount_received: 0,
       currency,
       customer,
       payment_method: method?.id ?? null,
+      setup_future_usage: setupFutureUsage,
+      status: method ? 'requires_confirmation' : 'requires_payment_method',
+      metadata: object(params.metadata) as Record<string, string>,
+      description: field(params.description) ?? null,
+    });
+    this.paymentIntents.set(intent.id, intent);
+    return confirm && method ? this.confirm(intent, method, offSession) : intent;
+  }
+
+  private newPaymentIntent(
+    fields: Pick<FakePaymentIntent, 'amount' | 'currency' | 'customer' | 'payment_method' | 'status' | 'metadata' | 'description'> &
+      Partial<Pick<FakePaymentIntent, 'setup_future_usage'>>,
+  ): FakePaymentIntent {
+    const id = `pi_${random(24)}`;
+    return {
+      id,
+      object: 'payment_intent',
+      amount_received: 0,
       payment_method_types: ['card'],
       capture_method: 'automatic',
       confirmation_method: 'automatic',
-      setup_future_usage: setupFutureUsage,
-      status: method ? 'requires_confirmation' : 'requires_payment_method',
+      setup_future_usage: null,
       last_payment_error: null,
       next_action: null,
       latest_charge: null,
-      metadata: object(params.metadata) as Record<string, string>,
       client_secret: `${id}_secret_${random(24)}`,
-      description: field(params.description) ?? null,
       created: seconds(),
       livemode: false,
+      ...fields,
     };
-    this.paymentIntents.set(id, intent);
-    return confirm && method ? this.confirm(intent, method, offSession) : intent;
   }
 
   /**

@@ -64,6 +64,8 @@ export type FakeCharge = {
   refunded: boolean;
   disputed: boolean;
   status: 'succeeded';
+  /** Stripe's hosted receipt of the charge, kept up to date with refunds. */
+  receipt_url: string;
   created: number;
   livemode: false;
 };
@@ -82,6 +84,7 @@ export function paidCharge(paymentIntent: string, amount: number, currency: stri
     refunded: false,
     disputed: false,
     status: 'succeeded',
+    receipt_url: `https://pay.stripe.com/receipts/payment/${random(96)}?s=ap`,
     created: seconds(),
     livemode: false,
   };

@@ -12,7 +12,6 @@ import {
   invalid,
   list,
   object,
-  paidCharge,
   parseForm,
   random,
   seconds,
@@ -121,7 +120,9 @@ export class FakeStripe {
   /** The buyer confirmed: the session completes; a delayed payment method leaves it unpaid for now. */
   complete(id: string, paymentStatus: FakeCheckoutSession['payment_status'] = 'paid') {
     if (this.session(id).mode === 'setup') throw new Error(`checkout session ${id} is in setup mode: completeSetup saves a card`);
-    Object.assign(this.session(id), { status: 'complete', payment_status: paymentStatus, payment_intent: `pi_${random(24)}` });
+    const session = this.session(id);
+    const intent = this.intents.createForCheckout(session.amount_total ?? 0, session.currency ?? 'usd', session.customer);
+    Object.assign(session, { status: 'complete', payment_status: paymentStatus, payment_intent: intent.id });
     if (paymentStatus === 'paid') this.charge(id);
   }
 
@@ -198,10 +199,8 @@ export class FakeStripe {
   }
 
   private charge(sessionId: string) {
-    const session = this.session(sessionId);
-    if (!session.payment_intent) return;
-    const charge = paidCharge(session.payment_intent, session.amount_total ?? 0, session.currency ?? 'usd');
-    this.charges.set(charge.id, charge);
+    const paymentIntent = this.session(sessionId).payment_intent;
+    if (paymentIntent) this.intents.settle(paymentIntent);
   }
 
   expire(id: string) {
@@ -311,7 +310,7 @@ export class FakeStripe {
     if (id) {
       const session = this.sessions.get(id);
       if (!session) throw invalid(`No such checkout.session: '${id}'`, { code: 'resource_missing', param: 'id' });
-      if (method === 'GET' && !action) return session;
+      if (method === 'GET' && !action) return this.expandSession(session, list(params.expand).map(String));
       if (method === 'POST' && action) {
         if (session.status !== 'open') throw invalid('Only Checkout Sessions with a status in ["open"] can be expired.');
         session.status = 'expired';
@@ -319,6 +318,18 @@ export class FakeStripe {
       }
     }
     throw new StripeFailure(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
+  }
+
+  /** Expands the session's PaymentIntent, and within it what `payment_intent.<field>` names (latest_charge). */
+  private expandSession(session: FakeCheckoutSession, expand: string[]) {
+    const expanded: Record<string, unknown> = { ...session };
+    for (const path of expand) {
+      const [head, ...rest] = path.split('.');
+      if (head !== 'payment_intent') throw invalid(`This property cannot be expanded (${path}).`, { param: 'expand' });
+      const nested = rest.length ? [rest.join('.')] : [];
+      if (session.payment_intent) expanded.payment_intent = this.intents.expandedPaymentIntent(session.payment_intent, nested) ?? session.payment_intent;
+    }
+    return expanded;
   }
 
   private createCustomer(params: FormParams) {

@@ -28,9 +28,10 @@ export const creditHistoryEntrySchema = z.object({
   /** A grant's expiry (on its `grant` and `grant_expiry` lines); null for the rest. */
   expiresAt: z.string().nullable(),
   /**
-   * The payment provider's receipt of a top-up, where there is one: the sandbox's receipt page
-   * (a signed link that works for an hour, like the Invoices link); null for Stripe, whose
-   * charge's receipt_url is not stored (its receipts are in the Invoices portal), and for the rest.
+   * The payment provider's receipt of a `top_up` or `auto_top_up` line, where there is one:
+   * Stripe's receipt of the charge (its receipt_url, kept when the payment was confirmed; null for
+   * a payment confirmed before that was kept), or the sandbox's receipt page (a signed link that
+   * works for an hour, like the Invoices link). Null for the other kinds.
    */
   receiptUrl: z.string().nullable(),
 });

@@ -117,6 +117,8 @@ export const checkoutSessions = appSchema.table(
     refundedNanos: bigint('refunded_nanos', { mode: 'bigint' })
       .notNull()
       .default(sql`0`),
+    /** The provider's receipt of the payment (Stripe's charge receipt_url), where it gives one. */
+    receiptUrl: text('receipt_url'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
@@ -240,6 +242,8 @@ export const autoTopUpCharges = appSchema.table(
     paymentIntentId: text('payment_intent_id'),
     failureMessage: text('failure_message'),
     failureMailedAt: at('failure_mailed_at'),
+    /** The provider's receipt of a succeeded charge (Stripe's charge receipt_url), where it gives one. */
+    receiptUrl: text('receipt_url'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

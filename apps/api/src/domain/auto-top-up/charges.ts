@@ -13,13 +13,23 @@ const paymentIntentOf = (paymentIntentId: string | undefined) =>
  * The provider took the money: the charge becomes succeeded and the organisation is credited once
  * (an `auto_top_up` entry referencing the charge). Like a checkout's success, this wins over an
  * earlier failure, whatever order the provider's notifications arrive in; auto top-up stays as the
- * failure left it (off, with its reason) until someone turns it on. False when already succeeded.
+ * failure left it (off, with its reason) until someone turns it on. `receiptUrl` is the provider's
+ * receipt of the payment, where it gives one. False when already succeeded.
  */
-export async function markChargeSucceeded(db: Database, input: { chargeId: string; paymentIntentId?: string; now: Date }): Promise<boolean> {
+export async function markChargeSucceeded(
+  db: Database,
+  input: { chargeId: string; paymentIntentId?: string; receiptUrl?: string; now: Date },
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [charge] = await tx
       .update(autoTopUpCharges)
-      .set({ status: 'succeeded', failureMessage: null, updatedAt: input.now, ...paymentIntentOf(input.paymentIntentId) })
+      .set({
+        status: 'succeeded',
+        failureMessage: null,
+        updatedAt: input.now,
+        ...paymentIntentOf(input.paymentIntentId),
+        ...(input.receiptUrl === undefined ? {} : { receiptUrl: input.receiptUrl }),
+      })
       .where(and(eq(autoTopUpCharges.id, input.chargeId), ne(autoTopUpCharges.status, 'succeeded')))
       .returning();
     if (!charge) return false;

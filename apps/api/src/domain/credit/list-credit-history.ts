@@ -1,12 +1,13 @@
 import type { CreditHistoryEntry, CreditHistoryKind, ListQuery } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { checkoutSessions, type CreditEntryKind, creditEntries, creditGrants } from '../../db/schema/index.js';
+import { type CreditEntryKind, creditEntries, creditGrants } from '../../db/schema/index.js';
 import { nanosToDecimalDollars, nanosToDollars } from '../money.js';
 import { keysetPage, type Page, toPage } from '../pagination/keyset-page.js';
 import { readPageQuery } from '../pagination/page-token.js';
 import type { PaymentProvider } from '../payments/payment-provider.js';
 import type { Viewer } from '../people/ensure-person.js';
+import { receiptsOf } from './history-receipts.js';
 
 type CreditEntry = typeof creditEntries.$inferSelect;
 
@@ -43,9 +44,8 @@ const grantIdOf = (row: CreditEntry) => ((row.kind === 'grant' || row.kind === '
 
 /**
  * What a page of entries needs besides themselves: the debt payments they made (an owed_payment's
- * reference is the id of the entry whose credit paid it), their top-ups' receipts (a top-up's
- * reference is its checkout session; a receipt only from the provider running now) and their
- * grants (expiry and note).
+ * reference is the id of the entry whose credit paid it), their top-ups' and auto top-ups'
+ * receipts (history-receipts.ts) and their grants (expiry and note).
  */
 export async function historyDetails(deps: CreditHistoryDeps, organizationId: string, rows: CreditEntry[]) {
   const ids = rows.filter((row) => row.amountNanos > 0n).map((row) => row.id);
@@ -55,22 +55,6 @@ export async function historyDetails(deps: CreditHistoryDeps, organizationId: st
         .from(creditEntries)
         .where(and(eq(creditEntries.organizationId, organizationId), eq(creditEntries.kind, 'owed_payment'), inArray(creditEntries.reference, ids)))
     : [];
-  const topUps = rows.flatMap((row) => (row.kind === 'top_up' && row.reference ? [row.reference] : []));
-  const receiptUrl = deps.payments.receiptUrl;
-  const sessions =
-    topUps.length && receiptUrl
-      ? await deps.db
-          .select({ id: checkoutSessions.id })
-          .from(checkoutSessions)
-          .where(
-            and(
-              eq(checkoutSessions.organizationId, organizationId),
-              eq(checkoutSessions.provider, deps.payments.name),
-              eq(checkoutSessions.status, 'SUCCEEDED'),
-              inArray(checkoutSessions.id, topUps),
-            ),
-          )
-      : [];
   const grantIds = [...new Set(rows.flatMap((row) => grantIdOf(row) ?? []))];
   const grants = grantIds.length
     ? await deps.db
@@ -81,7 +65,7 @@ export async function historyDetails(deps: CreditHistoryDeps, organizationId: st
   return {
     paymentOf: new Map(payments.map((payment) => [payment.reference, payment])),
     grants: new Map(grants.map((grant) => [grant.id, grant])),
-    receipts: new Map(sessions.map(({ id }) => [id, receiptUrl?.({ organizationId, checkoutSessionId: id }) ?? null])),
+    receipts: await receiptsOf(deps, organizationId, rows),
   };
 }
 
@@ -106,7 +90,7 @@ export function toCreditHistoryEntry(row: CreditEntry, { paymentOf, receipts, gr
     balanceAfter: nanosToDollars((payment ?? row).balanceAfterNanos),
     note: notes.length ? notes.join('; ') : null,
     expiresAt: grant?.expiresAt.toISOString() ?? null,
-    receiptUrl: (row.kind === 'top_up' && row.reference && receipts.get(row.reference)) || null,
+    receiptUrl: ((row.kind === 'top_up' || row.kind === 'auto_top_up') && row.reference && receipts.get(row.reference)) || null,
   };
 }
 

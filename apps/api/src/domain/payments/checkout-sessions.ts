@@ -34,10 +34,16 @@ export async function findCheckout(db: Database, id: string): Promise<CheckoutSe
  * wins over an earlier FAILED or EXPIRED (a paid completion is authoritative, whatever order the
  * provider's notifications arrive in); a session credits at most once, by its ledger reference.
  * `creditNanos` is what the provider says was paid for (Stripe's subtotal), when it says;
- * `paymentIntentId` the payment a later refund or dispute names (Stripe's payment_intent). The
+ * `paymentIntentId` the payment a later refund or dispute names (Stripe's payment_intent);
+ * `receiptUrl` the provider's receipt of the payment (Stripe's charge receipt_url). The
  * audit log records the credit added, by the person who started the top-up.
  */
-export async function markSucceeded(db: Database, id: string, now: Date, paid: { creditNanos?: bigint; paymentIntentId?: string } = {}): Promise<boolean> {
+export async function markSucceeded(
+  db: Database,
+  id: string,
+  now: Date,
+  paid: { creditNanos?: bigint; paymentIntentId?: string; receiptUrl?: string } = {},
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [session] = await tx
       .update(checkoutSessions)
@@ -48,6 +54,7 @@ export async function markSucceeded(db: Database, id: string, now: Date, paid: {
         failureMessage: null,
         ...(paid.creditNanos !== undefined ? { creditNanos: paid.creditNanos } : {}),
         ...(paid.paymentIntentId !== undefined ? { paymentIntentId: paid.paymentIntentId } : {}),
+        ...(paid.receiptUrl !== undefined ? { receiptUrl: paid.receiptUrl } : {}),
       })
       .where(and(eq(checkoutSessions.id, id), ne(checkoutSessions.status, 'SUCCEEDED')))
       .returning();

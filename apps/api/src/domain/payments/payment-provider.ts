@@ -65,10 +65,11 @@ export type PaymentProvider = {
   /** What the console may know: which provider, and Stripe's publishable key. */
   publicConfig: () => { provider: 'stripe' | 'sandbox'; stripePublishableKey?: string };
   /**
-   * A paid top-up's receipt at the provider, for providers that can link one without asking (the
-   * sandbox's receipt page); the credit history shows none where this is absent.
+   * A paid top-up's or auto top-up charge's receipt at the provider, for providers that link one
+   * without asking (the sandbox's receipt page); Stripe's receipt_url is stored when the payment
+   * is confirmed instead.
    */
-  receiptUrl?: (topUp: { organizationId: string; checkoutSessionId: string }) => string;
+  receiptUrl?: (paid: { organizationId: string; checkoutSessionId: string } | { organizationId: string; autoTopUpChargeId: string }) => string;
   /**
    * Providers that notify by webhook (Stripe) verify and apply a delivery here. A missing or bad
    * signature throws AppError('BadRequest') and changes nothing.

@@ -1,7 +1,7 @@
 import type { Database } from '@meterway/db';
 import { and, desc, eq } from 'drizzle-orm';
 import escape from 'escape-html';
-import { checkoutSessions, organizations, paymentDisputes } from '../../db/schema/index.js';
+import { type autoTopUpCharges, checkoutSessions, organizations, paymentDisputes } from '../../db/schema/index.js';
 import { nanosToDollars } from '../money.js';
 import type { CheckoutSession } from './checkout-sessions.js';
 
@@ -94,6 +94,27 @@ export function renderReceipt(session: CheckoutSession, organizationName: string
 <table><tbody><tr><td>Usage credit</td><td class="num">${money(session.creditNanos)}</td></tr>
 <tr><td>Tax</td><td class="num">${money(session.taxNanos)}</td></tr>
 <tr><th>Total</th><th class="num">${money(session.creditNanos + session.taxNanos)}</th></tr></tbody></table>
+<p class="noprint"><a href="#" onclick="window.print();return false">Print</a> · <a href="${escape(links.invoices)}">All invoices</a></p></div>`,
+  );
+}
+
+/**
+ * A succeeded auto top-up charge's receipt: the saved card's charge, no tax. The card is the one
+ * saved for auto top-up now (the sandbox keeps none per charge), when there is one.
+ */
+export function renderAutoTopUpReceipt(
+  charge: typeof autoTopUpCharges.$inferSelect,
+  organizationName: string,
+  card: { brand: string; last4: string } | undefined,
+  links: { invoices: string },
+): string {
+  const paidWith = card ? `<br>Card ${escape(card.brand.charAt(0).toUpperCase() + card.brand.slice(1))} ending ${escape(card.last4)}` : '';
+  return layout(
+    'Receipt',
+    `<div class="card"><h1 style="margin-top:0">Receipt <span class="badge">Test mode</span></h1>
+<p>${escape(organizationName)}<br>Auto top-up paid ${date(charge.updatedAt)}${paidWith}<br>Reference ${escape(charge.id)}</p>
+<table><tbody><tr><td>Usage credit (auto top-up)</td><td class="num">${money(charge.amountNanos)}</td></tr>
+<tr><th>Total</th><th class="num">${money(charge.amountNanos)}</th></tr></tbody></table>
 <p class="noprint"><a href="#" onclick="window.print();return false">Print</a> · <a href="${escape(links.invoices)}">All invoices</a></p></div>`,
   );
 }

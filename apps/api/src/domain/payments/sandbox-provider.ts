@@ -40,8 +40,13 @@ export function sandboxProvider(options: { apiUrl: string; secret: string; taxRa
       `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
     publicConfig: () => ({ provider: 'sandbox' }),
     // The portal's receipt page, behind a portal link of the same lifetime as Invoices'.
-    receiptUrl: ({ organizationId, checkoutSessionId }) =>
-      `${options.apiUrl}/sandbox/portal/receipts/${encodeURIComponent(checkoutSessionId)}?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
+    receiptUrl: (paid) => {
+      const page =
+        'checkoutSessionId' in paid
+          ? `receipts/${encodeURIComponent(paid.checkoutSessionId)}`
+          : `auto-top-up-receipts/${encodeURIComponent(paid.autoTopUpChargeId)}`;
+      return `${options.apiUrl}/sandbox/portal/${page}?token=${signPortalToken(options.secret, paid.organizationId, now().getTime() + portalTtlMs)}`;
+    },
   };
 }
 

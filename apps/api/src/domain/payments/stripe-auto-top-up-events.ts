@@ -7,7 +7,7 @@ import { saveCard } from '../auto-top-up/save-card.js';
 import { nanosPerCent } from '../money.js';
 import { markClosed } from './checkout-sessions.js';
 import type { WebhookReceipt } from './payment-provider.js';
-import { callStripe, idOf } from './stripe-call.js';
+import { callStripe, idOf, receiptOf } from './stripe-call.js';
 import { alreadyHandled, recordEvent } from './stripe-event-log.js';
 
 type Deps = { db: Database; stripe: Stripe };
@@ -57,7 +57,8 @@ export async function applyStripePaymentIntentEvent(deps: Deps, event: PaymentIn
   if (!charge || charge.provider !== 'stripe') return 'ignored';
   if (await alreadyHandled(deps.db, event.id)) return 'duplicate';
 
-  const intent = await callStripe('read the payment intent', () => deps.stripe.paymentIntents.retrieve(event.data.object.id));
+  // With its charge, for the receipt.
+  const intent = await callStripe('read the payment intent', () => deps.stripe.paymentIntents.retrieve(event.data.object.id, { expand: ['latest_charge'] }));
   // The charge's own payment, for the amount it claimed: anything else is not this charge's money.
   const matches =
     intent.metadata.auto_top_up_charge_id === charge.id && intent.currency === 'usd' && BigInt(intent.amount) * nanosPerCent === charge.amountNanos;
@@ -65,7 +66,8 @@ export async function applyStripePaymentIntentEvent(deps: Deps, event: PaymentIn
   return deps.db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event))) return 'duplicate';
     if (intent.status === 'succeeded') {
-      await markChargeSucceeded(tx, { chargeId, paymentIntentId: intent.id, now });
+      const receiptUrl = receiptOf(intent);
+      await markChargeSucceeded(tx, { chargeId, paymentIntentId: intent.id, ...(receiptUrl ? { receiptUrl } : {}), now });
     } else if (event.type === 'payment_intent.payment_failed' && intent.status !== 'processing') {
       const message = intent.last_payment_error?.message ?? 'The card was declined.';
       await markChargeFailed(tx, { chargeId, paymentIntentId: intent.id, message, now });

@@ -25,3 +25,12 @@ export async function callStripe<T>(what: string, call: () => Promise<T>): Promi
 
 /** The id of a field Stripe sends as an id or, when expanded, as the object. */
 export const idOf = (field: string | { id: string } | null | undefined): string | undefined => (typeof field === 'string' ? field : field?.id);
+
+/**
+ * The receipt of a PaymentIntent's charge, when it was read with `latest_charge` expanded (Stripe's
+ * receipt_url, kept up to date with refunds); undefined when there is none.
+ */
+export const receiptOf = (intent: string | Stripe.PaymentIntent | null | undefined): string | undefined => {
+  const charge = typeof intent === 'object' ? intent?.latest_charge : undefined;
+  return (typeof charge === 'object' && charge?.receipt_url) || undefined;
+};

@@ -4,7 +4,7 @@ import { AppError } from '../../errors/app-error.js';
 import { nanosPerCent } from '../money.js';
 import { findCheckout, markClosed, markSucceeded } from './checkout-sessions.js';
 import type { WebhookDelivery, WebhookReceipt } from './payment-provider.js';
-import { callStripe, idOf } from './stripe-call.js';
+import { callStripe, idOf, receiptOf } from './stripe-call.js';
 import { applyStripePaymentIntentEvent, applyStripeSetupEvent, isPaymentIntentEvent } from './stripe-auto-top-up-events.js';
 import { applyStripeChargeEvent, isChargeEvent } from './stripe-charge-events.js';
 import { alreadyHandled, recordEvent } from './stripe-event-log.js';
@@ -57,7 +57,10 @@ export async function applyStripeEvent(deps: { db: Database; stripe: Stripe }, e
   if (await alreadyHandled(deps.db, event.id)) return receipt('duplicate');
   if (ours.mode === 'setup') return receipt(await applyStripeSetupEvent(deps, event, ours.id, now));
 
-  const session = await callStripe('read the checkout session', () => deps.stripe.checkout.sessions.retrieve(ours.id));
+  // With its payment's charge, for the receipt.
+  const session = await callStripe('read the checkout session', () =>
+    deps.stripe.checkout.sessions.retrieve(ours.id, { expand: ['payment_intent.latest_charge'] }),
+  );
   const handled = await deps.db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event))) return false;
     await settle(tx, ours.id, session, event.type, now);
@@ -71,9 +74,11 @@ async function settle(tx: Database, id: string, session: Stripe.Checkout.Session
   if (paid) {
     // The credit is what was paid for, before tax: Stripe's subtotal.
     const paymentIntentId = idOf(session.payment_intent);
+    const receiptUrl = receiptOf(session.payment_intent);
     await markSucceeded(tx, id, now, {
       ...(session.amount_subtotal === null ? {} : { creditNanos: BigInt(session.amount_subtotal) * nanosPerCent }),
       ...(paymentIntentId ? { paymentIntentId } : {}),
+      ...(receiptUrl ? { receiptUrl } : {}),
     });
   } else if (session.status === 'expired') {
     await markClosed(tx, id, 'EXPIRED', now);

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CreditHistoryEntry } from '@meterway/contracts';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { creditEntries, memberships, persons } from '../../db/schema/index.js';
+import { autoTopUpCharges, creditEntries, memberships, persons } from '../../db/schema/index.js';
+import { markChargeSucceeded } from '../../domain/auto-top-up/charges.js';
 import { grantCredit } from '../../domain/credit/grant-credit.js';
 import { postEntry } from '../../domain/credit/ledger.js';
 import { settleSandbox } from '../../domain/payments/sandbox-checkout.js';
@@ -44,6 +45,16 @@ async function topUp(user: User, amount: number): Promise<string> {
   expect(paid.statusCode).toBe(202);
   await settleSandbox(t.testDb.db, new Date());
   return checkout.checkoutSessionId;
+}
+
+/** A $20 auto top-up charge that succeeded, as the worker (sandbox) or the webhook (Stripe, with its receipt) marks it. */
+async function autoTopUp(user: User, paid: { provider: 'sandbox' | 'stripe'; receiptUrl?: string }): Promise<string> {
+  const chargeId = randomUUID();
+  await t.testDb.db
+    .insert(autoTopUpCharges)
+    .values({ id: chargeId, organizationId: user.organizationId, provider: paid.provider, amountNanos: 20_000_000_000n, status: 'processing' });
+  await markChargeSucceeded(t.testDb.db, { chargeId, now: new Date(), ...(paid.receiptUrl ? { receiptUrl: paid.receiptUrl } : {}) });
+  return chargeId;
 }
 
 /** A settled chat completion's charge, as the settlement function posts it. */
@@ -105,6 +116,27 @@ describe('GET /bff/credit-history', () => {
 
     // Oldest first with asc.
     expect((await page(owner, { asc: 'true' })).items.map((item) => item.id)).toEqual(items.map((item) => item.id).reverse());
+  });
+
+  it('links an auto top-up’s receipt: the sandbox’s receipt page, or the receipt Stripe gave when it was paid', async () => {
+    const user = await signUp();
+    const sandboxCharge = await autoTopUp(user, { provider: 'sandbox' });
+    const stripeReceipt = 'https://pay.stripe.com/receipts/payment/CAcaFwoVYWNjdF8xTWV0ZXJ3YXk?s=ap';
+    await autoTopUp(user, { provider: 'stripe', receiptUrl: stripeReceipt });
+    const { items } = await page(user);
+    expect(items.map((item) => [item.kind, item.amount, item.balanceAfter])).toEqual([
+      ['auto_top_up', 20, 40],
+      ['auto_top_up', 20, 20],
+    ]);
+    expect(items[0]!.receiptUrl).toBe(stripeReceipt);
+    const receiptUrl = new URL(items[1]!.receiptUrl!);
+    expect(receiptUrl.pathname).toBe(`/sandbox/portal/auto-top-up-receipts/${sandboxCharge}`);
+    const receipt = await t.app.inject({ method: 'GET', url: receiptUrl.pathname + receiptUrl.search });
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(receipt.body).toContain(sandboxCharge);
+    expect(receipt.body).toContain('$20.00');
+    // The export carries the same links.
+    expect((await exportOf(user)).body).toContain(stripeReceipt);
   });
 
   it('folds a debt payment into the line whose credit paid it; a take-back beyond the balance says what is owed', async () => {

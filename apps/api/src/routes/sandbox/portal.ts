@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { checkoutSessions, organizations } from '../../db/schema/index.js';
+import { autoTopUpCharges, autoTopUps, checkoutSessions, organizations } from '../../db/schema/index.js';
 import type { RouteDeps } from '../../deps.js';
-import { renderInvoices, renderReceipt } from '../../domain/payments/portal-page.js';
+import { renderAutoTopUpReceipt, renderInvoices, renderReceipt } from '../../domain/payments/portal-page.js';
 import { reverseSandboxTopUp } from '../../domain/payments/sandbox-reversals.js';
 import { verifyPortalToken } from '../../domain/payments/sandbox-provider.js';
 import { AppError } from '../../errors/app-error.js';
@@ -80,6 +80,30 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
         );
       if (!row) throw new AppError('NotFound', 'Unknown receipt.');
       return reply.headers(html).send(renderReceipt(row.session, row.organizationName, { invoices: invoicesUrl(request.query.token) }));
+    },
+  );
+
+  app.get(
+    '/sandbox/portal/auto-top-up-receipts/:chargeId',
+    { schema: { params: z.object({ chargeId: z.string().uuid() }), querystring: tokenQuery } },
+    async (request, reply) => {
+      const organizationId = organizationOf(request.query.token);
+      const [row] = await db.db
+        .select({ charge: autoTopUpCharges, organizationName: organizations.name, brand: autoTopUps.cardBrand, last4: autoTopUps.cardLast4 })
+        .from(autoTopUpCharges)
+        .innerJoin(organizations, eq(organizations.id, autoTopUpCharges.organizationId))
+        .leftJoin(autoTopUps, and(eq(autoTopUps.organizationId, autoTopUpCharges.organizationId), eq(autoTopUps.provider, 'sandbox')))
+        .where(
+          and(
+            eq(autoTopUpCharges.id, request.params.chargeId),
+            eq(autoTopUpCharges.organizationId, organizationId),
+            eq(autoTopUpCharges.provider, 'sandbox'),
+            eq(autoTopUpCharges.status, 'succeeded'),
+          ),
+        );
+      if (!row) throw new AppError('NotFound', 'Unknown receipt.');
+      const card = row.brand && row.last4 ? { brand: row.brand, last4: row.last4 } : undefined;
+      return reply.headers(html).send(renderAutoTopUpReceipt(row.charge, row.organizationName, card, { invoices: invoicesUrl(request.query.token) }));
     },
   );
 }

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkoutSessions } from '../../db/schema/index.js';
+import { autoTopUpCharges, autoTopUps, checkoutSessions } from '../../db/schema/index.js';
+import { markChargeFailed, markChargeSucceeded } from '../../domain/auto-top-up/charges.js';
 import { pastExpiryMessage } from '../../domain/payments/sandbox-cards.js';
 import { settleSandbox } from '../../domain/payments/sandbox-checkout.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
@@ -200,6 +202,45 @@ describe('sandbox payments', () => {
     expect(receipt.statusCode).toBe(200);
     expect(receipt.body).toContain(checkoutSessionId);
     expect((await t.app.inject({ method: 'GET', url: `${path.slice(0, -2)}xx` })).statusCode).toBe(404);
+  });
+
+  it('shows a paid auto top-up’s receipt behind the portal link: amount, card, date, test mode; none for a failed one', async () => {
+    const { cookie } = await t.users.signUp();
+    const { organizationId } = (await bff(cookie, 'GET', '/bff/me')).json();
+    await t.testDb.db.insert(autoTopUps).values({
+      organizationId,
+      thresholdNanos: 5_000_000_000n,
+      topUpNanos: 20_000_000_000n,
+      monthlyCapNanos: 100_000_000_000n,
+      provider: 'sandbox',
+      cardBrand: 'visa',
+      cardLast4: '4242',
+    });
+    const charged = (status: 'succeeded' | 'failed') => {
+      const id = randomUUID();
+      return t.testDb.db
+        .insert(autoTopUpCharges)
+        .values({ id, organizationId, provider: 'sandbox', amountNanos: 20_000_000_000n, status: 'processing' })
+        .then(() =>
+          status === 'succeeded'
+            ? markChargeSucceeded(t.testDb.db, { chargeId: id, now: new Date('2026-11-02T09:30:00Z') })
+            : markChargeFailed(t.testDb.db, { chargeId: id, message: 'Your card was declined.', now: new Date() }),
+        )
+        .then(() => id);
+    };
+    const paid = await charged('succeeded');
+    const { search } = new URL((await bff(cookie, 'POST', '/bff/stripe/customer-portal-session')).json().url);
+    const receipt = await t.app.inject({ method: 'GET', url: `/sandbox/portal/auto-top-up-receipts/${paid}${search}` });
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(receipt.headers['content-type']).toMatch(/^text\/html/);
+    for (const text of ['Test mode', 'Auto top-up paid 2026-11-02 09:30 UTC', 'Card Visa ending 4242', '$20.00', paid]) expect(receipt.body).toContain(text);
+
+    const failed = await charged('failed');
+    expect((await t.app.inject({ method: 'GET', url: `/sandbox/portal/auto-top-up-receipts/${failed}${search}` })).statusCode).toBe(404);
+    // Another organisation's portal link opens none of them.
+    const stranger = await t.users.signUp();
+    const { search: theirs } = new URL((await bff(stranger.cookie, 'POST', '/bff/stripe/customer-portal-session')).json().url);
+    expect((await t.app.inject({ method: 'GET', url: `/sandbox/portal/auto-top-up-receipts/${paid}${theirs}` })).statusCode).toBe(404);
   });
 
   it('tells the console which provider is active, without a session', async () => {

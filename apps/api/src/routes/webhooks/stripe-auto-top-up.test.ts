@@ -136,6 +136,13 @@ describe('Stripe off-session charges: payment_intent webhooks', () => {
       { status: 'succeeded', paymentIntentId: intent.id },
     ]);
     expect(await settingsOf(user)).toMatchObject({ enabled: true, chargedThisMonthAmount: 20, disabledReason: null });
+
+    // Stripe's receipt of the charge, read with the PaymentIntent, is the history line's receipt.
+    expect(fake.requestsTo('GET', `/v1/payment_intents/${intent.id}`).at(-1)?.params).toEqual({ expand: ['latest_charge'] });
+    const receiptUrl = fake.charges.get(fake.intents.paymentIntents.get(intent.id)?.latest_charge ?? '')?.receipt_url;
+    expect(receiptUrl).toMatch(/^https:\/\/pay\.stripe\.com\/receipts\//);
+    const history = (await call(user, 'GET', '/bff/credit-history')).json();
+    expect(history.items).toEqual([expect.objectContaining({ kind: 'auto_top_up', amount: 20, receiptUrl })]);
   });
 
   it.each([

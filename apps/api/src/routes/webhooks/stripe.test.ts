@@ -49,6 +49,26 @@ describe('POST /webhooks/stripe', () => {
     expect(retrievals(id)).toBe(1);
   });
 
+  it('keeps Stripe’s receipt of the charge: the credit history’s top-up line links it, paid at once or settled later', async () => {
+    const cookie = await signedIn();
+    const paidAtOnce = await topUp(cookie, 25);
+    fake.complete(paidAtOnce);
+    await expectReceived(fake.event('checkout.session.completed', paidAtOnce));
+    expect(fake.requestsTo('GET', `/v1/checkout/sessions/${paidAtOnce}`).at(-1)?.params).toEqual({ expand: ['payment_intent.latest_charge'] });
+    const settledLater = await topUp(cookie, 10);
+    fake.complete(settledLater, 'unpaid');
+    await expectReceived(fake.event('checkout.session.completed', settledLater));
+    fake.settleAsync(settledLater, 'succeeded');
+    await expectReceived(fake.event('checkout.session.async_payment_succeeded', settledLater));
+
+    const { items } = (await t.app.inject({ method: 'GET', url: '/bff/credit-history', headers: { cookie } })).json();
+    expect(items.map((item: any) => [item.kind, item.amount, item.receiptUrl])).toEqual([
+      ['top_up', 10, fake.chargeOf(settledLater).receipt_url],
+      ['top_up', 25, fake.chargeOf(paidAtOnce).receipt_url],
+    ]);
+    expect(items[0].receiptUrl).toMatch(/^https:\/\/pay\.stripe\.com\/receipts\//);
+  });
+
   it('handles the same event delivered 10 times once, concurrent or not', async () => {
     const cookie = await signedIn();
     const id = await topUp(cookie, 10);
