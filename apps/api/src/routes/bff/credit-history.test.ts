@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CreditHistoryEntry } from '@meterway/contracts';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { autoTopUpCharges, creditEntries, memberships, persons } from '../../db/schema/index.js';
+import { autoTopUpCharges, creditEntries, persons } from '../../db/schema/index.js';
 import { markChargeSucceeded } from '../../domain/auto-top-up/charges.js';
 import { grantCredit } from '../../domain/credit/grant-credit.js';
 import { postEntry } from '../../domain/credit/ledger.js';
@@ -214,11 +214,7 @@ describe('GET /bff/credit-history', () => {
   it('is for owners, admins and billing: a developer is refused with 403', async () => {
     const member = await signUp();
     for (const role of ['admin', 'billing', 'developer'] as const) {
-      await t.testDb.db
-        .update(memberships)
-        .set({ role })
-        .where(and(eq(memberships.organizationId, member.organizationId), eq(memberships.personId, member.personId)));
-      t.expireSessionCache();
+      await t.setRole(member, role);
       const expected = role === 'developer' ? 403 : 200;
       expect((await history(member)).statusCode, role).toBe(expected);
       expect((await exportOf(member)).statusCode, role).toBe(expected);
