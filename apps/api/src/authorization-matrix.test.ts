@@ -169,6 +169,11 @@ const matrix: Record<string, Case> = {
     url: () => `/sandbox/portal/receipts/${f.paidCheckoutOfA.checkoutSessionId}?token=${forgedPortalToken()}`,
     expect: everyone(404),
   },
+  // A forged link opens no receipt; a genuine link opens only its own organisation's (sandbox.test.ts).
+  'GET /sandbox/portal/auto-top-up-receipts/:chargeId': {
+    url: () => `/sandbox/portal/auto-top-up-receipts/${randomUUID()}?token=${forgedPortalToken()}`,
+    expect: everyone(404),
+  },
   'POST /sandbox/portal/top-ups/:checkoutSessionId/reversals': {
     url: () => `/sandbox/portal/top-ups/${f.paidCheckoutOfA.checkoutSessionId}/reversals?token=${forgedPortalToken()}`,
     body: { action: 'refund' },

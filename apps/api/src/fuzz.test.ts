@@ -505,6 +505,17 @@ const specs: Record<string, Spec> = {
           .map(([id, token]) => `/sandbox/portal/receipts/${id}${queryString([['token', token]])}`),
       ),
   },
+  'GET /sandbox/portal/auto-top-up-receipts/:chargeId': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'GET',
+        fc
+          .tuple(pathParam(), fc.oneof(fc.constantFrom(f.portalToken, f.expiredPortalToken), forgedPageToken))
+          .map(([id, token]) => `/sandbox/portal/auto-top-up-receipts/${id}${queryString([['token', token]])}`),
+      ),
+  },
   'POST /sandbox/portal/top-ups/:checkoutSessionId/reversals': {
     family: 'problem',
     runs: 200,
