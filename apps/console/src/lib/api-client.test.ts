@@ -3,23 +3,14 @@ import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { setRuntimeConfig } from '../config/runtime-config';
+import { buildMe } from '../testing/me-handlers';
 import { server } from '../testing/msw-server';
 import { testRuntimeConfig } from '../testing/runtime-config';
 import { ApiError, apiRequest, isEmailNotVerified, RequestAbortedError } from './api-client';
 
 const api = 'http://localhost:8080';
 
-const me = {
-  email: 'ada@example.com',
-  organizationName: 'Analytical Engines',
-  systemAdmin: false,
-  organizationId: 'org_1',
-  remainingSpendAmount: 12.5,
-  owedAmount: 0,
-  organizationCheckoutSessions: [],
-  role: 'owner',
-  organizations: [{ organizationId: 'org_1', organizationName: 'Analytical Engines', role: 'owner' }],
-};
+const me = buildMe();
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
