@@ -19,6 +19,7 @@ import type { FastifyZodInstance } from './plugins/zod.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { bffRoutes } from './routes/bff/index.js';
 import { loadSecret } from './domain/secrets/load-secret.js';
+import { loadSecretKeyHasher } from './domain/keys/secret-key-hash.js';
 import { createPaymentProvider } from './domain/payments/create-payment-provider.js';
 import { configRoutes } from './routes/bff/config.js';
 import { registerSandbox } from './routes/sandbox/index.js';
@@ -52,16 +53,26 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
 
   const sessions = deps.sessions ?? identitySessions(config.identityInternalUrl);
   const secret = await loadSecret(db.db, config.secret);
+  const hashSecretKey = await loadSecretKeyHasher(db.db, config.keyHashSecret);
   const meter = fastify.meter;
   const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
   const mailer = createMailer(fastify, deps);
-  const routeDeps: RouteDeps = { ...deps, secret, meter, pricing, mailer, payments: deps.payments ?? createPaymentProvider(config, secret, db.db) };
+  const routeDeps: RouteDeps = {
+    ...deps,
+    secret,
+    hashSecretKey,
+    meter,
+    pricing,
+    mailer,
+    payments: deps.payments ?? createPaymentProvider(config, secret, db.db),
+  };
 
   const metrics = apiMetrics(fastify, config, db, meter);
   const provider = deps.models ?? createModelProvider(config, metrics.upstreamHeaders);
   fastify.addHook('onClose', async () => provider.close?.());
   const gateway = {
     meter,
+    hashSecretKey,
     endUsers: createEndUserVerifier(),
     pricing,
     provider,

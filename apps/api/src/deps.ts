@@ -1,6 +1,7 @@
 import type { Mailer } from '@meterway/service';
 import type { ApiDb } from './db/index.js';
 import type { ApiConfig } from './env.js';
+import type { SecretKeyHasher } from './domain/keys/secret-key-hash.js';
 import type { Meter } from './domain/metering/meter.js';
 import type { PaymentProvider } from './domain/payments/payment-provider.js';
 import type { Pricing } from './gateway/pricing.js';
@@ -24,4 +25,12 @@ export type AppDeps = {
 };
 
 /** What route modules receive: the deps plus what the app resolved at boot. */
-export type RouteDeps = AppDeps & { secret: string; payments: PaymentProvider; meter: Meter; pricing: Pricing; mailer: Mailer };
+export type RouteDeps = AppDeps & {
+  secret: string;
+  /** How secret keys are stored (their keyed hash). */
+  hashSecretKey: SecretKeyHasher;
+  payments: PaymentProvider;
+  meter: Meter;
+  pricing: Pricing;
+  mailer: Mailer;
+};

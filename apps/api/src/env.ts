@@ -8,6 +8,7 @@ const apiEnv = z
     SYSTEM_ADMIN_EMAILS: commaList,
     IDENTITY_INTERNAL_URL: httpUrl.optional(),
     API_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    KEY_HASH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     UPSTREAM_BASE_URL: httpUrl.optional(),
     UPSTREAM_API_KEY: z.string().optional(),
     UPSTREAM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000, 'must be at least 1000').default(60_000),
@@ -77,6 +78,8 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     /** Where the api asks identity who a cookie belongs to (a private address in production). */
     identityInternalUrl: env.IDENTITY_INTERNAL_URL ?? publicUrls(env).identityUrl,
     secret: env.API_SECRET,
+    /** The key of secret keys' stored hashes; unset: one made once per database. */
+    keyHashSecret: env.KEY_HASH_SECRET,
     metricsToken: env.METRICS_TOKEN,
     upstream: env.UPSTREAM_BASE_URL ? { baseUrl: env.UPSTREAM_BASE_URL, apiKey: env.UPSTREAM_API_KEY } : undefined,
     gateway: {

@@ -37,7 +37,27 @@ export {
   type PricedModel,
   pricedModelListSchema,
 } from './bff/publishable-keys.js';
-export { type ChatCompletion, chatCompletionPageSchema, chatCompletionQuerySchema, chatCompletionSchema } from './bff/chat-completions.js';
+export {
+  type SecretKey,
+  type SecretKeyFields,
+  type SecretKeyInput,
+  secretKeyInputSchema,
+  secretKeyListSchema,
+  secretKeyParamsSchema,
+  secretKeyPrefixLength,
+  secretKeySchema,
+  type SecretKeyScope,
+  secretKeyScopes,
+  type SecretKeyUpdateFields,
+  secretKeyUpdateSchema,
+} from './bff/secret-keys.js';
+export {
+  type ChatCompletion,
+  chatCompletionExportQuerySchema,
+  chatCompletionPageSchema,
+  chatCompletionQuerySchema,
+  chatCompletionSchema,
+} from './bff/chat-completions.js';
 export { maxUsageDays, type UsageDaily, usageDailyQuerySchema, usageDailySchema, type UsageDay, type UsageKey } from './bff/usage-daily.js';
 export { feedbackCreatedSchema, type FeedbackInput, feedbackInputSchema, feedbackTypes } from './bff/feedback.js';
 export { type Feedback, feedbackPageSchema, feedbackSchema, type Person, personPageSchema, personSchema } from './admin/lists.js';
@@ -128,3 +148,22 @@ export {
   maxAutoTopUpMonthlyCap,
   maxAutoTopUpThreshold,
 } from './bff/auto-top-up.js';
+export {
+  maxWebhookEndpoints,
+  type WebhookDelivery,
+  webhookAttemptSchema,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
+  type WebhookEndpoint,
+  type WebhookEndpointInput,
+  webhookEndpointInputSchema,
+  webhookEndpointListSchema,
+  webhookEndpointParamsSchema,
+  webhookEndpointSchema,
+  type WebhookEvent,
+  webhookEventSchema,
+  type WebhookEventType,
+  webhookEventTypes,
+  webhookSignatureHeader,
+  webhookToleranceSeconds,
+} from './bff/webhooks.js';

@@ -1,3 +1,4 @@
+import { isSecretKeyValue } from '../domain/keys/secret-key-hash.js';
 import type { PresentedKey } from '../domain/metering/admit-calls.js';
 import { type Caller, endUserOf } from '../domain/metering/allowances.js';
 import { clientBlocked, endUserBlocked, type GatewayKey, modelAllowed, originAllowed } from '../domain/metering/find-key.js';
@@ -14,11 +15,20 @@ export type Called = { presented: PresentedKey; caller: Caller };
  * last read it, for a call whose admission checks the key again in the database (or takes a hold
  * reserved ahead, checked under stockTrustMs ago); an origin the cached key refuses is checked
  * against the key as it is now before the call is refused.
+ *
+ * A secret key is looked up by its hash, as it is stored, and works only from servers: a browser
+ * always sends an Origin, so one that does is refused (the key has leaked into a page).
  */
 export async function authenticate(gateway: Gateway, caller: Request, read: 'cached' | 'fresh'): Promise<PresentedKey> {
-  const value = caller.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const presented = caller.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const value = presented && isSecretKeyValue(presented) ? gateway.hashSecretKey(presented) : presented;
   const key = value ? await gateway.meter.keys[read](value) : undefined;
   if (!key || !value) throw gatewayErrors.invalidKey();
+  if (key.kind === 'secret') {
+    if (caller.origin !== undefined) throw gatewayErrors.secretKeyInBrowser();
+    if (key.scope !== 'gateway') throw gatewayErrors.adminKeyOnGateway();
+    return { key, value };
+  }
   if (!originAllowed(key.allowedOrigins, caller.origin)) {
     if (read === 'cached') return authenticate(gateway, caller, 'fresh');
     throw gatewayErrors.originNotAllowed(caller.origin);

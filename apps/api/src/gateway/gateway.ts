@@ -1,3 +1,4 @@
+import type { SecretKeyHasher } from '../domain/keys/secret-key-hash.js';
 import type { Meter } from '../domain/metering/meter.js';
 import type { EndUserVerifier } from './end-user-tokens.js';
 import type { Pricing } from './pricing.js';
@@ -6,6 +7,8 @@ import type { ModelProvider } from './providers/model-provider.js';
 /** What the gateway's calls are made with: this instance's meter, its verifier of end-user tokens, the price list, the provider and the limits. */
 export type Gateway = {
   meter: Meter;
+  /** How secret keys are stored: the gateway looks a presented secret key up by its hash. */
+  hashSecretKey: SecretKeyHasher;
   endUsers: EndUserVerifier;
   pricing: Pricing;
   provider: ModelProvider;

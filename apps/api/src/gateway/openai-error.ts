@@ -24,7 +24,26 @@ export const gatewayErrors = {
   unknownModel: (model: string) =>
     new GatewayError(400, 'invalid_request_error', 'model_not_found', `The model '${model}' does not exist or is not priced on this gateway.`, 'model'),
   invalidKey: () =>
-    new GatewayError(401, 'invalid_request_error', 'invalid_api_key', 'Incorrect or missing publishable key. Create one in the Meterway console.'),
+    new GatewayError(
+      401,
+      'invalid_request_error',
+      'invalid_api_key',
+      'Incorrect or missing API key: send a publishable key (pk_live_…) or a secret key (sk_live_…) as a Bearer token. Create one in the Meterway console.',
+    ),
+  secretKeyInBrowser: () =>
+    new GatewayError(
+      403,
+      'permission_error',
+      'secret_key_in_browser',
+      'This is a secret key, and the request came from a web page (it sent an Origin header). Secret keys are for servers: anyone who can see the page can copy the key. Roll or delete it in the Meterway console, and use a publishable key in web pages.',
+    ),
+  adminKeyOnGateway: () =>
+    new GatewayError(
+      403,
+      'permission_error',
+      'admin_key_not_allowed',
+      'This secret key has the admin scope: it works on the developer API (/v1/organization/…) only. Use a secret key with the gateway scope, or a publishable key, for model calls.',
+    ),
   insufficientCredit: () =>
     new GatewayError(402, 'insufficient_quota', 'insufficient_quota', 'Your prepaid credit is used up. Add credits in the Meterway console.'),
   originNotAllowed: (origin: string | undefined) =>

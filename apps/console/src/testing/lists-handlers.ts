@@ -22,6 +22,7 @@ export const buildChatCompletion = (overrides: Partial<ChatCompletion> = {}): Ch
   createdAt: '2026-03-14T21:05:09.000Z',
   model: 'meterway-demo',
   publishableKeyId: '3a7c1a52-1f0e-4d5e-9a51-2f3c4b5d6e7f',
+  secretKeyId: null,
   estimatedInputTokens: 1300,
   inputTokens: 1234,
   estimatedInputCost: 0.00065,

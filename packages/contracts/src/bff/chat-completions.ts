@@ -6,7 +6,10 @@ export const chatCompletionSchema = z.object({
   id: z.string(),
   createdAt: z.string(),
   model: z.string(),
-  publishableKeyId: z.string(),
+  /** The publishable key the call was made with; null for a secret key's call. */
+  publishableKeyId: z.string().nullable(),
+  /** The secret key the call was made with; null for a publishable key's call. */
+  secretKeyId: z.string().nullable(),
   estimatedInputTokens: z.number().int(),
   inputTokens: z.number().int(),
   estimatedInputCost: z.number(),
@@ -22,5 +25,19 @@ export const chatCompletionSchema = z.object({
 
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
 
-export const chatCompletionQuerySchema = listQuerySchema.extend({ publishableKeyId: z.uuid({ error: 'publishableKeyId must be a key id' }).optional() });
+/** The list parameters (spec §2) filter by one key of either kind, never both. */
+const keyFilter = {
+  publishableKeyId: z.uuid({ error: 'publishableKeyId must be a key id' }).optional(),
+  secretKeyId: z.uuid({ error: 'secretKeyId must be a key id' }).optional(),
+};
+
+const oneKeyAtMost = (query: { publishableKeyId?: string | undefined; secretKeyId?: string | undefined }) =>
+  query.publishableKeyId === undefined || query.secretKeyId === undefined;
+const bothKeys = { error: 'Filter by publishableKeyId or by secretKeyId, not both', path: ['secretKeyId'] };
+
+export const chatCompletionQuerySchema = listQuerySchema.extend(keyFilter).refine(oneKeyAtMost, bothKeys);
+
+/** GET /bff/chat-completions/export: the list's filters and order; paging does not apply to an export. */
+export const chatCompletionExportQuerySchema = listQuerySchema.pick({ asc: true }).extend(keyFilter).refine(oneKeyAtMost, bothKeys);
+
 export const chatCompletionPageSchema = pageOf(chatCompletionSchema);

@@ -1,7 +1,16 @@
 export { appSchema } from './app-schema.js';
 export { memberships, organizations, persons } from './people.js';
 export { auditEntries, invitations } from './teams.js';
-export { callerHours, callerSpend, type EndUserTokens, type KeyBlockRow, keySpend, publishableKeys } from './publishable-keys.js';
+export {
+  callerHours,
+  callerSpend,
+  type EndUserTokens,
+  type KeyBlockRow,
+  type KeyKind,
+  keySpend,
+  publishableKeys,
+  type SecretKeyScope,
+} from './publishable-keys.js';
 export { chatCompletions } from './chat-completions.js';
 export { feedback } from './feedback.js';
 export { secrets } from './secrets.js';

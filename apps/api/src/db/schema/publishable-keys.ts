@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, date, index, integer, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 
@@ -8,7 +8,17 @@ export type EndUserTokens = { issuer: string; audience: string; jwksUrl: string 
 /** A block names a client address or an end user. */
 export type KeyBlockRow = { id: string; createdAt: string } & ({ client: string; endUser?: never } | { endUser: string; client?: never });
 
-/** Money columns hold integer nano-dollars (1e-9 USD), never floats. */
+/** A publishable key lives in web pages; a secret key on the account holder's servers (issue #23). */
+export type KeyKind = 'publishable' | 'secret';
+
+/** What a secret key may do: call the gateway, or the developer API (/v1/organization/*). */
+export type SecretKeyScope = 'gateway' | 'admin';
+
+/**
+ * The gateway's keys, publishable and secret alike (the table kept its first name): metering
+ * (holds, spend, budgets, caps, usage rows, whose `publishable_key_id` names either kind) treats
+ * both the same. Money columns hold integer nano-dollars (1e-9 USD), never floats.
+ */
 export const publishableKeys = appSchema.table(
   'publishable_keys',
   {
@@ -16,9 +26,18 @@ export const publishableKeys = appSchema.table(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
+    kind: text('kind', { enum: ['publishable', 'secret'] })
+      .$type<KeyKind>()
+      .notNull()
+      .default('publishable'),
+    /** A secret key's scope; null for a publishable key. */
+    scope: text('scope', { enum: ['gateway', 'admin'] }).$type<SecretKeyScope>(),
+    /** A secret key's first characters (`sk_live_AbCd`), to recognise it by; null for a publishable key. */
+    prefix: text('prefix'),
     name: text('name').notNull(),
+    /** A publishable key's value; a secret key's keyed hash (domain/keys/secret-key-hash.ts), never the key itself. */
     value: text('value').notNull(),
-    /** After "Roll key": the value it replaced, which keeps authenticating until `previousValueExpiresAt`. */
+    /** After "Roll key": the value (or hash) it replaced, which keeps authenticating until `previousValueExpiresAt`. */
     previousValue: text('previous_value'),
     previousValueExpiresAt: timestamp('previous_value_expires_at', { withTimezone: true, precision: 3 }),
     spendLimitNanos: bigint('spend_limit_nanos', { mode: 'bigint' }).notNull(),
@@ -53,7 +72,11 @@ export const publishableKeys = appSchema.table(
   (table) => [
     uniqueIndex('publishable_keys_value').on(table.value),
     uniqueIndex('publishable_keys_previous_value').on(table.previousValue),
-    index('publishable_keys_organization').on(table.organizationId, table.createdAt),
+    index('publishable_keys_organization').on(table.organizationId, table.kind, table.createdAt),
+    check(
+      'publishable_keys_kind',
+      sql`(${table.kind} = 'publishable' AND ${table.scope} IS NULL AND ${table.prefix} IS NULL) OR (${table.kind} = 'secret' AND ${table.scope} IN ('gateway', 'admin') AND ${table.prefix} IS NOT NULL)`,
+    ),
   ],
 );
 

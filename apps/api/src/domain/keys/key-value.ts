@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** `pk_live_` and 32 base62 characters (≈190 bits) from the CSPRNG. */
-export function newKeyValue(): string {
+/** `pk_live_` (or `sk_live_` for a secret key) and 32 base62 characters (≈190 bits) from the CSPRNG. */
+export function newKeyValue(prefix: 'pk_live_' | 'sk_live_' = 'pk_live_'): string {
   let out = '';
   while (out.length < 32) {
     for (const byte of randomBytes(48)) {
@@ -11,5 +11,5 @@ export function newKeyValue(): string {
       if (byte < 248 && out.length < 32) out += base62[byte % 62];
     }
   }
-  return `pk_live_${out}`;
+  return `${prefix}${out}`;
 }

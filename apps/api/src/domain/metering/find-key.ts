@@ -4,8 +4,11 @@ import { publishableKeys } from '../../db/schema/index.js';
 
 export type GatewayKey = typeof publishableKeys.$inferSelect;
 
+/** A publishable key's value, or a secret key's stored hash (secret-key-hash.ts): anything else matches no key. */
+const storedValuePattern = /^(pk_live_[0-9A-Za-z]{24,64}|hmac-sha256:[0-9A-Za-z_-]{43})$/;
+
 /**
- * Finds the live key with this value, or whose previous value (after a roll) still works at `now`;
+ * Finds the live key with this value (a secret key's: its hash), or whose previous value (after a roll) still works at `now`;
  * a deleted key never authenticates again. One statement, answered from the value index or the
  * previous-value index (a BitmapOr), prepared on the server once: every gateway call looks its key
  * up, and building the query each time costs four times as much.
@@ -26,7 +29,7 @@ export function keyFinder(db: Database): (value: string, now?: Date) => Promise<
     .limit(1)
     .prepare('gateway_find_key');
   return async (value, now = new Date()) => {
-    if (!/^pk_live_[0-9A-Za-z]{24,64}$/.test(value)) return undefined;
+    if (!storedValuePattern.test(value)) return undefined;
     const [key] = await lookup.execute({ value, now });
     return key;
   };

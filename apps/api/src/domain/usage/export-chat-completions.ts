@@ -6,8 +6,9 @@ import { keysetPage } from '../pagination/keyset-page.js';
 import type { PageCursor } from '../pagination/page-token.js';
 import type { Viewer } from '../people/ensure-person.js';
 import { csvRecord } from './csv.js';
+import { type KeyFilter, keyFilterOf } from './key-filter.js';
 
-export type ChatCompletionExportQuery = { publishableKeyId?: string | undefined; asc: boolean };
+export type ChatCompletionExportQuery = KeyFilter & { asc: boolean };
 
 /** Rows per query: few round trips, and one batch (≈ 1 MB of CSV) is all the export holds at once. */
 export const exportBatchSize = 2_000;
@@ -30,15 +31,29 @@ const header = [
   'Price list version',
   'End user',
   'Client network',
+  // Appended, so the columns before keep their places: a secret key's calls name their key here.
+  'Secret key ID',
+  'Secret key name',
 ];
 
-const toRecord = (row: typeof chatCompletions.$inferSelect, keyNames: ReadonlyMap<string, string>) =>
-  csvRecord([
+type KeyOfRow = { name: string; secret: boolean };
+
+const toRecord = (row: typeof chatCompletions.$inferSelect, keys: ReadonlyMap<string, KeyOfRow>) => {
+  const key = keys.get(row.publishableKeyId);
+  const [publishable, secret] = key?.secret
+    ? [
+        ['', ''],
+        [row.publishableKeyId, key.name],
+      ]
+    : [
+        [row.publishableKeyId, key?.name ?? ''],
+        ['', ''],
+      ];
+  return csvRecord([
     row.id,
     row.createdAt.toISOString(),
     row.model,
-    row.publishableKeyId,
-    keyNames.get(row.publishableKeyId) ?? '',
+    ...publishable,
     String(row.estimatedInputTokens),
     String(row.inputTokens),
     nanosToDecimalDollars(row.estimatedInputCostNanos),
@@ -53,7 +68,9 @@ const toRecord = (row: typeof chatCompletions.$inferSelect, keyNames: ReadonlyMa
     row.priceVersion ?? '',
     row.endUser ?? '',
     row.clientNetwork ?? '',
+    ...secret,
   ]);
+};
 
 /**
  * The viewer's organisation's metered calls as CSV, in the list's order and with its filters
@@ -68,16 +85,16 @@ export async function exportChatCompletions(
   query: ChatCompletionExportQuery,
 ): Promise<{ rowCount: number; chunks: AsyncGenerator<string> }> {
   const { db } = deps;
-  const keyId = query.publishableKeyId;
-  const where = and(eq(chatCompletions.organizationId, viewer.organizationId), keyId ? eq(chatCompletions.publishableKeyId, keyId) : undefined);
+  const key = keyFilterOf(db, query);
+  const where = and(eq(chatCompletions.organizationId, viewer.organizationId), key.where);
   const [counted] = await db.select({ rows: count() }).from(chatCompletions).where(where);
   // Deleted keys included: their calls stay in the history.
   const keys = await db
-    .select({ id: publishableKeys.id, name: publishableKeys.name })
+    .select({ id: publishableKeys.id, name: publishableKeys.name, kind: publishableKeys.kind })
     .from(publishableKeys)
     .where(eq(publishableKeys.organizationId, viewer.organizationId));
-  const keyNames = new Map(keys.map((key) => [key.id, key.name]));
-  const context = { secret: deps.secret, scope: `chat-completions-export:${viewer.organizationId}:${keyId ?? 'all-keys'}`, asc: query.asc };
+  const keysById = new Map(keys.map((key) => [key.id, { name: key.name, secret: key.kind === 'secret' }]));
+  const context = { secret: deps.secret, scope: `chat-completions-export:${viewer.organizationId}:${key.scope}`, asc: query.asc };
 
   async function* chunks() {
     yield csvRecord(header);
@@ -85,7 +102,7 @@ export async function exportChatCompletions(
     for (;;) {
       // The list's own keyset reading, so the export has its order exactly (its page tokens go unused).
       const batch = await keysetPage(db, { table: chatCompletions, where, limit: exportBatchSize, context, cursor });
-      if (batch.rows.length > 0) yield batch.rows.map((row) => toRecord(row, keyNames)).join('');
+      if (batch.rows.length > 0) yield batch.rows.map((row) => toRecord(row, keysById)).join('');
       const last = batch.rows.at(-1);
       if (!batch.nextPageToken || !last) return;
       cursor = { createdAt: last.createdAt, id: last.id, direction: 'next' };

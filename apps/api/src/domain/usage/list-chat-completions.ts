@@ -6,14 +6,15 @@ import { nanosToDollars } from '../money.js';
 import { keysetPage, type Page, toPage } from '../pagination/keyset-page.js';
 import { readPageQuery } from '../pagination/page-token.js';
 import type { Viewer } from '../people/ensure-person.js';
+import { type KeyFilter, keyFilterOf, keyIdsOf, secretKeysAmong } from './key-filter.js';
 
-export type ChatCompletionQuery = ListQuery & { publishableKeyId?: string | undefined };
+export type ChatCompletionQuery = ListQuery & KeyFilter;
 
-const toContract = (row: typeof chatCompletions.$inferSelect): ChatCompletion => ({
+const toContract = (row: typeof chatCompletions.$inferSelect, secretKeys: ReadonlySet<string>): ChatCompletion => ({
   id: row.id,
   createdAt: row.createdAt.toISOString(),
   model: row.model,
-  publishableKeyId: row.publishableKeyId,
+  ...keyIdsOf(row.publishableKeyId, secretKeys),
   estimatedInputTokens: row.estimatedInputTokens,
   inputTokens: row.inputTokens,
   estimatedInputCost: nanosToDollars(row.estimatedInputCostNanos),
@@ -26,16 +27,24 @@ const toContract = (row: typeof chatCompletions.$inferSelect): ChatCompletion =>
   clientNetwork: row.clientNetwork,
 });
 
-/** The viewer's organisation's metered calls, newest first unless `asc`, optionally one key's. */
-export async function listChatCompletions(deps: { db: Database; secret: string }, viewer: Viewer, query: ChatCompletionQuery): Promise<Page<ChatCompletion>> {
-  const keyId = query.publishableKeyId;
-  const context = { secret: deps.secret, scope: `chat-completions:${viewer.organizationId}:${keyId ?? 'all-keys'}`, asc: query.asc };
+/** The organisation's metered calls, newest first unless `asc`, optionally one key's. */
+export async function listChatCompletions(
+  deps: { db: Database; secret: string },
+  viewer: Pick<Viewer, 'organizationId'>,
+  query: ChatCompletionQuery,
+): Promise<Page<ChatCompletion>> {
+  const key = keyFilterOf(deps.db, query);
+  const context = { secret: deps.secret, scope: `chat-completions:${viewer.organizationId}:${key.scope}`, asc: query.asc };
   const page = await keysetPage(deps.db, {
     table: chatCompletions,
-    where: and(eq(chatCompletions.organizationId, viewer.organizationId), keyId ? eq(chatCompletions.publishableKeyId, keyId) : undefined),
+    where: and(eq(chatCompletions.organizationId, viewer.organizationId), key.where),
     limit: query.limit,
     context,
     cursor: readPageQuery(context, query),
   });
-  return toPage(page, toContract);
+  const secretKeys = await secretKeysAmong(
+    deps.db,
+    page.rows.map((row) => row.publishableKeyId),
+  );
+  return toPage(page, (row) => toContract(row, secretKeys));
 }

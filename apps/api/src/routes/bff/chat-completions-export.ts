@@ -1,18 +1,15 @@
 import { Readable } from 'node:stream';
-import { chatCompletionQuerySchema, rolesAllowedTo } from '@meterway/contracts';
+import { chatCompletionExportQuerySchema, rolesAllowedTo } from '@meterway/contracts';
 import type { RouteDeps } from '../../deps.js';
 import { exportChatCompletions } from '../../domain/usage/export-chat-completions.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
-/** The list's filters and order, validated the same way; paging does not apply to an export. */
-const exportQuerySchema = chatCompletionQuerySchema.pick({ publishableKeyId: true, asc: true });
-
 export function chatCompletionExportRoutes(app: FastifyZodInstance, { db, secret }: RouteDeps) {
   app.get(
     '/bff/chat-completions/export',
     // A HEAD would drain the whole export only to throw it away.
-    { exposeHeadRoute: false, config: { roles: rolesAllowedTo.seeOrganization }, schema: { querystring: exportQuerySchema } },
+    { exposeHeadRoute: false, config: { roles: rolesAllowedTo.seeOrganization }, schema: { querystring: chatCompletionExportQuerySchema } },
     async (request, reply) => {
       const { rowCount, chunks } = await exportChatCompletions({ db: db.db, secret }, viewerOf(request), request.query);
       const day = new Date().toISOString().slice(0, 10);

@@ -128,6 +128,7 @@ describe('GET /bff/chat-completions', () => {
       createdAt: '2026-03-01T12:00:01.000Z',
       model: 'demo-small',
       publishableKeyId: a.keys[0],
+      secretKeyId: null,
       estimatedInputTokens: 14,
       inputTokens: 15,
       estimatedInputCost: 0.000004,

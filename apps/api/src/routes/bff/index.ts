@@ -14,6 +14,7 @@ import { meRoutes } from './me.js';
 import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
+import { secretKeyRoutes } from './secret-keys.js';
 import { usageDailyRoutes } from './usage-daily.js';
 
 /** The console's backend routes; the caller has authenticated the viewer, each route names the roles it allows (config.roles). */
@@ -22,6 +23,7 @@ export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   refuseUnstorableText(app, unstorableText);
   meRoutes(app, deps);
   publishableKeyRoutes(app, deps);
+  secretKeyRoutes(app, deps);
   paymentRoutes(app, deps);
   chatCompletionRoutes(app, deps);
   chatCompletionExportRoutes(app, deps);

@@ -20,23 +20,17 @@ import { addBlock, listBlocks, removeBlock } from '../../domain/keys/key-blocks.
 import { listCallers } from '../../domain/keys/key-callers.js';
 import { createKey, deleteKey, listKeys, rollKey, updateKey } from '../../domain/keys/publishable-keys.js';
 import { clientOf } from '@meterway/service';
-import { AppError } from '../../errors/app-error.js';
 import { pricedModelsOf } from '../../gateway/pricing.js';
 import { mutationRateLimit } from '../../plugins/rate-limit.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
+import { pricedOnly } from './priced-models.js';
 
 const keyManagers = { roles: rolesAllowedTo.manageKeys };
 const keyChange = { ...mutationRateLimit, ...keyManagers };
 
 export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, pricing }: RouteDeps) {
-  /** A key may only be allowed models the gateway prices. */
-  const priced = (input: PublishableKeyFields): PublishableKeyFields => {
-    const unknown = input.allowedModels?.find((model) => !pricing.models.has(model));
-    if (unknown === undefined) return input;
-    const message = `The model '${unknown}' is not on the price list`;
-    throw new AppError('BadRequest', `allowedModels: ${message}`, { errors: [{ field: 'allowedModels', message }] });
-  };
+  const priced = (input: PublishableKeyFields) => pricedOnly(pricing, input);
 
   // This instance's gateway stops admitting the key's calls from holds reserved before a change at
   // once (other instances within stockTrustMs).
