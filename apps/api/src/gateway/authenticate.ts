@@ -1,3 +1,4 @@
+import { maxEndUserLength } from '@meterway/contracts';
 import { isSecretKeyValue } from '../domain/keys/secret-key-hash.js';
 import type { PresentedKey } from '../domain/metering/admit-calls.js';
 import { type Caller, endUserOf } from '../domain/metering/allowances.js';
@@ -5,7 +6,7 @@ import { clientBlocked, endUserBlocked, type GatewayKey, modelAllowed, originAll
 import type { CallRequest, Gateway } from './gateway.js';
 import { GatewayError, gatewayErrors } from './openai-error.js';
 
-type Request = Pick<CallRequest, 'authorization' | 'origin' | 'client' | 'endUserToken'>;
+type Request = Pick<CallRequest, 'authorization' | 'origin' | 'client' | 'endUserToken' | 'endUserName'>;
 
 /** The key a call presented, and who calls with it. */
 export type Called = { presented: PresentedKey; caller: Caller };
@@ -36,9 +37,17 @@ export async function authenticate(gateway: Gateway, caller: Request, read: 'cac
   return { key, value };
 }
 
+/** The end user a secret key's server names in Meterway-End-User, if any: trusted, since only the key's owner holds the key. */
+function namedEndUser(name: string | undefined): string | null {
+  if (name === undefined || name === '') return null;
+  if (name.length > maxEndUserLength || !/^[\x21-\x7e]+$/.test(name)) throw gatewayErrors.invalidEndUserName();
+  return name;
+}
+
 /**
  * Who calls with the key: its client address, not blocked, and for a key that requires end-user
- * tokens the end user a valid token names (401 without one), not blocked either (403). A call the
+ * tokens the end user a valid token names (401 without one), not blocked either (403); a secret
+ * key's server may name the end user instead (Meterway-End-User). A call the
  * key as this instance last read it refuses is checked against the key as it is now before it is
  * refused.
  */
@@ -46,7 +55,11 @@ export async function callerOf(gateway: Gateway, request: Request, presented: Pr
   try {
     const { key } = presented;
     if (clientBlocked(key, request.client)) throw gatewayErrors.clientBlocked();
-    const endUser = key.endUserTokens ? await gateway.endUsers.endUserOf(key.endUserTokens, request.endUserToken) : null;
+    const endUser = key.endUserTokens
+      ? await gateway.endUsers.endUserOf(key.endUserTokens, request.endUserToken)
+      : key.kind === 'secret'
+        ? namedEndUser(request.endUserName)
+        : null;
     if (endUser !== null && endUserBlocked(key, endUser)) throw gatewayErrors.endUserBlocked();
     return { presented, caller: { client: request.client, endUser } };
   } catch (error) {

@@ -7,6 +7,9 @@ import { gatewayErrors } from './openai-error.js';
 /** The header a browser app sends its signed-in user's token in, beside the publishable key. */
 export const endUserTokenHeader = 'meterway-user-token';
 
+/** Where a secret key's server names the end user it calls for (its own user id), for the per-end-user caps and the usage rows. */
+export const endUserNameHeader = 'meterway-end-user';
+
 /** Asymmetric signatures only: a key's JWKS is public, so a symmetric (HS256) key from it would let anyone sign. */
 const algorithms = ['RS256', 'ES256'];
 const clockToleranceSeconds = 30;

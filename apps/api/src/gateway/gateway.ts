@@ -39,6 +39,8 @@ export type CallRequest = {
   client: string;
   /** The Meterway-User-Token header: the signed-in end user's token, for a key that requires one. */
   endUserToken: string | undefined;
+  /** The Meterway-End-User header: the end user a secret key's server names (ignored with a publishable key, where anyone could forge it). */
+  endUserName: string | undefined;
   body: unknown;
   log: CallLog;
 };

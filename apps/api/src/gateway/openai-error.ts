@@ -1,3 +1,4 @@
+import { maxEndUserLength } from '@meterway/contracts';
 import { databaseRetryAfterSeconds } from '@meterway/service';
 
 /** A gateway failure, answered in OpenAI's error shape `{"error":{"message","type","code","param"}}`. */
@@ -64,6 +65,13 @@ export const gatewayErrors = {
       "This key requires an end-user token: send your sign-in provider's token for the signed-in user in the Meterway-User-Token header.",
     ),
   invalidEndUserToken: (why: string) => new GatewayError(401, 'invalid_request_error', 'invalid_end_user_token', `The end-user token is not valid: ${why}.`),
+  invalidEndUserName: () =>
+    new GatewayError(
+      400,
+      'invalid_request_error',
+      'invalid_end_user',
+      `The Meterway-End-User header must be 1 to ${maxEndUserLength} visible ASCII characters (your own id of the user, without spaces).`,
+    ),
   endUserBlocked: () => new GatewayError(403, 'permission_error', 'end_user_blocked', "The key's owner has blocked this end user."),
   budgetExceeded: () =>
     new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),

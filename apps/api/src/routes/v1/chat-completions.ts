@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { clientOf } from '@meterway/service';
 import { completeChat, listModels } from '../../gateway/complete-chat.js';
-import { endUserTokenHeader } from '../../gateway/end-user-tokens.js';
+import { endUserNameHeader, endUserTokenHeader } from '../../gateway/end-user-tokens.js';
 import type { CallRequest, Gateway } from '../../gateway/gateway.js';
 import { eventStream } from './event-stream.js';
 
@@ -10,6 +10,7 @@ const callOf = (request: FastifyRequest): CallRequest => ({
   origin: request.headers.origin,
   client: clientOf(request.ip),
   endUserToken: [request.headers[endUserTokenHeader]].flat()[0],
+  endUserName: [request.headers[endUserNameHeader]].flat()[0],
   body: request.body,
   log: request.log,
 });

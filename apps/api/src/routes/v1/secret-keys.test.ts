@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../../domain/audit/record-audit.js';
@@ -44,7 +44,13 @@ async function callWith(value: string, headers: Record<string, string> = {}) {
   return { status: response.status, body: (await response.json()) as { error?: { code: string; message: string } } };
 }
 
-const rowsOf = async (organizationId: string) =>
+/** A raw query's rows, from node-postgres or PGlite alike. */
+async function rowsOf<T>(query: SQL): Promise<T[]> {
+  const result = (await t.testDb.db.execute(query)) as { rows: T[] };
+  return result.rows;
+}
+
+const callsOf = async (organizationId: string) =>
   (await listChatCompletions({ db: t.testDb.db, secret: 'test' }, { organizationId }, { asc: false, limit: 100 })).items;
 
 describe('a secret key on the gateway', () => {
@@ -56,7 +62,7 @@ describe('a secret key on the gateway', () => {
     expect((await client.models.list()).data.map((model) => model.id)).toContain('gpt-4o-mini');
 
     await t.settled();
-    const [row] = await rowsOf(key.organizationId);
+    const [row] = await callsOf(key.organizationId);
     expect(row).toMatchObject({ secretKeyId: key.id, publishableKeyId: null, totalCost: expect.any(Number) });
     const ofKey = await listChatCompletions({ db: t.testDb.db, secret: 'test' }, key, { asc: false, limit: 100, secretKeyId: key.id });
     expect(ofKey.items.map((item) => item.id)).toEqual([row!.id]);
@@ -72,7 +78,7 @@ describe('a secret key on the gateway', () => {
       expect(status, origin).toBe(403);
       expect(body.error).toMatchObject({ code: 'secret_key_in_browser', message: expect.stringContaining('Secret keys are for servers') });
     }
-    expect(await rowsOf(key.organizationId)).toEqual([]);
+    expect(await callsOf(key.organizationId)).toEqual([]);
   });
 
   it('refuses an admin-scoped key, a deleted key and a malformed one; a rolled key takes both values during the overlap', async () => {
@@ -93,22 +99,40 @@ describe('a secret key on the gateway', () => {
     expect((await callWith(key.value)).status).toBe(401);
   });
 
+  it("counts the end user the server names in Meterway-End-User against the key's per-end-user caps", async () => {
+    const key = await secretKeyOf('gateway');
+    await key.keys.update(key.viewer, key.id, { name: 'Server', budget: 5, budgetType: 'monthly', perEndUserLimits: { requestsPerMinute: 1 } }, new Date());
+    t.app.meter.forgetKey(key.id);
+
+    expect((await callWith(key.value, { 'meterway-end-user': 'alice' })).status).toBe(200);
+    expect(await callWith(key.value, { 'meterway-end-user': 'alice' })).toMatchObject({ status: 429, body: { error: { code: 'rate_limit_exceeded' } } });
+    expect((await callWith(key.value, { 'meterway-end-user': 'bob' })).status).toBe(200);
+    expect(await callWith(key.value, { 'meterway-end-user': 'carol smith' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_end_user' } } });
+    await t.settled();
+    expect((await callsOf(key.organizationId)).map((call) => call.endUser).sort()).toEqual(['alice', 'bob']);
+
+    // From a web page anyone could name any end user: a publishable key ignores the header.
+    const page = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    expect((await callWith(page.value, { origin: 'https://app.example.com', 'meterway-end-user': 'alice' })).status).toBe(200);
+    await t.settled();
+    expect((await callsOf(page.organizationId)).map((call) => call.endUser)).toEqual([null]);
+  });
+
   it("never stores a secret key's value: no table holds it, only its keyed hash", async () => {
     const key = await secretKeyOf('gateway');
     const rolled = await key.keys.roll(key.viewer, key.id, 1, new Date());
     expect((await callWith(rolled.value!)).status).toBe(200);
     await t.settled();
 
-    const tables = await t.testDb.db.execute<{ name: string }>(
+    const names = await rowsOf<{ name: string }>(
       sql`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'app' AND table_type = 'BASE TABLE'`,
     );
-    const names = ('rows' in tables ? tables.rows : tables) as { name: string }[];
     expect(names.length).toBeGreaterThan(10);
     for (const { name } of names) {
       for (const value of [key.value, rolled.value!]) {
         // The random part alone: no encoding or prefix of it hides the key.
-        const found = await t.testDb.db.execute(sql`SELECT 1 FROM ${sql.raw(name)} AS t WHERE t::text LIKE ${`%${value.slice(8, 28)}%`} LIMIT 1`);
-        expect(('rows' in found ? found.rows : found) as unknown[], name).toHaveLength(0);
+        const found = await rowsOf(sql`SELECT 1 FROM ${sql.raw(name)} AS t WHERE t::text LIKE ${`%${value.slice(8, 28)}%`} LIMIT 1`);
+        expect(found, name).toHaveLength(0);
       }
     }
   });
