@@ -30,3 +30,5 @@ export { rateWindows, reservations } from './metering.js';
 export { usageDaily } from './usage-daily.js';
 export { alertDeliveries, alertSettings } from './alerts.js';
 export type { AlertKind } from './alerts.js';
+export { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from './webhooks.js';
+export type { WebhookDeliveryStatus } from './webhooks.js';

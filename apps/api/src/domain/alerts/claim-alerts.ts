@@ -2,6 +2,7 @@ import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
 import { pgArray, rowsOf } from '../metering/sql-values.js';
 import { periodStart } from '../money.js';
+import { emitEvent, type WebhookEventData } from '../webhooks/emit-event.js';
 import { defaultAlertSettings } from './alert-settings.js';
 
 /**
@@ -22,7 +23,10 @@ const changedSince = (since: Date) => sql`
  * much credit has nothing to re-arm and gets no mail. Returns the claimed deliveries' ids.
  */
 export async function claimLowBalanceAlerts(db: Database, since: Date): Promise<string[]> {
-  const result = await db.execute(sql`
+  // Each claim also tells the organisation's webhooks (balance.low), in the claim's transaction.
+  return db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
+    with claimed as (
     insert into app.alert_deliveries (id, organization_id, kind, threshold, period, attempts)
     select gen_random_uuid(), b.organization_id, 'low_balance', t.threshold, rearm.id::text, 1
     from app.credit_balances b
@@ -35,8 +39,13 @@ export async function claimLowBalanceAlerts(db: Database, since: Date): Promise<
     ) rearm
     where b.organization_id in (${changedSince(since)}) and t.threshold > 0 and b.balance_nanos < t.threshold
     on conflict on constraint alert_deliveries_once do nothing
-    returning id`);
-  return rowsOf<{ id: string }>(result).map((row) => row.id);
+    returning id, organization_id, threshold)
+    select c.id, c.organization_id, jsonb_build_object('balanceAmount', trim_scale(b.balance_nanos / 1e9), 'thresholdAmount', trim_scale(c.threshold / 1e9)) as data
+    from claimed c join app.credit_balances b on b.organization_id = c.organization_id`);
+    const claimed = rowsOf<{ id: string; organization_id: string; data: WebhookEventData['balance.low'] }>(result);
+    for (const row of claimed) await emitEvent(tx, { organizationId: row.organization_id, type: 'balance.low', data: row.data });
+    return claimed.map((row) => row.id);
+  });
 }
 
 /**
@@ -46,7 +55,10 @@ export async function claimLowBalanceAlerts(db: Database, since: Date): Promise<
  */
 export async function claimKeyBudgetAlerts(db: Database, now: Date, since: Date): Promise<string[]> {
   const month = periodStart(now);
-  const result = await db.execute(sql`
+  // Each claim also tells the organisation's webhooks (key.budget_threshold), in the claim's transaction.
+  return db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
+    with claimed as (
     insert into app.alert_deliveries (id, organization_id, kind, publishable_key_id, threshold, period, attempts)
     select gen_random_uuid(), k.organization_id, 'key_budget', k.id, p.percent, ${month.slice(0, 7)}, 1
     from app.publishable_keys k
@@ -56,6 +68,13 @@ export async function claimKeyBudgetAlerts(db: Database, now: Date, since: Date)
     where k.organization_id in (${changedSince(since)}) and k.deleted_at is null and k.spend_limit_nanos > 0
       and ks.spent_nanos * 100 >= k.spend_limit_nanos * p.percent
     on conflict on constraint alert_deliveries_once do nothing
-    returning id`);
-  return rowsOf<{ id: string }>(result).map((row) => row.id);
+    returning id, organization_id, publishable_key_id, threshold)
+    select c.id, c.organization_id, jsonb_build_object('keyId', k.id, 'name', k.name, 'kind', k.kind, 'percent', c.threshold,
+      'spentAmount', trim_scale(ks.spent_nanos / 1e9), 'budgetAmount', trim_scale(k.spend_limit_nanos / 1e9)) as data
+    from claimed c join app.publishable_keys k on k.id = c.publishable_key_id
+    join app.key_spend ks on ks.publishable_key_id = k.id and ks.period_start = ${month}`);
+    const claimed = rowsOf<{ id: string; organization_id: string; data: WebhookEventData['key.budget_threshold'] }>(result);
+    for (const row of claimed) await emitEvent(tx, { organizationId: row.organization_id, type: 'key.budget_threshold', data: row.data });
+    return claimed.map((row) => row.id);
+  });
 }

@@ -4,6 +4,8 @@ import { autoTopUpCharges, autoTopUps, creditBalances } from '../../db/schema/in
 import { recordAudit, systemActor } from '../audit/record-audit.js';
 import { postEntry } from '../credit/ledger.js';
 import { dollarsText, recordCreditAudit } from '../credit/record-credit-audit.js';
+import { nanosToDollars } from '../money.js';
+import { emitEvent } from '../webhooks/emit-event.js';
 
 /** Keeps a payment id already known (the unique index allows one charge per payment). */
 const paymentIntentOf = (paymentIntentId: string | undefined) =>
@@ -64,6 +66,11 @@ export async function markChargeFailed(db: Database, input: { chargeId: string; 
       .returning();
     if (!charge) return false;
     await tx.update(creditBalances).set({ autoTopUpBelowNanos: null, updatedAt: input.now }).where(eq(creditBalances.organizationId, charge.organizationId));
+    await emitEvent(tx, {
+      organizationId: charge.organizationId,
+      type: 'auto_top_up.failed',
+      data: { chargeId: charge.id, reason: input.message, amount: nanosToDollars(charge.amountNanos) },
+    });
     const [turnedOff] = await tx
       .update(autoTopUps)
       .set({ enabled: false, disabledReason: input.message, updatedAt: input.now })

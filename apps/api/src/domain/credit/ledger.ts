@@ -3,6 +3,8 @@ import type { Database } from '@meterway/db';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { type CreditEntryKind, creditBalances, creditEntries, creditGrants } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
+import { nanosToDollars } from '../money.js';
+import { emitEvent } from '../webhooks/emit-event.js';
 
 export type LedgerEntry = {
   organizationId: string;
@@ -107,6 +109,12 @@ export async function postEntry(tx: Database, entry: LedgerEntry): Promise<Poste
     });
   }
   await saveAccount(tx, entry.organizationId, account, { balanceNanos, owedNanos }, { promotionalNanos: entry.promotional ? entry.amountNanos : 0n });
+  if (entry.amountNanos > 0n)
+    await emitEvent(tx, {
+      organizationId: entry.organizationId,
+      type: 'credit.added',
+      data: { entryId, kind: entry.kind, amount: nanosToDollars(entry.amountNanos), balanceAfterAmount: nanosToDollars(balanceNanos) },
+    });
   return { posted: true, entryId, ...before(account), balanceAfterNanos: balanceNanos, owedAfterNanos: owedNanos };
 }
 

@@ -6,6 +6,7 @@ import { type KeyBlockRow, publishableKeys } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { type Acting, actorOf, recordAudit } from '../audit/record-audit.js';
 import type { Viewer } from '../people/ensure-person.js';
+import { emitEvent } from '../webhooks/emit-event.js';
 import { liveKeyOf } from './publishable-keys.js';
 
 type Block = KeyBlockRow;
@@ -21,6 +22,9 @@ const toContract = (block: Block): KeyBlock => ({
 
 /** The caller as the audit log names it, with the contract's field names. */
 const callerOf = (blocked: Blocked) => ('client' in blocked ? { field: 'clientAddress', value: blocked.client } : { field: 'endUser', value: blocked.endUser });
+
+/** The caller as a webhook's `key.blocked_caller` names it. */
+const callerData = (blocked: Blocked) => ('client' in blocked ? { clientAddress: blocked.client } : { endUser: blocked.endUser });
 
 const sameCaller = (block: Block, blocked: Blocked) => ('client' in blocked ? block.client === blocked.client : block.endUser === blocked.endUser);
 
@@ -51,9 +55,14 @@ export async function addBlock(db: Database, viewer: Acting, keyId: string, bloc
           sql`not ${publishableKeys.blocks} @> ${JSON.stringify([blocked])}::jsonb`,
         ),
       )
-      .returning({ name: publishableKeys.name });
+      .returning({ name: publishableKeys.name, kind: publishableKeys.kind });
     if (added) {
       const caller = callerOf(blocked);
+      await emitEvent(tx, {
+        organizationId: viewer.organizationId,
+        type: 'key.blocked_caller',
+        data: { keyId, name: added.name, kind: added.kind, ...callerData(blocked) },
+      });
       await recordAudit(tx, {
         organizationId: viewer.organizationId,
         actor: actorOf(viewer),
