@@ -22,6 +22,8 @@ import { loadSecret } from './domain/secrets/load-secret.js';
 import { loadSecretKeyHasher } from './domain/keys/secret-key-hash.js';
 import { createPaymentProvider } from './domain/payments/create-payment-provider.js';
 import { configRoutes } from './routes/bff/config.js';
+import { registerDeveloperApi } from './routes/developer/index.js';
+import { developerSecuritySchemes } from './routes/developer/openapi.js';
 import { registerSandbox } from './routes/sandbox/index.js';
 import { registerGateway } from './routes/v1/index.js';
 import { createMeter, type Meter } from './domain/metering/meter.js';
@@ -45,7 +47,11 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   // HSTS only over https, from transportSecurityHeaders, which the gateway's routes (without helmet) share.
   await fastify.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' }, strictTransportSecurity: false });
   await fastify.register(swagger, {
-    openapi: { info: { title: 'Meterway API', version: '1.0.0' }, servers: [{ url: config.apiUrl }] },
+    openapi: {
+      info: { title: 'Meterway API', version: '1.0.0' },
+      servers: [{ url: config.apiUrl }],
+      components: { securitySchemes: developerSecuritySchemes },
+    },
     transform: jsonSchemaTransform,
   });
   registerHealth(fastify, db.ping);
@@ -81,6 +87,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
     metrics,
   };
   await registerGateway(fastify, gateway, config);
+  await registerDeveloperApi(zod, routeDeps);
   registerAlerts(fastify, deps, mailer);
   registerAutoTopUp(fastify, deps, { mailer, payments: routeDeps.payments });
   registerGrantExpiry(fastify, deps);

@@ -167,3 +167,6 @@ export {
   webhookSignatureHeader,
   webhookToleranceSeconds,
 } from './bff/webhooks.js';
+export { type OrganizationBalance, organizationBalanceSchema } from './developer/balance.js';
+export { organizationKeyParamsSchema } from './developer/params.js';
+export { type DeveloperError, developerErrorSchema } from './developer/errors.js';

@@ -2,8 +2,7 @@ import type { Me } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { asc, eq } from 'drizzle-orm';
 import { memberships, organizations } from '../../db/schema/index.js';
-import { creditOf, nextGrantExpiry } from '../credit/ledger.js';
-import { nanosToDollars } from '../money.js';
+import { getBalance } from '../credit/get-balance.js';
 import { recentCheckouts } from '../payments/checkout-sessions.js';
 import type { Viewer } from './ensure-person.js';
 
@@ -23,17 +22,13 @@ export async function getMe(db: Database, viewer: Viewer): Promise<Me> {
   // read after it always includes every success this answer shows (read together, a settlement
   // committing between the two reads showed SUCCEEDED with the old balance).
   const sessions = await recentCheckouts(db, viewer.organizationId);
-  const credit = await creditOf(db, viewer.organizationId);
-  const nextExpiry = credit.promotionalNanos > 0n ? await nextGrantExpiry(db, viewer.organizationId) : undefined;
+  const balance = await getBalance(db, viewer.organizationId);
   return {
     email: viewer.email,
     organizationName: viewer.organizationName,
     systemAdmin: viewer.systemAdmin,
     organizationId: viewer.organizationId,
-    remainingSpendAmount: nanosToDollars(credit.balanceNanos),
-    owedAmount: nanosToDollars(credit.owedNanos),
-    promotionalCreditAmount: nanosToDollars(credit.promotionalNanos),
-    nextCreditExpiry: nextExpiry?.toISOString() ?? null,
+    ...balance,
     organizationCheckoutSessions: sessions,
     role: viewer.role,
     organizations: await organizationsOf(db, viewer.personId),

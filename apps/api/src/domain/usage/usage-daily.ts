@@ -24,7 +24,7 @@ function windowDays(now: Date, count: number): string[] {
  * A key of the viewer's organisation (deleted ones too: their history stays theirs); any other id
  * answers like the keys routes answer a key that never existed.
  */
-async function ownedKey(db: Database, viewer: Viewer, keyId: string) {
+async function ownedKey(db: Database, viewer: Pick<Viewer, 'organizationId'>, keyId: string) {
   const [key] = await db
     .select({ id: publishableKeys.id, name: publishableKeys.name, spendLimitNanos: publishableKeys.spendLimitNanos })
     .from(publishableKeys)
@@ -63,7 +63,7 @@ const zeros = (names: readonly string[]) => Object.fromEntries(names.map((name) 
  * Spend per UTC day, by model and by key, over the last `days` days (today included), from
  * usage_daily alone: it reads a few hundred rows however many calls there were.
  */
-export async function getUsageDaily(db: Database, viewer: Viewer, query: UsageDailyQuery, now: Date): Promise<UsageDaily> {
+export async function getUsageDaily(db: Database, viewer: Pick<Viewer, 'organizationId'>, query: UsageDailyQuery, now: Date): Promise<UsageDaily> {
   const key = query.publishableKeyId ? await ownedKey(db, viewer, query.publishableKeyId) : undefined;
   const days = windowDays(now, query.days);
   const first = days[0]!;

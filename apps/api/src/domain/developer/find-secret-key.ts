@@ -1,0 +1,47 @@
+import type { Database } from '@meterway/db';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { publishableKeys } from '../../db/schema/index.js';
+import type { Acting } from '../audit/record-audit.js';
+
+export type PresentedSecretKey = {
+  id: string;
+  organizationId: string;
+  name: string;
+  prefix: string;
+  scope: 'gateway' | 'admin';
+};
+
+/**
+ * The live secret key whose stored hash this is, or whose previous value (after a roll) still works
+ * at `now`; a deleted key, a publishable key or a value of neither finds nothing. Read from the
+ * database on every request, not from the gateway's key cache: a key deleted or rolled a moment ago
+ * stops opening the organisation's account at once.
+ */
+export async function findSecretKey(db: Database, storedHash: string, now: Date): Promise<PresentedSecretKey | undefined> {
+  const [key] = await db
+    .select({
+      id: publishableKeys.id,
+      organizationId: publishableKeys.organizationId,
+      name: publishableKeys.name,
+      prefix: publishableKeys.prefix,
+      scope: publishableKeys.scope,
+    })
+    .from(publishableKeys)
+    .where(
+      and(
+        eq(publishableKeys.kind, 'secret'),
+        isNull(publishableKeys.deletedAt),
+        or(eq(publishableKeys.value, storedHash), and(eq(publishableKeys.previousValue, storedHash), gt(publishableKeys.previousValueExpiresAt, now))),
+      ),
+    )
+    .limit(1);
+  if (!key) return undefined;
+  return { ...key, prefix: key.prefix ?? '', scope: key.scope ?? 'gateway' };
+}
+
+/** Who the audit log names for a change made with the key: no person, the key by its prefix and name. */
+export const actingWith = (key: PresentedSecretKey): Acting => ({
+  organizationId: key.organizationId,
+  personId: null,
+  email: `secret key ${key.prefix}… (${key.name})`,
+});
