@@ -1,3 +1,5 @@
+import { chatCompletionQuerySchema, creditHistoryQuerySchema, usageDailyQuerySchema } from '@meterway/contracts';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { setupTestApp } from './testing/setup-test-app.js';
 
@@ -23,6 +25,66 @@ describe('api surface', () => {
       'perEndUserLimits',
       'endUserTokens',
     ]);
+  });
+
+  it('publishes a document that validates against the OpenAPI schema of its version', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const result = await new Validator().validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every developer-API route with its request and response schemas, a summary, a description and the admin key as a bearer token', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(document.components.securitySchemes.adminSecretKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const queryOf = (schema: { shape: object }) => Object.keys(schema.shape).sort();
+    const keyId = { path: ['publishableKeyId'] };
+    // What each route takes; a new route under /v1/organization without an entry here fails below.
+    const requests: Record<string, { query?: string[]; path?: string[]; body?: string[] }> = {
+      'GET /v1/organization/balance': {},
+      'GET /v1/organization/credit-history': { query: queryOf(creditHistoryQuerySchema) },
+      'GET /v1/organization/usage': { query: queryOf(chatCompletionQuerySchema) },
+      'GET /v1/organization/usage/daily': { query: queryOf(usageDailyQuerySchema) },
+      'GET /v1/organization/publishable-keys': {},
+      'POST /v1/organization/publishable-keys': { body: ['name', 'budget', 'allowedOrigins'] },
+      'PUT /v1/organization/publishable-keys/:publishableKeyId': { ...keyId, body: ['name', 'budget', 'allowedOrigins'] },
+      'DELETE /v1/organization/publishable-keys/:publishableKeyId': { ...keyId, body: ['reason'] },
+    };
+    const registered = t.app.routeTable.filter((route) => route.url.startsWith('/v1/organization')).map((route) => `${route.method} ${route.url}`);
+    expect([...new Set(registered)].sort()).toEqual(Object.keys(requests).sort());
+
+    for (const [route, expected] of Object.entries(requests)) {
+      const [method = '', url = ''] = route.split(' ');
+      const operation = document.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+      expect(operation, route).toBeDefined();
+      expect(operation.summary, route).toMatch(/\S/);
+      expect(operation.description, route).toMatch(/\S/);
+      expect(operation.security, route).toEqual([{ adminSecretKey: [] }]);
+      const parameters = (where: string) =>
+        (operation.parameters ?? [])
+          .filter((parameter: { in: string }) => parameter.in === where)
+          .map((parameter: { name: string; schema: object }) => (parameter.schema ? parameter.name : `${parameter.name} without a schema`))
+          .sort();
+      expect(parameters('query'), route).toEqual(expected.query ?? []);
+      expect(parameters('path'), route).toEqual(expected.path ?? []);
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      if (expected.body) expect(Object.keys(body?.properties ?? {}), route).toEqual(expect.arrayContaining(expected.body));
+      else expect(body, route).toBeUndefined();
+      const success = Object.keys(operation.responses).filter((status) => status.startsWith('2'));
+      expect(success, route).toHaveLength(1);
+      expect(operation.responses[success[0]!].content['application/json'].schema, route).toBeDefined();
+      for (const status of ['400', '401', '403', '429']) {
+        expect(Object.keys(operation.responses[status].content['application/json'].schema.properties.error.properties), `${route} ${status}`).toEqual([
+          'message',
+          'type',
+          'code',
+          'param',
+        ]);
+      }
+    }
+    expect(document.paths['/v1/organization/balance'].get.responses['200'].content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['remainingSpendAmount', 'promotionalCreditAmount', 'nextCreditExpiry']),
+    );
   });
 
   it('answers console preflights with credentials, for the console origin only', async () => {
