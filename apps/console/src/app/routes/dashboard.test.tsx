@@ -31,7 +31,7 @@ function renderDashboard(keys: Parameters<typeof keysHandlers.list>[0] = [webApp
   return renderRoute('/dashboard');
 }
 
-const keysTable = () => screen.getByRole('table');
+const keysTable = () => screen.getByRole('table', { name: 'Publishable keys' });
 const rowOf = async (name: string) => (await screen.findByRole('button', { name: `Edit key ${name}` })).closest('tr') as HTMLElement;
 const toast = (title: 'Wooops!' | 'Success!') => screen.findByText(title).then((element) => element.closest('.mantine-Notification-root') as HTMLElement);
 

@@ -4,10 +4,11 @@ import { AlertsSection } from '../../features/alerts/components/alerts-section';
 import { AutoTopUpCard } from '../../features/auto-top-up/components/auto-top-up-card';
 import { CreditBalanceCard } from '../../features/billing/components/credit-balance-card';
 import { PublishableKeysSection } from '../../features/keys/components/publishable-keys-section';
+import { SecretKeysSection } from '../../features/keys/components/secret-keys-section';
 import { useCan } from '../../lib/me';
 
-// The home screen (spec §2): credit balance with Add credits and Invoices, auto top-up, the keys, then the e-mail
-// alerts. Each part shows for the roles that may use it (issue #21); everyone sees the balance.
+// The home screen (spec §2): credit balance with Add credits and Invoices, auto top-up, the publishable and the
+// secret keys (issue #23), then the e-mail alerts. Each part shows for the roles that may use it (issue #21); everyone sees the balance.
 export function Component() {
   const manageKeys = useCan('manageKeys');
   const manageCredit = useCan('manageCredit');
@@ -19,6 +20,7 @@ export function Component() {
         <CreditBalanceCard />
         <AutoTopUpCard />
         {manageKeys && <PublishableKeysSection />}
+        {manageKeys && <SecretKeysSection />}
         {manageCredit && <AlertsSection />}
       </Stack>
     </PageContainer>

@@ -3,6 +3,7 @@ import {
   isAllowedOrigin,
   type PublishableKey,
   type PublishableKeyInput,
+  type SecretKey,
   publishableKeyInputSchema,
   validationMessages,
 } from '@meterway/contracts';
@@ -109,10 +110,11 @@ export const newKeyFormValues = (): KeyFormValues => ({
   endUserTokens: { required: false, issuer: '', audience: '', jwksUrl: '' },
 });
 
-export const keyFormValuesOf = (key: PublishableKey): KeyFormValues => ({
+/** An existing key's values; a secret key has no allowed domains (issue #23). */
+export const keyFormValuesOf = (key: PublishableKey | SecretKey): KeyFormValues => ({
   name: key.name,
   budget: key.spendLimitAmount,
-  allowedDomains: key.allowedOrigins.map((origin) => allowedDomain(origin)),
+  allowedDomains: 'allowedOrigins' in key ? key.allowedOrigins.map((origin) => allowedDomain(origin)) : [],
   allowedModels: key.allowedModels ?? [],
   maxOutputTokensPerCall: key.maxOutputTokensPerCall ?? '',
   requestsPerMinute: key.perClientLimits.requestsPerMinute ?? '',

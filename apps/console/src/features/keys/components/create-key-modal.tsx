@@ -25,7 +25,7 @@ export function CreateKeyModal({ opened, onClose }: CreateKeyModalProps) {
   return (
     <Modal opened={opened} onClose={close} title="New publishable key" size="lg">
       {created ? (
-        <CreatedKeyView publishableKey={created} onDone={close} />
+        <CreatedKeyView shownKey={created} onDone={close} />
       ) : (
         <KeyForm
           form={form}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeletePublishableKey } from '../api/delete-publishable-key';
+import { useRollPublishableKey } from '../api/roll-publishable-key';
 import { useSendKeyDeletionFeedback } from '../api/send-key-deletion-feedback';
 import { useUpdatePublishableKey } from '../api/update-publishable-key';
 import { keyFormValuesOf, keyInputOf } from '../key-form-schema';
@@ -19,6 +20,7 @@ export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps
   const updateKey = useUpdatePublishableKey();
   const deleteKey = useDeletePublishableKey();
   const sendFeedback = useSendKeyDeletionFeedback();
+  const rollKey = useRollPublishableKey();
   const [confirming, setConfirming] = useState(false);
   const [rolling, setRolling] = useState(false);
 
@@ -70,7 +72,16 @@ export function EditKeyModal({ publishableKey: key, onClose }: EditKeyModalProps
           <KeyBlocksSection publishableKeyId={key.id} kind="endUser" />
         </KeyForm>
       </Modal>
-      <RollKeyModal publishableKey={key} opened={rolling} onCancel={() => setRolling(false)} onDone={onClose} />
+      <RollKeyModal
+        kind="publishable"
+        keyName={key.name}
+        opened={rolling}
+        onRoll={(overlapHours) => rollKey.mutate({ id: key.id, input: { overlapHours } })}
+        rolling={rollKey.isPending}
+        rolled={rollKey.data}
+        onCancel={() => setRolling(false)}
+        onDone={onClose}
+      />
       <ConfirmModal
         opened={confirming}
         onClose={() => setConfirming(false)}

@@ -3,6 +3,7 @@ import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { DollarInput } from '../../../components/dollar-input';
 import { type KeyFormValues, keyFormSchema } from '../key-form-schema';
+import type { KeyKind } from '../key-kind';
 import { AllowedDomainsField } from './allowed-domains-field';
 import { EndUserLimitsFieldset } from './end-user-limits-fieldset';
 import { EndUserTokensFieldset } from './end-user-tokens-fieldset';
@@ -19,24 +20,42 @@ type KeyFormProps = {
   submitting: boolean;
   /** Shown at the start of the button row (the edit form's Delete). */
   secondaryAction?: ReactNode;
-  /** An existing key's worst case if copied today, shown with its limits. */
+  /** An existing key's worst case if copied (or leaked) today, shown with its limits. */
   worstCaseDailySpend?: number;
+  /** A secret key's form has no allowed domains (issue #23); its texts speak of a server. */
+  kind?: KeyKind;
+  /** Shown after the name (a secret key's scope). */
+  afterName?: ReactNode;
   /** Shown after the limits, above the buttons (the edit form's blocked addresses and end users). */
   children?: ReactNode;
 };
 
-/** Name, monthly budget, allowed domains, the limits and the end-user tokens of a publishable key (spec §3, §5; issue #18), for create and edit. */
-export function KeyForm({ form, onSubmit, submitLabel, submitting, secondaryAction, worstCaseDailySpend, children }: KeyFormProps) {
+/**
+ * Name, monthly budget, allowed domains, the limits and the end-user tokens of a publishable key
+ * (spec §3, §5; issue #18), for create and edit; a secret key's the same without the domains (issue #23).
+ */
+export function KeyForm({
+  form,
+  onSubmit,
+  submitLabel,
+  submitting,
+  secondaryAction,
+  worstCaseDailySpend,
+  kind = 'publishable',
+  afterName,
+  children,
+}: KeyFormProps) {
   return (
     // noValidate: the messages come from the schema, not from the browser.
     <form noValidate onSubmit={form.onSubmit(onSubmit)}>
       <Stack gap="md">
-        <TextInput label="Name" placeholder="Web app" data-autofocus {...form.getInputProps('name')} />
+        <TextInput label="Name" placeholder={kind === 'secret' ? 'Backend' : 'Web app'} data-autofocus {...form.getInputProps('name')} />
+        {afterName}
         <DollarInput label="Budget" description="Dollars this key may spend per calendar month" {...form.getInputProps('budget')} />
-        <AllowedDomainsField form={form} />
-        <KeyLimitsFieldset form={form} worstCaseDailySpend={worstCaseDailySpend} />
-        <EndUserLimitsFieldset form={form} />
-        <EndUserTokensFieldset form={form} />
+        {kind === 'publishable' && <AllowedDomainsField form={form} />}
+        <KeyLimitsFieldset form={form} worstCaseDailySpend={worstCaseDailySpend} kind={kind} />
+        <EndUserLimitsFieldset form={form} kind={kind} />
+        <EndUserTokensFieldset form={form} kind={kind} />
         {children}
         <Group justify={secondaryAction ? 'space-between' : 'flex-end'}>
           {secondaryAction}

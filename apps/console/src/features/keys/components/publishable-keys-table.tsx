@@ -25,7 +25,7 @@ export function PublishableKeysTable({ publishableKeys, failure, onOpen, onCalle
   return (
     // Only rows of keys need the full width; a lone message wraps within a narrow screen instead.
     <Table.ScrollContainer minWidth={publishableKeys?.length ? 800 : 0}>
-      <Table highlightOnHover verticalSpacing="sm">
+      <Table highlightOnHover verticalSpacing="sm" aria-label="Publishable keys">
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (

@@ -1,8 +1,7 @@
 import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
-import type { PublishableKey } from '@meterway/contracts';
 import { useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
-import { useRollPublishableKey } from '../api/roll-publishable-key';
+import { type KeyKind, keyKindTexts } from '../key-kind';
 import { CreatedKeyView } from './created-key-view';
 
 const overlaps = [
@@ -13,25 +12,34 @@ const overlaps = [
   { value: '24', label: '24 hours' },
 ];
 
+/** The answer to a roll: the key with its new value and, with an overlap, until when the old one works. */
+export type RolledKey = { name: string; value?: string | undefined; previousValueExpiresAt?: string | undefined };
+
 type RollKeyModalProps = {
-  publishableKey: PublishableKey;
+  kind: KeyKind;
+  /** The name of the key to roll. */
+  keyName: string;
   opened: boolean;
+  /** Sends the roll; the caller owns the mutation of its kind of key. */
+  onRoll: (overlapHours: number) => void;
+  rolling: boolean;
+  /** Set once rolled: the new value is shown. */
+  rolled: RolledKey | undefined;
   /** Back to the key, nothing rolled. */
   onCancel: () => void;
   /** After the new value was shown. */
   onDone: () => void;
 };
 
-/** Issues a new value for a key; the old one keeps working for the chosen overlap, then stops. */
-export function RollKeyModal({ publishableKey: key, opened, onCancel, onDone }: RollKeyModalProps) {
-  const rollKey = useRollPublishableKey();
+/** Issues a new value for a key of either kind; the old one keeps working for the chosen overlap, then stops. */
+export function RollKeyModal({ kind, keyName, opened, onRoll, rolling, rolled, onCancel, onDone }: RollKeyModalProps) {
   const [overlapHours, setOverlapHours] = useState('1');
-  const rolled = rollKey.data;
+  const texts = keyKindTexts[kind];
 
   return (
-    <Modal opened={opened} onClose={rolled ? onDone : onCancel} title="Roll publishable key" size="lg">
+    <Modal opened={opened} onClose={rolled ? onDone : onCancel} title={`Roll ${texts.noun}`} size="lg">
       {rolled ? (
-        <CreatedKeyView publishableKey={rolled} onDone={onDone}>
+        <CreatedKeyView shownKey={{ name: rolled.name, value: rolled.value ?? '' }} kind={kind} onDone={onDone}>
           {`The new value of ${rolled.name} is ready. `}
           {rolled.previousValueExpiresAt
             ? `The old value keeps working until ${formatDateTime(rolled.previousValueExpiresAt)}, then stops.`
@@ -40,7 +48,7 @@ export function RollKeyModal({ publishableKey: key, opened, onCancel, onDone }: 
       ) : (
         <Stack gap="md">
           <Text size="sm">
-            {`Rolling issues a new value for ${key.name}. Its name, budget, allowed domains and spend stay as they are. Until the overlap ends, both values work, so you can deploy the new one; then the old value stops.`}
+            {`Rolling issues a new value for ${keyName}. ${texts.rollKeeps} Until the overlap ends, both values work, so you can deploy the new one; then the old value stops.`}
           </Text>
           <Text size="sm">If an earlier roll's old value still works, it stops at once.</Text>
           <Stack gap={4}>
@@ -50,10 +58,10 @@ export function RollKeyModal({ publishableKey: key, opened, onCancel, onDone }: 
             <SegmentedControl aria-labelledby="roll-overlap-label" data={overlaps} value={overlapHours} onChange={setOverlapHours} fullWidth />
           </Stack>
           <Group justify="flex-end">
-            <Button variant="default" onClick={onCancel} disabled={rollKey.isPending}>
+            <Button variant="default" onClick={onCancel} disabled={rolling}>
               Cancel
             </Button>
-            <Button loading={rollKey.isPending} onClick={() => rollKey.mutate({ id: key.id, input: { overlapHours: Number(overlapHours) } })}>
+            <Button loading={rolling} onClick={() => onRoll(Number(overlapHours))}>
               Roll key
             </Button>
           </Group>
