@@ -21,7 +21,7 @@ export const developerErrors = {
       401,
       'invalid_request_error',
       'invalid_api_key',
-      'Incorrect or missing API key: the developer API takes a secret key with the admin scope (sk_live_…) as a Bearer token. Create one in the Meterway console under API keys → Secret keys.',
+      'Incorrect or missing API key: the developer API takes a secret key with the admin scope (sk_live_…) as a Bearer token. Create one on the Meterway dashboard under Secret keys (scope Admin).',
     ),
   publishableKey: () =>
     new GatewayError(

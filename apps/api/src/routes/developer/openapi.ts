@@ -9,7 +9,7 @@ export const developerSecuritySchemes = {
     scheme: 'bearer',
     bearerFormat: 'sk_live_…',
     description:
-      'A secret key with the admin scope (sk_live_…), created in the Meterway console under API keys → Secret keys; shown once. From servers only: a request with an Origin header is refused.',
+      'A secret key with the admin scope (sk_live_…), created on the Meterway dashboard under Secret keys with the scope Admin; shown once. From servers only: a request with an Origin header is refused.',
   },
 } as const;
 

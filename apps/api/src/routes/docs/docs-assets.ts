@@ -50,6 +50,8 @@ li{margin:4px 0}
 .endpoint span:last-child{color:#495057;font-size:14.5px}
 .method{font:600 11.5px/1.9 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;border-radius:4px;text-align:center;letter-spacing:.03em}
 .method.post{background:#e6fcf5;color:#087f5b}.method.get{background:#e7f5ff;color:#1971c2}
+.method.put{background:#fff4e6;color:#d9480f}
+.method.delete{background:#fff5f5;color:#c92a2a}
 figure.code{margin:14px 0 20px;border:1px solid #e3e8ee;border-radius:8px;background:#f6f8fa;overflow:hidden}
 .code-head{display:flex;align-items:center;justify-content:space-between;padding:6px 8px 6px 14px;border-bottom:1px solid #e3e8ee;font-size:12px;font-weight:600;color:#6a737d;background:#f1f4f7}
 .copy{font:inherit;font-weight:500;color:#495057;background:#fff;border:1px solid #d0d7de;border-radius:5px;padding:2px 10px;cursor:pointer}

@@ -1,34 +1,14 @@
 import e from 'escape-html';
 import { codeBlock } from './code-block.js';
 import { docsScript, docsStyle } from './docs-assets.js';
+import { developerApiSection, secretKeysSection } from './docs-developer-api.js';
+import { demoModelId, h2, h3, sections } from './docs-headings.js';
 
 export type DocsModel = { id: string; inputPerMillion: number; outputPerMillion: number };
 export type DocsPageInput = { apiUrl: string; consoleUrl: string; models: DocsModel[] };
 
-export const demoModelId = 'meterway-demo';
-
-const sections = [
-  ['overview', 'Overview'],
-  ['authentication', 'Authentication'],
-  ['quickstart-fetch', 'Quickstart: fetch'],
-  ['quickstart-sdk', 'Quickstart: openai SDK'],
-  ['end-user-tokens', 'End-user tokens'],
-  ['metering', 'Metering and billing'],
-  ['errors', 'Errors'],
-  ['limits', 'Limits'],
-  ['models', 'Models and pricing'],
-  ['reference', 'API reference'],
-] as const;
-type SectionId = (typeof sections)[number][0];
-
 const usd = (value: number) =>
   Number.isFinite(value) ? `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })}` : e(String(value));
-
-const h2 = (id: SectionId) => {
-  const title = sections.find(([sectionId]) => sectionId === id)?.[1] ?? id;
-  return `<h2 id="${id}">${title}<a class="anchor" href="#${id}" aria-label="Link to ${title}">#</a></h2>`;
-};
-const h3 = (id: string, title: string) => `<h3 id="${id}">${title}<a class="anchor" href="#${id}" aria-label="Link to ${title}">#</a></h3>`;
 
 const logo = `<svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true"><rect width="24" height="24" rx="6" fill="#fff" fill-opacity=".18"/><path d="M5 17V7l7 6 7-6v10" fill="none" stroke="#fff" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 
@@ -76,7 +56,7 @@ ${codeBlock(`POST ${base}/chat/completions\nAuthorization: Bearer pk_live_…\nC
     <tr><td><code>localhost</code></td><td><code>http://localhost:5173</code>, <code>https://localhost:3000</code>, …</td><td>Any other host. Remove it before going to production.</td></tr>
   </tbody>
 </table></div>
-<p>Requests without an <code>Origin</code> header, such as server-side code or <code>curl</code>, are refused with <code>403 origin_not_allowed</code>. Browsers add the header on their own; you never set it yourself.</p>
+<p>Requests with a publishable key and without an <code>Origin</code> header, such as server-side code or <code>curl</code>, are refused with <code>403 origin_not_allowed</code>. Browsers add the header on their own; you never set it yourself. Your servers use a <a href="#secret-keys">secret key</a> instead.</p>
 <div class="callout warn"><strong>Origin is not a secret.</strong><p>Outside a browser, anyone can send any <code>Origin</code> header, so the allowed origins stop other websites from using your key but cannot stop a determined script. If your app signs its users in, require <a href="#end-user-tokens">end-user tokens</a>: a copied key then does nothing without a signed-in user of your app, and each user meets their own caps. Without them, the caps per visitor address below are the protection. Either way the budget bounds the damage: keep each key's budget tight, and use one key per app.</p></div>
 ${h3('copied-key', 'Limits for a copied key')}
 <p>Set these on each key in the <a href="${dashboard}">console</a> (create or edit the key):</p>
@@ -321,6 +301,13 @@ ${h2('metering')}
     ],
     [402, 'insufficient_quota', 'insufficient_quota', `Your prepaid credit is exhausted. <a href="${dashboard}">Top up in the console</a>.`],
     [403, 'permission_error', 'origin_not_allowed', "The <code>Origin</code> header is missing or is not one of the key's allowed origins."],
+    [
+      403,
+      'permission_error',
+      'secret_key_in_browser',
+      'A secret key came with an <code>Origin</code> header, from a web page. Roll or delete the key; see <a href="#secret-keys">Secret keys</a>.',
+    ],
+    [403, 'permission_error', 'admin_key_not_allowed', 'A secret key with the admin scope works on the <a href="#developer-api">developer API</a> only.'],
     [403, 'permission_error', 'model_not_allowed', 'The key does not allow this model. <code>GET /v1/models</code> lists the ones it does.'],
     [403, 'permission_error', 'client_blocked', "The key's owner has blocked calls from your address."],
     [403, 'permission_error', 'end_user_blocked', "The key's owner has blocked this end user."],
@@ -415,7 +402,7 @@ ${h2('reference')}
 <div class="layout" id="top">
 ${toc}
 <main>
-${overview}${authentication}${quickstartFetch}${quickstartSdk}${endUserTokens}${metering}${errors}${limits}${modelsSection}${reference}
+${overview}${authentication}${quickstartFetch}${quickstartSdk}${endUserTokens}${secretKeysSection({ base, dashboard })}${developerApiSection({ apiUrl, dashboard })}${metering}${errors}${limits}${modelsSection}${reference}
 <footer>Meterway API · <a href="${dashboard}">Console</a> · <a href="${openapi}">OpenAPI</a></footer>
 </main>
 </div>

@@ -92,6 +92,39 @@ describe('GET /docs', () => {
     expect(text).toContain("the last 24 hours' top client addresses and end users by calls and by spend");
   });
 
+  it('explains secret keys: servers only, the two scopes, the openai SDK on a server, never in a page', () => {
+    expect(html).toContain('<h2 id="secret-keys">Secret keys (servers)');
+    expect(html).toContain('<li><a href="#secret-keys">Secret keys (servers)</a></li>');
+    expect(text).toContain("const client = new OpenAI({ apiKey: 'sk_live_…', baseURL: 'https://api.example.test/v1' });");
+    expect(text).toContain('Never in a web page.');
+    expect(text).toContain('403 secret_key_in_browser');
+    expect(text).toMatch(/Gateway: calls models .*Admin: works on the developer API/s);
+    expect(text).toContain('Secret keys → New secret key');
+  });
+
+  it('documents the developer API: how to get an admin key, and a curl example for every route', () => {
+    expect(html).toContain('<h2 id="developer-api">Developer API');
+    expect(text).toContain('Base URLhttps://api.example.test/v1/organization');
+    expect(text).toMatch(/choose the scope Admin/);
+    const auth = '-H "Authorization: Bearer $METERWAY_ADMIN_KEY"';
+    const api = 'https://api.example.test/v1/organization';
+    for (const example of [
+      `curl ${api}/balance ${auth}`,
+      `curl "${api}/credit-history?limit=20" ${auth}`,
+      `curl "${api}/usage?secretKeyId=`,
+      `curl "${api}/usage?publishableKeyId=`,
+      `curl "${api}/usage/daily?days=7" ${auth}`,
+      `curl -X POST ${api}/publishable-keys ${auth}`,
+      `curl -X PUT ${api}/publishable-keys/`,
+      `curl -X DELETE ${api}/publishable-keys/`,
+    ])
+      expect(text).toContain(example);
+    for (const code of ['gateway_key_not_allowed', 'secret_key_in_browser', 'invalid_api_key', 'rate_limit_exceeded']) expect(text).toContain(code);
+    expect(text).toContain('secret key sk_live_AbCd… (its name)');
+    expect(text).toContain('remainingSpendAmount');
+    expect(text).toContain('promotionalCreditAmount');
+  });
+
   it('lists each model with its prices per million tokens', () => {
     const row = (id: string) => html.match(new RegExp(`<tr><td><code>${id}</code>.*?</tr>`))?.[0] ?? '';
     expect(row('meterway-demo')).toMatch(/\$0\.10<\/td>.*\$0\.40<\/td>/);
@@ -108,6 +141,8 @@ describe('GET /docs', () => {
       [401, 'invalid_request_error', 'invalid_end_user_token'],
       [402, 'insufficient_quota', 'insufficient_quota'],
       [403, 'permission_error', 'origin_not_allowed'],
+      [403, 'permission_error', 'secret_key_in_browser'],
+      [403, 'permission_error', 'admin_key_not_allowed'],
       [403, 'permission_error', 'model_not_allowed'],
       [403, 'permission_error', 'client_blocked'],
       [403, 'permission_error', 'end_user_blocked'],
