@@ -14,6 +14,7 @@ import { apiMetrics } from './plugins/metrics.js';
 import { identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson, sendFrameworkError } from './plugins/problem-json.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
+import { registerWebhooks } from './plugins/webhooks.js';
 import { requireSystemAdmin, requireViewer } from './plugins/session-auth.js';
 import type { FastifyZodInstance } from './plugins/zod.js';
 import { adminRoutes } from './routes/admin/index.js';
@@ -91,6 +92,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   registerAlerts(fastify, deps, mailer);
   registerAutoTopUp(fastify, deps, { mailer, payments: routeDeps.payments });
   registerGrantExpiry(fastify, deps);
+  registerWebhooks(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
   const pricedModels = pricedModelsOf(pricing);
   docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels });

@@ -22,6 +22,8 @@ export type AppDeps = {
   onAlertRound?: () => void;
   /** Called when a round of the auto top-up worker has finished (charges sent, failures mailed). */
   onAutoTopUpRound?: () => void;
+  /** Called when a round of the webhook delivery worker has finished. */
+  onWebhookRound?: () => void;
 };
 
 /** What route modules receive: the deps plus what the app resolved at boot. */

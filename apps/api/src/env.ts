@@ -33,6 +33,7 @@ const apiEnv = z
     ALERT_CHECK_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(5_000),
     AUTO_TOP_UP_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(3_000),
     GRANT_EXPIRY_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(60_000),
+    WEBHOOK_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').default(2_000),
     TRUST_PROXY: trustProxySetting,
   })
   .superRefine((env, context) => {
@@ -103,6 +104,8 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     autoTopUp: { intervalMs: env.AUTO_TOP_UP_INTERVAL_MS },
     /** How often each instance takes expired promotional grants' remainders out of the balances. */
     grants: { expiryIntervalMs: env.GRANT_EXPIRY_INTERVAL_MS },
+    /** How often each instance sends the webhook deliveries that are due. */
+    webhooks: { intervalMs: env.WEBHOOK_INTERVAL_MS },
     sandbox: { taxRate: env.SANDBOX_TAX_RATE, checkoutTtlMinutes: env.SANDBOX_CHECKOUT_TTL_MINUTES },
   };
 }

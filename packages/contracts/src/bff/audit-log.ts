@@ -30,6 +30,8 @@ export const auditActions = [
   'auto_top_up.updated',
   'auto_top_up.card_saved',
   'auto_top_up.disabled',
+  'webhook_endpoint.created',
+  'webhook_endpoint.deleted',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

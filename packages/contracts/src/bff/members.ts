@@ -18,6 +18,8 @@ export const rolesAllowedTo = {
   /** The balance, usage, chat completions, feedback, and one's own memberships. */
   seeOrganization: roles,
   manageKeys: ['owner', 'admin', 'developer'],
+  /** Webhook endpoints and their deliveries. */
+  manageWebhooks: ['owner', 'admin', 'developer'],
   /** Add credit, open invoices, alert settings. */
   manageCredit: ['owner', 'admin', 'billing'],
   /** Members, invitations and the audit log. */

@@ -16,6 +16,7 @@ import { paymentRoutes } from './payments.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
 import { secretKeyRoutes } from './secret-keys.js';
 import { usageDailyRoutes } from './usage-daily.js';
+import { webhookEndpointRoutes } from './webhook-endpoints.js';
 
 /** The console's backend routes; the caller has authenticated the viewer, each route names the roles it allows (config.roles). */
 export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
@@ -35,4 +36,5 @@ export function bffRoutes(app: FastifyZodInstance, deps: RouteDeps) {
   auditLogRoutes(app, deps);
   creditHistoryRoutes(app, deps);
   autoTopUpRoutes(app, deps);
+  webhookEndpointRoutes(app, deps);
 }
