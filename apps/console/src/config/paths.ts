@@ -16,7 +16,8 @@ export const paths = {
   dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
   chatCompletions: {
     path: '/chat-completions',
-    getHref: (publishableKeyId?: string) => withQuery('/chat-completions', { publishableKeyId }),
+    /** One key's calls: a publishable or a secret key (issue #23). */
+    getHref: (keyFilter: { publishableKeyId?: string; secretKeyId?: string } = {}) => withQuery('/chat-completions', keyFilter),
   },
   addCredits: {
     path: '/add-credits',

@@ -314,7 +314,7 @@ describe('/chat-completions usage chart', () => {
     });
   };
   const totals = async () => within(await screen.findByRole('group', { name: 'Usage totals' }));
-  const keySelect = () => screen.getByRole('combobox', { name: 'Publishable key' });
+  const keySelect = () => screen.getByRole('combobox', { name: 'Key' });
 
   it('shows the period totals and a daily chart stacked by model, its days in UTC', async () => {
     server.use(meHandlers.signedIn(), listsHandlers.chatCompletions(pageOf([buildChatCompletion()])), usageHandlers.daily(usage()));

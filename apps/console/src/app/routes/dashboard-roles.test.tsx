@@ -87,7 +87,7 @@ describe('/chat-completions by role', () => {
     const { user } = renderRoute('/chat-completions');
 
     expect(await screen.findByText('No chat completions found')).toBeInTheDocument();
-    expect(screen.queryByRole('combobox', { name: 'Publishable key' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Key' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeInTheDocument();
     await user.click(await screen.findByRole('radio', { name: 'By key' }));
     expect(await screen.findByText('Web app')).toBeInTheDocument();

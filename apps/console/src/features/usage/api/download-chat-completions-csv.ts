@@ -1,8 +1,9 @@
 import { type CsvDownloadOptions, type CsvFile, downloadCsv } from '../../../lib/download-csv';
+import { keyFilterQuery, type UsageKeyFilter } from '../key-filter-params';
 
 // GET /bff/chat-completions/export: the calls as CSV, streamed, with the row count in X-Total-Count.
 
-export type ChatCompletionsCsvRequest = { publishableKeyId?: string | undefined; asc: boolean };
+export type ChatCompletionsCsvRequest = { keyFilter?: UsageKeyFilter; asc: boolean };
 
-export const downloadChatCompletionsCsv = ({ publishableKeyId, asc }: ChatCompletionsCsvRequest, options?: CsvDownloadOptions): Promise<CsvFile> =>
-  downloadCsv('/bff/chat-completions/export', { publishableKeyId: publishableKeyId || undefined, asc: String(asc) }, 'chat-completions.csv', options);
+export const downloadChatCompletionsCsv = ({ keyFilter, asc }: ChatCompletionsCsvRequest, options?: CsvDownloadOptions): Promise<CsvFile> =>
+  downloadCsv('/bff/chat-completions/export', { ...keyFilterQuery(keyFilter ?? {}), asc: String(asc) }, 'chat-completions.csv', options);

@@ -2,10 +2,11 @@ import { chatCompletionPageSchema } from '@meterway/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ListRequest } from '../../../components/pager';
 import { apiRequest } from '../../../lib/api-client';
+import type { UsageKeyFilter } from '../key-filter-params';
 
-// GET /bff/chat-completions (spec §7): one page of the organisation's metered calls.
+// GET /bff/chat-completions (spec §7): one page of the organisation's metered calls, optionally one key's (of either kind).
 
-export type ChatCompletionsRequest = ListRequest & { publishableKeyId?: string };
+export type ChatCompletionsRequest = ListRequest & UsageKeyFilter;
 
 export const getChatCompletions = (request: ChatCompletionsRequest, signal?: AbortSignal) =>
   apiRequest('/bff/chat-completions', { query: request, schema: chatCompletionPageSchema, signal });

@@ -5,6 +5,7 @@ import { idColumn } from '../../../components/id-column';
 import { useTokenPaging } from '../../../components/pager';
 import { useChatCompletions } from '../api/get-chat-completions';
 import { formatDateTime } from '../../../lib/format';
+import { keyFilterQuery, type UsageKeyFilter } from '../key-filter-params';
 import { formatCost, formatTokens } from '../usage-format';
 
 const columns: readonly PagedTableColumn<ChatCompletion>[] = [
@@ -54,10 +55,10 @@ function OrDash({ value }: { value: string | null }) {
   );
 }
 
-/** The organisation's metered calls, newest first, optionally one publishable key's. */
-export function ChatCompletionsTable({ publishableKeyId }: { publishableKeyId?: string }) {
+/** The organisation's metered calls, newest first, optionally one key's (publishable or secret). */
+export function ChatCompletionsTable({ keyFilter = {} }: { keyFilter?: UsageKeyFilter }) {
   const paging = useTokenPaging();
-  const query = useChatCompletions({ ...paging.request, ...(publishableKeyId ? { publishableKeyId } : {}) });
+  const query = useChatCompletions({ ...paging.request, ...keyFilterQuery(keyFilter) });
   return (
     <PagedTable
       label="Chat completions"

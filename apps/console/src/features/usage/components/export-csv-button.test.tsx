@@ -57,7 +57,7 @@ afterEach(() => {
 describe('ExportCsvButton', () => {
   it("shows the progress, then saves exactly what the api sent under the api's file name", async () => {
     const stream = exportStream();
-    const { user } = renderComponent(<ExportCsvButton publishableKeyId={keyId} asc={false} />);
+    const { user } = renderComponent(<ExportCsvButton keyFilter={{ publishableKeyId: keyId }} asc={false} />);
 
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     stream.send(header + rows(0, 30));

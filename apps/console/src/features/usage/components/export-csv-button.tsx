@@ -2,6 +2,6 @@ import { ExportCsvButton as ListExportButton } from '../../../components/export-
 import { type ChatCompletionsCsvRequest, downloadChatCompletionsCsv } from '../api/download-chat-completions-csv';
 
 /** "Export CSV" of the calls the table shows (its key filter and order), with progress and Cancel. */
-export function ExportCsvButton({ publishableKeyId, asc }: ChatCompletionsCsvRequest) {
-  return <ListExportButton what="chat completions" download={(options) => downloadChatCompletionsCsv({ publishableKeyId, asc }, options)} />;
+export function ExportCsvButton({ keyFilter, asc }: ChatCompletionsCsvRequest) {
+  return <ListExportButton what="chat completions" download={(options) => downloadChatCompletionsCsv({ keyFilter, asc }, options)} />;
 }

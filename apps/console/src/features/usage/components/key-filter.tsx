@@ -1,34 +1,48 @@
-import { Select } from '@mantine/core';
+import { type ComboboxData, Select } from '@mantine/core';
+import type { UsageKeyFilter } from '../key-filter-params';
 
 type KeyOption = { id: string; name: string };
 
 const allKeys = 'all';
 
-type KeyFilterProps = {
-  /** Undefined while the keys load. */
-  keys: readonly KeyOption[] | undefined;
-  /** The chosen key's id; undefined for every key. */
-  value: string | undefined;
-  onChange: (keyId: string | undefined) => void;
+// One Select for both kinds of key: its values say which kind, so an id names its list parameter.
+const publishableValue = (id: string) => `publishable:${id}`;
+const secretValue = (id: string) => `secret:${id}`;
+
+const filterOf = (value: string | null): UsageKeyFilter => {
+  const [kind, id] = (value ?? '').split(/:(.*)/s);
+  if (!id) return {};
+  return kind === 'secret' ? { secretKeyId: id } : { publishableKeyId: id };
 };
 
-/** Chooses whose usage the page shows: every key, or one. */
-export function KeyFilter({ keys, value, onChange }: KeyFilterProps) {
-  // A key the URL names that the list lacks (a deleted key's history) stays chosen, and says so.
-  const listed = !value || !keys || keys.some((key) => key.id === value);
-  const data = [
+type KeyFilterProps = {
+  /** Undefined while the keys load. */
+  publishableKeys: readonly KeyOption[] | undefined;
+  /** The secret keys (issue #23); undefined while they load. */
+  secretKeys: readonly KeyOption[] | undefined;
+  /** The chosen key; empty for every key. */
+  value: UsageKeyFilter;
+  onChange: (filter: UsageKeyFilter) => void;
+};
+
+/** Chooses whose usage the page shows: every key, or one publishable or secret key. */
+export function KeyFilter({ publishableKeys, secretKeys, value, onChange }: KeyFilterProps) {
+  const selected = value.publishableKeyId ? publishableValue(value.publishableKeyId) : value.secretKeyId ? secretValue(value.secretKeyId) : allKeys;
+  const publishable = (publishableKeys ?? []).map((key) => ({ value: publishableValue(key.id), label: key.name }));
+  // "(secret)" in the label too: a name may be the same in both lists.
+  const secret = (secretKeys ?? []).map((key) => ({ value: secretValue(key.id), label: `${key.name} (secret)` }));
+  // A key the URL names that the lists lack (a deleted key's history) stays chosen, and says so.
+  const listed = selected === allKeys || !publishableKeys || !secretKeys || [...publishable, ...secret].some((option) => option.value === selected);
+  const data: ComboboxData = [
     { value: allKeys, label: 'All keys' },
-    ...(keys ?? []).map((key) => ({ value: key.id, label: key.name })),
-    ...(listed ? [] : [{ value: value, label: 'Unlisted key' }]),
+    ...(listed ? [] : [{ value: selected, label: 'Unlisted key' }]),
+    // Grouped once there are secret keys; until then the list reads as it always did.
+    ...(secret.length > 0
+      ? [
+          { group: 'Publishable keys', items: publishable },
+          { group: 'Secret keys', items: secret },
+        ]
+      : publishable),
   ];
-  return (
-    <Select
-      label="Publishable key"
-      data={data}
-      value={value ?? allKeys}
-      onChange={(next) => onChange(next && next !== allKeys ? next : undefined)}
-      allowDeselect={false}
-      w={240}
-    />
-  );
+  return <Select label="Key" data={data} value={selected} onChange={(next) => onChange(filterOf(next))} allowDeselect={false} w={260} />;
 }
