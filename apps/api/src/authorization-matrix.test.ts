@@ -39,6 +39,8 @@ const adminOnly = { anonymous: 401, unverified: 401, userB: 403, admin: 200, use
 const keyOrigin = 'https://matrix.example.com';
 const keyBody = { name: 'Matrix', budget: 5, budgetType: 'monthly', allowedOrigins: [keyOrigin] };
 const chatBody = { model: 'meterway-demo', messages: [{ role: 'user', content: 'Hello from the matrix.' }] };
+const secretKeyBody = { name: 'Matrix server', budget: 5, budgetType: 'monthly' };
+const adminKeyBody = { ...secretKeyBody, name: 'Matrix admin', scope: 'admin' };
 
 type Checkout = { checkoutSessionId: string; clientSecret: string };
 /** What the rows aim at: user A's keys, checkout sessions and invoices link, and B's for contrast. */
@@ -55,6 +57,15 @@ const f = {} as {
   portalTokenOfB: string;
   memberOfA: string;
   invitationOfA: string;
+  /** A's secret key the /bff/secret-keys rows change, roll and delete. */
+  secretKeyOfA: string;
+  /** A's gateway-scoped secret key, A's and B's admin-scoped ones, and the value of a deleted admin key of A's. */
+  serverKeyOfA: { id: string; value: string };
+  adminKeyOfA: { id: string; value: string };
+  adminKeyOfB: { id: string; value: string };
+  revokedAdminKeyOfA: string;
+  /** A's publishable key the developer-API rows update and delete. */
+  apiKeyOfA: string;
 };
 /** Each signed-up caller goes back to the organisation they had (a row that made them another leaves them in it). */
 const backToOwnOrganizations = async () => {
@@ -102,6 +113,12 @@ const matrix: Record<string, Case> = {
     expect: ownerOnly(204),
   },
   'DELETE /bff/publishable-keys/:publishableKeyId': { url: () => `/bff/publishable-keys/${f.keyOfA}`, expect: ownerOnly(204) },
+  'GET /bff/secret-keys': { url: () => '/bff/secret-keys', expect: signedIn(200) },
+  'POST /bff/secret-keys': { url: () => '/bff/secret-keys', body: secretKeyBody, expect: signedIn(201) },
+  'PUT /bff/secret-keys/:secretKeyId': { url: () => `/bff/secret-keys/${f.secretKeyOfA}`, body: secretKeyBody, expect: ownerOnly(200) },
+  // Before DELETE, which leaves no key to roll.
+  'POST /bff/secret-keys/:secretKeyId/roll': { url: () => `/bff/secret-keys/${f.secretKeyOfA}/roll`, body: { overlapHours: 1 }, expect: ownerOnly(200) },
+  'DELETE /bff/secret-keys/:secretKeyId': { url: () => `/bff/secret-keys/${f.secretKeyOfA}`, expect: ownerOnly(204) },
   'GET /bff/chat-completions': { url: () => '/bff/chat-completions', expect: signedIn(200) },
   'GET /bff/chat-completions/export': { url: () => '/bff/chat-completions/export', expect: signedIn(200) },
   // Each organisation's owner reads their own organisation's audit log only (audit-log.test.ts checks what each sees).
@@ -154,6 +171,19 @@ const matrix: Record<string, Case> = {
   // A session cookie is not a publishable key, not even the owner's.
   'GET /v1/models': { url: () => '/v1/models', headers: { origin: keyOrigin }, expect: everyone(401) },
   'POST /v1/chat/completions': { url: () => '/v1/chat/completions', headers: { origin: keyOrigin }, body: chatBody, expect: everyone(401) },
+  // Nor is it a secret key: the developer API takes an admin-scoped one only (its own rows below try the keys).
+  'GET /v1/organization/balance': { url: () => '/v1/organization/balance', expect: everyone(401) },
+  'GET /v1/organization/credit-history': { url: () => '/v1/organization/credit-history', expect: everyone(401) },
+  'GET /v1/organization/usage': { url: () => '/v1/organization/usage', expect: everyone(401) },
+  'GET /v1/organization/usage/daily': { url: () => '/v1/organization/usage/daily', expect: everyone(401) },
+  'GET /v1/organization/publishable-keys': { url: () => '/v1/organization/publishable-keys', expect: everyone(401) },
+  'POST /v1/organization/publishable-keys': { url: () => '/v1/organization/publishable-keys', body: keyBody, expect: everyone(401) },
+  'PUT /v1/organization/publishable-keys/:publishableKeyId': {
+    url: () => `/v1/organization/publishable-keys/${f.apiKeyOfA}`,
+    body: keyBody,
+    expect: everyone(401),
+  },
+  'DELETE /v1/organization/publishable-keys/:publishableKeyId': { url: () => `/v1/organization/publishable-keys/${f.apiKeyOfA}`, expect: everyone(401) },
   // The client secret is the sandbox's credential: without the right one, not even the owner's cookie opens the session.
   'GET /sandbox/checkout-sessions/:checkoutSessionId': {
     url: () => `/sandbox/checkout-sessions/${f.openCheckoutOfA.checkoutSessionId}?client_secret=${f.checkoutOfB.clientSecret}`,
@@ -244,6 +274,16 @@ beforeAll(async () => {
   const deleted = (await as('userA', 'GET', '/bff/publishable-keys')).json().publishableKeys.find((key: { value: string }) => key.value === f.deletedKeyOfA);
   await as('userA', 'DELETE', `/bff/publishable-keys/${deleted.id}`);
   f.keyOfB = (await as('userB', 'POST', '/bff/publishable-keys', { ...keyBody, allowedOrigins: ['https://b.example.com'] })).json();
+  // Secret keys, made as the console makes them.
+  f.secretKeyOfA = (await as('userA', 'POST', '/bff/secret-keys', secretKeyBody)).json().id;
+  f.serverKeyOfA = (await as('userA', 'POST', '/bff/secret-keys', { ...secretKeyBody, name: 'Matrix backend' })).json();
+  f.adminKeyOfA = (await as('userA', 'POST', '/bff/secret-keys', adminKeyBody)).json();
+  f.adminKeyOfB = (await as('userB', 'POST', '/bff/secret-keys', adminKeyBody)).json();
+  const revoked = (await as('userA', 'POST', '/bff/secret-keys', { ...adminKeyBody, name: 'Matrix revoked' })).json();
+  expect((await as('userA', 'DELETE', `/bff/secret-keys/${revoked.id}`)).statusCode).toBe(204);
+  f.revokedAdminKeyOfA = revoked.value;
+  f.apiKeyOfA = (await as('userA', 'POST', '/bff/publishable-keys', { ...keyBody, name: 'Managed by a script' })).json().id;
+  expect([f.serverKeyOfA.value, f.adminKeyOfA.value, f.adminKeyOfB.value, f.revokedAdminKeyOfA].every((value) => /^sk_live_/.test(value))).toBe(true);
 
   // A pays $5 (so A's key can call the gateway) and leaves a second top-up open.
   f.paidCheckoutOfA = (await as('userA', 'POST', '/bff/stripe/checkout-session', { amount: 5 })).json();
@@ -421,6 +461,10 @@ describe('the gateway: only a live key, from one of its origins', () => {
     ["A's key, a subdomain of its origin", () => ({ authorization: keyA(), origin: 'https://x.matrix.example.com' }), 403],
     ["B's key from A's origin", () => ({ authorization: `Bearer ${f.keyOfB.value}`, origin: keyOrigin }), 403],
     ["A's key from its origin", () => ({ authorization: keyA(), origin: keyOrigin }), 200],
+    ["A's gateway-scoped secret key from a page", () => ({ authorization: `Bearer ${f.serverKeyOfA.value}`, origin: keyOrigin }), 403],
+    ["A's admin-scoped secret key from a server", () => ({ authorization: `Bearer ${f.adminKeyOfA.value}` }), 403],
+    ["A's deleted admin-scoped secret key", () => ({ authorization: `Bearer ${f.revokedAdminKeyOfA}` }), 401],
+    ["A's gateway-scoped secret key from a server", () => ({ authorization: `Bearer ${f.serverKeyOfA.value}` }), 200],
   ];
   for (const [what, headers, status] of cases) {
     it(`${what}: ${status}`, async () => {
@@ -434,6 +478,82 @@ describe('the gateway: only a live key, from one of its origins', () => {
       }
     });
   }
+});
+
+/**
+ * Every developer-API route × every kind of credential: only a live admin-scoped secret key, from a
+ * server, reaches it; another organisation's admin key reaches its own organisation only (404 for
+ * A's key ids, nothing of A's in its answers).
+ */
+describe('the developer API: only a live admin-scoped secret key, for its own organisation', () => {
+  type Caller = 'none' | 'cookie' | 'publishable' | 'gatewayScope' | 'revoked' | 'fromPage' | 'otherOrganization' | 'admin';
+  const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
+  /** Tried in this order, so A's admin key's destructive call (DELETE) comes last. */
+  const callers: Record<Caller, () => Record<string, string>> = {
+    none: () => ({}),
+    cookie: () => ({ cookie: cookies.userA ?? '' }),
+    publishable: () => bearer(f.gatewayKeyOfA.value),
+    gatewayScope: () => bearer(f.serverKeyOfA.value),
+    revoked: () => bearer(f.revokedAdminKeyOfA),
+    fromPage: () => ({ ...bearer(f.adminKeyOfA.value), origin: keyOrigin }),
+    otherOrganization: () => bearer(f.adminKeyOfB.value),
+    admin: () => bearer(f.adminKeyOfA.value),
+  };
+  const refused = { none: 401, cookie: 401, publishable: 401, gatewayScope: 403, revoked: 401, fromPage: 403 };
+  type DeveloperCase = { url: () => string; body?: object; otherOrganization: number; admin: number };
+  const keyOfAUrl = () => `/v1/organization/publishable-keys/${f.apiKeyOfA}`;
+  const developerCases: Record<string, DeveloperCase> = {
+    'GET /v1/organization/balance': { url: () => '/v1/organization/balance', otherOrganization: 200, admin: 200 },
+    'GET /v1/organization/credit-history': { url: () => '/v1/organization/credit-history', otherOrganization: 200, admin: 200 },
+    'GET /v1/organization/usage': { url: () => '/v1/organization/usage', otherOrganization: 200, admin: 200 },
+    'GET /v1/organization/usage/daily': { url: () => '/v1/organization/usage/daily?days=7', otherOrganization: 200, admin: 200 },
+    'GET /v1/organization/publishable-keys': { url: () => '/v1/organization/publishable-keys', otherOrganization: 200, admin: 200 },
+    'POST /v1/organization/publishable-keys': { url: () => '/v1/organization/publishable-keys', body: keyBody, otherOrganization: 201, admin: 201 },
+    'PUT /v1/organization/publishable-keys/:publishableKeyId': { url: keyOfAUrl, body: keyBody, otherOrganization: 404, admin: 200 },
+    'DELETE /v1/organization/publishable-keys/:publishableKeyId': { url: keyOfAUrl, otherOrganization: 404, admin: 204 },
+  };
+  /** What B's admin key must never see of A's. */
+  const secretsOfA = () => [organizationOf.userA, f.gatewayKeyOfA.id, f.gatewayKeyOfA.value, f.apiKeyOfA, f.serverKeyOfA.id, f.adminKeyOfA.id];
+
+  it('has a row for every developer-API route', () => {
+    const registered = t.app.routeTable.filter((route) => route.url.startsWith('/v1/organization')).map((route) => `${route.method} ${route.url}`);
+    expect([...new Set(registered)].sort()).toEqual(Object.keys(developerCases).sort());
+  });
+
+  for (const [route, testCase] of Object.entries(developerCases)) {
+    const expected = { ...refused, otherOrganization: testCase.otherOrganization, admin: testCase.admin };
+    it(`${route}: ${Object.entries(expected)
+      .map(([caller, status]) => `${caller} ${status}`)
+      .join(', ')}`, async () => {
+      const method = route.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
+      const statuses = {} as Record<Caller, number>;
+      for (const [caller, headers] of Object.entries(callers) as [Caller, () => Record<string, string>][]) {
+        const response = await send({ method, url: testCase.url(), headers: headers(), ...(testCase.body ? { payload: testCase.body } : {}) });
+        statuses[caller] = response.statusCode;
+        if (response.statusCode >= 400) {
+          expect(Object.keys(response.json()), `${caller}: ${response.body}`).toEqual(['error']);
+          expect(response.json().error, caller).toMatchObject({ message: expect.stringMatching(/\S/), type: expect.any(String), code: expect.any(String) });
+        }
+        if (caller === 'otherOrganization') for (const secret of secretsOfA()) expect(response.body, `B's admin key sees ${secret}`).not.toContain(secret);
+      }
+      expect(statuses).toEqual(expected);
+    });
+  }
+
+  it("filters usage by A's key for A's admin key only, and A's keys stand after B's attempts", async () => {
+    const usageOf = async (value: string) =>
+      (await send({ method: 'GET', url: `/v1/organization/usage?publishableKeyId=${f.gatewayKeyOfA.id}`, headers: bearer(value) })).json().items;
+    // The three calls of the set-up, and any the gateway rows made since.
+    const ofA = await usageOf(f.adminKeyOfA.value);
+    expect(ofA.length).toBeGreaterThanOrEqual(3);
+    expect(ofA.every((item: { publishableKeyId: string }) => item.publishableKeyId === f.gatewayKeyOfA.id)).toBe(true);
+    expect(await usageOf(f.adminKeyOfB.value)).toEqual([]);
+    const keysOfA = (await as('userA', 'GET', '/bff/publishable-keys')).json().publishableKeys.map((key: { id: string }) => key.id);
+    expect(keysOfA).toContain(f.gatewayKeyOfA.id);
+    // The key the rows created with B's admin key is B's.
+    const keysOfB = (await as('userB', 'GET', '/bff/publishable-keys')).json().publishableKeys.map((key: { name: string }) => key.name);
+    expect(keysOfB).toContain(keyBody.name);
+  });
 });
 
 describe('the Stripe webhook: only the signature counts', () => {
@@ -511,6 +631,8 @@ const team = {} as {
   organizationId: string;
   sharedKey: string;
   keyOf: Record<TeamRole, string>;
+  sharedSecretKey: string;
+  secretKeyOf: Record<TeamRole, string>;
   blockOf: Record<TeamRole, string>;
   memberToChange: string;
   removableOf: Record<TeamRole, string>;
@@ -535,6 +657,7 @@ const switchBackToTeam = async (role: TeamRole) => {
 };
 const stamp = Date.now();
 const teamKeyBody = { name: 'Team key', budget: 5, budgetType: 'monthly', allowedOrigins: [keyOrigin] };
+const teamSecretKeyBody = { name: 'Team server key', budget: 5, budgetType: 'monthly' };
 const get = (url: string) => (): TeamRequest => ({ method: 'GET', url });
 const sharedKeyUrl = (suffix = '') => `/bff/publishable-keys/${team.sharedKey}${suffix}`;
 
@@ -585,6 +708,23 @@ const teamCases: Record<string, TeamCase> = {
     allowed: 'manageKeys',
     status: 204,
     request: (role) => ({ method: 'DELETE', url: `/bff/publishable-keys/${team.keyOf[role]}` }),
+  },
+  'GET /bff/secret-keys': { allowed: 'manageKeys', status: 200, request: get('/bff/secret-keys') },
+  'POST /bff/secret-keys': { allowed: 'manageKeys', status: 201, request: () => ({ method: 'POST', url: '/bff/secret-keys', body: teamSecretKeyBody }) },
+  'PUT /bff/secret-keys/:secretKeyId': {
+    allowed: 'manageKeys',
+    status: 200,
+    request: () => ({ method: 'PUT', url: `/bff/secret-keys/${team.sharedSecretKey}`, body: teamSecretKeyBody }),
+  },
+  'POST /bff/secret-keys/:secretKeyId/roll': {
+    allowed: 'manageKeys',
+    status: 200,
+    request: () => ({ method: 'POST', url: `/bff/secret-keys/${team.sharedSecretKey}/roll`, body: { overlapHours: 1 } }),
+  },
+  'DELETE /bff/secret-keys/:secretKeyId': {
+    allowed: 'manageKeys',
+    status: 204,
+    request: (role) => ({ method: 'DELETE', url: `/bff/secret-keys/${team.secretKeyOf[role]}` }),
   },
   'POST /bff/stripe/checkout-session': {
     allowed: 'manageCredit',
@@ -697,11 +837,15 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
     const createKey = async () => (await asMember('owner', { method: 'POST', url: '/bff/publishable-keys', body: teamKeyBody })).json().id as string;
     team.sharedKey = await createKey();
     team.keyOf = perRole(() => '');
+    const createSecretKey = async () => (await asMember('owner', { method: 'POST', url: '/bff/secret-keys', body: teamSecretKeyBody })).json().id as string;
+    team.sharedSecretKey = await createSecretKey();
+    team.secretKeyOf = perRole(() => '');
     team.blockOf = perRole(() => '');
     team.removableOf = perRole(() => '');
     team.invitationOf = perRole(() => '');
     for (const [index, role] of teamRoles.entries()) {
       team.keyOf[role] = await createKey();
+      team.secretKeyOf[role] = await createSecretKey();
       const block = await asMember('owner', { method: 'POST', url: sharedKeyUrl('/blocks'), body: { clientAddress: `198.51.100.${60 + index}` } });
       team.blockOf[role] = block.json().id;
       team.removableOf[role] = await insertedMember(`removable-${role}`);
@@ -752,6 +896,9 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
       ['manageKeys', { method: 'PUT', url: `/bff/publishable-keys/${f.gatewayKeyOfA.id}`, body: teamKeyBody }],
       ['manageKeys', { method: 'GET', url: `/bff/publishable-keys/${f.gatewayKeyOfA.id}/callers` }],
       ['manageKeys', { method: 'DELETE', url: `/bff/publishable-keys/${f.gatewayKeyOfA.id}` }],
+      ['manageKeys', { method: 'PUT', url: `/bff/secret-keys/${f.serverKeyOfA.id}`, body: teamSecretKeyBody }],
+      ['manageKeys', { method: 'POST', url: `/bff/secret-keys/${f.serverKeyOfA.id}/roll`, body: { overlapHours: 0 } }],
+      ['manageKeys', { method: 'DELETE', url: `/bff/secret-keys/${f.serverKeyOfA.id}` }],
       ['seeOrganization', { method: 'PUT', url: '/bff/current-organization', body: { organizationId: organizationOf.userA } }],
       ['seeOrganization', { method: 'POST', url: `/bff/organizations/${organizationOf.userA}/leave` }],
     ];
@@ -770,6 +917,7 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
       team.foreignInvitation,
     );
     expect((await as('userA', 'GET', '/bff/publishable-keys')).json().publishableKeys.map((key: { id: string }) => key.id)).toContain(f.gatewayKeyOfA.id);
+    expect((await as('userA', 'GET', '/bff/secret-keys')).json().secretKeys.map((key: { id: string }) => key.id)).toContain(f.serverKeyOfA.id);
   });
 
   it("a member of both organisations reaches only the current one's keys: A in the team sees the team's, not A's own, until switching back", async () => {
