@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createDb, type Database } from '@meterway/db';
 import { setupTestDb } from '@meterway/db/testing';
 import { eq } from 'drizzle-orm';
@@ -189,6 +190,16 @@ describe('webhook deliveries', () => {
   });
 });
 
+describe('docs/webhooks.md', () => {
+  it('shows exactly the verification snippet these tests run', async () => {
+    const [doc, snippet] = await Promise.all([
+      readFile(new URL('../../../../../docs/webhooks.md', import.meta.url), 'utf8'),
+      readFile(new URL(snippetUrl), 'utf8'),
+    ]);
+    expect(doc).toContain(`\`\`\`js\n${snippet}\`\`\``);
+  });
+});
+
 describe('two workers on one database', () => {
   let other: { db: Database; close: () => Promise<void> };
   beforeAll(async () => {
@@ -202,7 +213,7 @@ describe('two workers on one database', () => {
   });
   afterAll(async () => other?.close());
 
-  it('send each delivery once, however their rounds overlap', async () => {
+  it('sends each delivery once, however their rounds overlap', async () => {
     const { organizationId } = await organizationListening();
     await Promise.all(Array.from({ length: 30 }, () => topUp(organizationId, 1)));
     const now = new Date();
