@@ -14,6 +14,8 @@ import {
   publishableKeyInputSchema,
   publishableKeyRollSchema,
   sandboxConfirmSchema,
+  secretKeyInputSchema,
+  secretKeyUpdateSchema,
 } from '@meterway/contracts';
 import {
   createTally,
@@ -89,6 +91,12 @@ const f = {} as {
   key: { id: string; value: string };
   otherKey: { id: string; value: string };
   deletedKey: string;
+  /** Secret keys: the owner's and the other person's gateway-scoped and admin-scoped ones, and a deleted admin key's value. */
+  secretKey: { id: string; value: string };
+  otherSecretKey: { id: string; value: string };
+  adminKey: { id: string; value: string };
+  otherAdminKey: { id: string; value: string };
+  deletedAdminKey: string;
   openCheckout: { id: string; clientSecret: string };
   paidCheckout: string;
   portalToken: string;
@@ -129,6 +137,14 @@ beforeAll(async () => {
   const doomed = await bff(owner.cookie, 'POST', '/bff/publishable-keys', keyBody);
   await t.app.inject({ method: 'DELETE', url: `/bff/publishable-keys/${doomed.id}`, headers: { cookie: owner.cookie } });
   f.deletedKey = doomed.value;
+  const secretKeyBody = { name: 'Fuzz server', budget: 10 };
+  f.secretKey = await bff(owner.cookie, 'POST', '/bff/secret-keys', secretKeyBody);
+  f.otherSecretKey = await bff(other.cookie, 'POST', '/bff/secret-keys', secretKeyBody);
+  f.adminKey = await bff(owner.cookie, 'POST', '/bff/secret-keys', { ...secretKeyBody, scope: 'admin' });
+  f.otherAdminKey = await bff(other.cookie, 'POST', '/bff/secret-keys', { ...secretKeyBody, scope: 'admin' });
+  const doomedAdmin = await bff(owner.cookie, 'POST', '/bff/secret-keys', { ...secretKeyBody, scope: 'admin' });
+  await t.app.inject({ method: 'DELETE', url: `/bff/secret-keys/${doomedAdmin.id}`, headers: { cookie: owner.cookie } });
+  f.deletedAdminKey = doomedAdmin.value;
 
   // Credit through a real sandbox top-up, and a second checkout left open for the confirm endpoint.
   const paid = await bff(owner.cookie, 'POST', '/bff/stripe/checkout-session', { amount: 20 });
@@ -285,6 +301,13 @@ const keyBody = fc.record({
   budgetType: fc.constant('monthly'),
   allowedOrigins: fc.array(fc.constantFrom(appOrigin, 'http://localhost:5173', 'localhost'), { maxLength: 3 }),
 });
+const secretKeyBody = fc.record({
+  name: fc.string({ minLength: 3, maxLength: 100 }).filter((name) => name.trim().length >= 3),
+  budget: fc.integer({ min: 0, max: 1_000_000 }),
+  budgetType: fc.constant('monthly'),
+  scope: fc.constantFrom('gateway', 'admin'),
+});
+const secretKeyUpdateBody = secretKeyBody.map(({ scope: _scope, ...form }) => form);
 const feedbackBody = fc.record({
   type: fc.constantFrom(...feedbackTypes),
   description: fc.string({ minLength: 1, maxLength: 200 }).filter((text) => text.trim() !== ''),
@@ -362,6 +385,41 @@ const chargeable = (c: Case) => {
   const json = jsonOf(c.payload as string | undefined);
   return (key === f.key.value || key === f.otherKey.value) && json.ok && chatRequestSchema.safeParse(json.value).success;
 };
+
+/** The developer API's credential: the admin keys most often (so requests reach validation), and every kind of wrong one. */
+const developerAuthorization = () =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(f.adminKey.value, f.otherAdminKey.value).map((key) => `Bearer ${key}`) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom(f.secretKey.value, f.deletedAdminKey, f.key.value, `${f.adminKey.value}x`, f.adminKey.value.toUpperCase())
+        .map((key) => `Bearer ${key}`),
+    },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.stringMatching(/^[0-9A-Za-z]{32}$/).map((random) => `Bearer sk_live_${random}`) },
+    { weight: 1, arbitrary: headerValue.map((value) => `Bearer ${value}`) },
+  );
+const developer = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: fc.Arbitrary<string>, body?: fc.Arbitrary<EncodedBody>) =>
+  fc
+    .tuple(request(method, url, body), developerAuthorization())
+    .map(([c, auth]): Case => ({ ...c, headers: { ...(c.headers as object), ...(auth ? { authorization: headerSafe(auth) } : {}) } }));
+/** The request carries a live admin key: a well-formed change with it would rightly change the organisation's keys. */
+const liveAdminKey = (c: Case) => {
+  const key = ((c.headers ?? {}) as Record<string, string>).authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  return key === f.adminKey.value || key === f.otherAdminKey.value;
+};
+const daysQuery = () =>
+  fc
+    .array(
+      fc.oneof(
+        fc.tuple(fc.constant('days'), fc.oneof(fc.integer({ min: -5, max: 200 }).map(String), fc.constantFrom('1e1', '0x10', '7.5', ''), nastyString)),
+        fc.tuple(fc.constant('publishableKeyId'), fc.oneof(fc.uuid(), nastyString, fc.constantFrom(f.key.id, f.otherKey.id))),
+        fc.tuple(nastyString, nastyString),
+      ),
+      { maxLength: 3 },
+    )
+    .map(queryString);
 
 type Spec = { family: Family; cases: () => fc.Arbitrary<Case>; runs: number; app?: () => FastifyInstance };
 
@@ -635,6 +693,137 @@ const specs: Record<string, Spec> = {
         fc.tuple(pathParam(f.key.id, f.otherKey.id), pathParam(randomUUID())).map(([id, block]) => `/bff/publishable-keys/${id}/blocks/${block}`),
         bodies(fc.constant({})),
       ),
+  },
+  'GET /bff/secret-keys': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/bff/secret-keys${query}`),
+      ),
+  },
+  // Malformed bodies only: a valid one would create a key.
+  'POST /bff/secret-keys': {
+    family: 'problem',
+    runs: 250,
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/secret-keys${query}`),
+        bodies(secretKeyBody),
+      ).filter(malformedFor(secretKeyInputSchema)),
+  },
+  'PUT /bff/secret-keys/:secretKeyId': {
+    family: 'problem',
+    runs: 250,
+    cases: () =>
+      request(
+        'PUT',
+        pathParam(f.secretKey.id, f.secretKey.id.toUpperCase(), f.otherSecretKey.id).map((id) => `/bff/secret-keys/${id}`),
+        bodies(secretKeyUpdateBody),
+      ).filter(malformedFor(secretKeyUpdateSchema)),
+  },
+  'POST /bff/secret-keys/:secretKeyId/roll': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'POST',
+        pathParam(f.secretKey.id, f.otherSecretKey.id).map((id) => `/bff/secret-keys/${id}/roll`),
+        bodies(fc.constant({ overlapHours: 1 })),
+      ).filter(malformedFor(publishableKeyRollSchema)),
+  },
+  'DELETE /bff/secret-keys/:secretKeyId': {
+    family: 'problem',
+    runs: 200,
+    cases: () =>
+      request(
+        'DELETE',
+        pathParam(f.secretKey.id, f.adminKey.id, f.otherSecretKey.id).map((id) => `/bff/secret-keys/${id}`),
+        bodies(fc.constant({})),
+      ).filter((c) => {
+        const url = String(c.url).toLowerCase();
+        const ownKey = [f.secretKey.id, f.adminKey.id].some((id) => url.includes(id));
+        return !(c.role === 'owner' && ownKey) && !(c.role === 'other' && url.includes(f.otherSecretKey.id));
+      }),
+  },
+  'GET /v1/organization/balance': {
+    family: 'openai',
+    runs: 150,
+    cases: () =>
+      developer(
+        'GET',
+        anyQuery.map((query) => `/v1/organization/balance${query}`),
+      ),
+  },
+  'GET /v1/organization/credit-history': {
+    family: 'openai',
+    runs: 200,
+    cases: () =>
+      developer(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/v1/organization/credit-history${query}`),
+      ),
+  },
+  'GET /v1/organization/usage': {
+    family: 'openai',
+    runs: 250,
+    cases: () =>
+      developer(
+        'GET',
+        listQuery(pageTokens()).map((query) => `/v1/organization/usage${query}`),
+      ),
+  },
+  'GET /v1/organization/usage/daily': {
+    family: 'openai',
+    runs: 150,
+    cases: () =>
+      developer(
+        'GET',
+        daysQuery().map((query) => `/v1/organization/usage/daily${query}`),
+      ),
+  },
+  'GET /v1/organization/publishable-keys': {
+    family: 'openai',
+    runs: 150,
+    cases: () =>
+      developer(
+        'GET',
+        anyQuery.map((query) => `/v1/organization/publishable-keys${query}`),
+      ),
+  },
+  // Malformed bodies only with a live admin key: a valid one would create a key.
+  'POST /v1/organization/publishable-keys': {
+    family: 'openai',
+    runs: 300,
+    cases: () =>
+      developer(
+        'POST',
+        anyQuery.map((query) => `/v1/organization/publishable-keys${query}`),
+        bodies(keyBody),
+      ).filter((c) => !(liveAdminKey(c) && valid(publishableKeyInputSchema)(c.payload as string | undefined))),
+  },
+  'PUT /v1/organization/publishable-keys/:publishableKeyId': {
+    family: 'openai',
+    runs: 300,
+    cases: () =>
+      developer(
+        'PUT',
+        pathParam(f.key.id, f.key.id.toUpperCase(), f.otherKey.id).map((id) => `/v1/organization/publishable-keys/${id}`),
+        bodies(keyBody),
+      ).filter((c) => !(liveAdminKey(c) && valid(publishableKeyInputSchema)(c.payload as string | undefined))),
+  },
+  // Never a live admin key on its own organisation's key: that delete would rightly happen.
+  'DELETE /v1/organization/publishable-keys/:publishableKeyId': {
+    family: 'openai',
+    runs: 200,
+    cases: () =>
+      developer(
+        'DELETE',
+        pathParam(f.key.id, f.otherKey.id).map((id) => `/v1/organization/publishable-keys/${id}`),
+        bodies(fc.constant({})),
+      ).filter((c) => !(liveAdminKey(c) && [f.key.id, f.otherKey.id].some((id) => String(c.url).toLowerCase().includes(id)))),
   },
   'POST /bff/stripe/checkout-session': {
     family: 'problem',
@@ -967,6 +1156,11 @@ function oversizedAnswered(c: Case, response: { statusCode: number; body: string
   if (status === 414 || (status === 400 && response.body.includes('is not a valid url component'))) return true;
   // The console's routes (the BFF's and the admin area's) authenticate before reading the body.
   if (/^\/(bff|admin)\//.test(String(c.url)) && !c.signedIn) return status === 401;
+  // The developer API authenticates its key (and refuses a browser's Origin) before reading the body.
+  if (String(c.url).startsWith('/v1/organization')) {
+    const fromServer = liveAdminKey(c) && (c.headers as Record<string, string> | undefined)?.origin === undefined;
+    if (!fromServer) return status === 401 || status === 403;
+  }
   // The admin area refuses whoever is not a system admin before reading the body.
   if (String(c.url).startsWith('/admin/') && c.role !== 'admin') return status === 403;
   return status === 413 || status === 429;
@@ -998,6 +1192,8 @@ describe('api fuzzing', () => {
         { numRuns: 100 },
       );
     accepted(publishableKeyInputSchema, keyBody);
+    accepted(secretKeyInputSchema, secretKeyBody);
+    accepted(secretKeyUpdateSchema, secretKeyUpdateBody);
     accepted(feedbackInputSchema, feedbackBody);
     accepted(alertSettingsSchema, alertSettingsBody);
     accepted(autoTopUpInputSchema, autoTopUpBody);
@@ -1032,11 +1228,15 @@ describe('api fuzzing', () => {
       'POST /bff/feedback',
       'GET /bff/chat-completions',
       'GET /admin/persons',
+      'POST /bff/secret-keys',
     ]) {
       expect(statuses.get(route), `${route} never got to validation as a signed-in person`).toEqual(expect.arrayContaining([400, 401]));
     }
     expect(statuses.get('GET /admin/persons')).toEqual(expect.arrayContaining([200, 403]));
     expect(statuses.get('POST /v1/chat/completions')).toEqual(expect.arrayContaining([400, 401, 403, 413, 415]));
+    // The developer API: past its key check to validation, and refusing every wrong key.
+    for (const route of ['GET /v1/organization/usage', 'GET /v1/organization/usage/daily', 'POST /v1/organization/publishable-keys'])
+      expect(statuses.get(route), route).toEqual(expect.arrayContaining([200, 400, 401, 403].slice(route.startsWith('POST') ? 1 : 0)));
     await expectLedgerConsistent(t.testDb.db);
     const health = await send(t.app, { method: 'GET', url: '/healthz' });
     check(health?.statusCode === 200, () => `healthz answered ${health?.statusCode} after the fuzzing`);
