@@ -32,6 +32,8 @@ export const paths = {
   creditHistory: { path: '/credit-history', getHref: () => '/credit-history' },
   members: { path: '/members', getHref: () => '/members' },
   auditLog: { path: '/audit-log', getHref: () => '/audit-log' },
+  /** The organisation's webhook endpoints and their deliveries (issue #23). */
+  webhooks: { path: '/webhooks', getHref: () => '/webhooks' },
   /** The link an invitation mail carries (issue #21). */
   invitation: { path: '/invitations/:token', getHref: (token: string) => `/invitations/${encodeURIComponent(token)}` },
   admin: { path: '/admin', getHref: () => '/admin' },

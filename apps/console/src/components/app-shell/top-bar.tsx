@@ -1,4 +1,5 @@
 import { Box, Group, Stack, Text } from '@mantine/core';
+import { can } from '@meterway/contracts';
 import { Logo } from '@meterway/ui-kit';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../config/paths';
@@ -9,10 +10,11 @@ import { UserMenu } from './user-menu';
 
 type TopBarProps = { user: ShellUser; menuActions: MenuActions };
 
-/** The blue top bar of every signed-in screen (spec §2). */
+/** The blue top bar of every signed-in screen (spec §2), with Webhooks for the roles that manage them (issue #23). */
 export function TopBar({ user, menuActions }: TopBarProps) {
   const { pathname } = useLocation();
   const chatCompletionsActive = pathname.startsWith(paths.chatCompletions.path);
+  const webhooksActive = pathname.startsWith(paths.webhooks.path);
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
@@ -26,6 +28,12 @@ export function TopBar({ user, menuActions }: TopBarProps) {
             <Link to={paths.chatCompletions.getHref()} className={classes.link} aria-current={chatCompletionsActive ? 'page' : undefined}>
               Chat completions
             </Link>
+            {/* Issue #23: for the roles that manage webhook endpoints. */}
+            {can(user.role, 'manageWebhooks') && (
+              <Link to={paths.webhooks.getHref()} className={classes.link} aria-current={webhooksActive ? 'page' : undefined}>
+                Webhooks
+              </Link>
+            )}
             <a href={runtimeConfig().docsUrl} target="_blank" rel="noopener noreferrer" className={classes.link}>
               Docs
             </a>

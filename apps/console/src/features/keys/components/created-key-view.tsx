@@ -1,7 +1,7 @@
-import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { type KeyKind, keyKindTexts } from '../key-kind';
-import { CopyValueButton } from './copy-value-button';
+import { ShownOnceNotice, ShownOnceValue } from '../../../components/shown-once-value';
 
 type CreatedKeyViewProps = {
   /** The key just created or rolled: its name and value. */
@@ -34,22 +34,11 @@ export function CreatedKeyView({ shownKey, kind = 'publishable', onDone, childre
   return (
     <Stack gap="md">
       <Text size="sm">{children ?? greeting[kind](shownKey.name)}</Text>
-      <TextInput
-        label={label}
-        value={shownKey.value}
-        disabled
-        readOnly
-        rightSection={<CopyValueButton value={shownKey.value} label={`Copy ${label.toLowerCase()}`} />}
-        // The copy button sits in the right section; without this the disabled input swallows its clicks.
-        rightSectionPointerEvents="all"
-        // Disabled as the spec says, yet as readable as any text: the value is what the user came for.
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', color: 'var(--mantine-color-text)', opacity: 1 } }}
-      />
+      <ShownOnceValue label={label} value={shownKey.value} />
       {kind === 'secret' && (
-        // The page's text on a pale orange, like the keys' warnings: Mantine's light alert colours miss WCAG AA contrast.
-        <Text size="sm" bg="orange.0" px="sm" py={6} bdrs="sm" style={{ borderLeft: '3px solid var(--mantine-color-orange-6)' }}>
+        <ShownOnceNotice>
           <strong>Copy it now:</strong> this value will not be shown again. Meterway keeps only a hash of it; if you lose it, roll the key.
-        </Text>
+        </ShownOnceNotice>
       )}
       <Group justify="flex-end">
         <Button onClick={onDone}>Done</Button>

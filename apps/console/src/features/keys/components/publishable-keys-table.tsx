@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, List, Table, Text } from '@mantine/core';
 import type { PublishableKey } from '@meterway/contracts';
 import { formatDateTime, formatMoney } from '../../../lib/format';
-import { CopyValueButton } from './copy-value-button';
+import { CopyValueButton } from '../../../components/copy-value-button';
 import { KeyWarnings } from './key-warnings';
 
 /** Spec §9: the table shows a key's first 20 characters. */

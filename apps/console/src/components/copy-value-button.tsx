@@ -9,7 +9,7 @@ type CopyValueButtonProps = {
   label: string;
 };
 
-/** Copies `value`; the tooltip then says "Copied", held open so keyboard users see it too. */
+/** Copies `value`; the tooltip then says "Copied", held open so keyboard users see it too. Keys and webhook secrets use it. */
 export function CopyValueButton({ value, label }: CopyValueButtonProps) {
   return (
     <CopyButton value={value} timeout={copiedTimeout}>
