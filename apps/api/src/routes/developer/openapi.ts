@@ -1,7 +1,7 @@
 import { developerErrorSchema } from '@meterway/contracts';
 
 /** The OpenAPI security scheme the developer API's routes name: a secret key with the admin scope, as a Bearer token. */
-export const adminKeySecurityScheme = 'adminSecretKey';
+const adminKeySecurityScheme = 'adminSecretKey';
 
 export const developerSecuritySchemes = {
   [adminKeySecurityScheme]: {
