@@ -29,7 +29,7 @@ const publishable: KeyKindSpec<PublishableKey, KeyInput, KeyInput> = {
   settingsOf: (key) => ({ ...sharedSettingsOf(key), allowedOrigins: key.allowedOrigins }),
 };
 
-export const listKeys = (db: Database, viewer: Viewer, now: Date) => listKeysOf(db, publishable, viewer.organizationId, now);
+export const listKeys = (db: Database, viewer: Pick<Viewer, 'organizationId'>, now: Date) => listKeysOf(db, publishable, viewer.organizationId, now);
 
 export const createKey = (db: Database, viewer: Acting, input: KeyInput, now: Date) => createKeyOf(db, publishable, viewer, input, now);
 

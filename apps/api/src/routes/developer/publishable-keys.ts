@@ -9,7 +9,6 @@ import { z } from 'zod';
 import type { RouteDeps } from '../../deps.js';
 import { actingWith } from '../../domain/developer/find-secret-key.js';
 import { createKey, deleteKey, listKeys, updateKey } from '../../domain/keys/publishable-keys.js';
-import type { Viewer } from '../../domain/people/ensure-person.js';
 import { developerKeyOf } from '../../plugins/admin-key-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 import { pricedOnly } from '../bff/priced-models.js';
@@ -38,8 +37,7 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
         response: { 200: publishableKeyListSchema, ...developerFailures },
       },
     },
-    // listKeys reads only the organisation of the Viewer it asks for (domain/keys/publishable-keys.ts).
-    async (request) => ({ publishableKeys: await listKeys(db.db, { organizationId: developerKeyOf(request).organizationId } as Viewer, new Date()) }),
+    async (request) => ({ publishableKeys: await listKeys(db.db, developerKeyOf(request), new Date()) }),
   );
 
   app.post(
