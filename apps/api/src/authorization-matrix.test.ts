@@ -41,6 +41,7 @@ const keyBody = { name: 'Matrix', budget: 5, budgetType: 'monthly', allowedOrigi
 const chatBody = { model: 'meterway-demo', messages: [{ role: 'user', content: 'Hello from the matrix.' }] };
 const secretKeyBody = { name: 'Matrix server', budget: 5, budgetType: 'monthly' };
 const adminKeyBody = { ...secretKeyBody, name: 'Matrix admin', scope: 'admin' };
+const webhookBody = { url: 'https://hooks.example.com/meterway', events: ['credit.added'] };
 
 type Checkout = { checkoutSessionId: string; clientSecret: string };
 /** What the rows aim at: user A's keys, checkout sessions and invoices link, and B's for contrast. */
@@ -66,6 +67,8 @@ const f = {} as {
   revokedAdminKeyOfA: string;
   /** A's publishable key the developer-API rows update and delete. */
   apiKeyOfA: string;
+  /** A's webhook endpoint the rows list deliveries of and delete. */
+  webhookEndpointOfA: string;
 };
 /** Each signed-up caller goes back to the organisation they had (a row that made them another leaves them in it). */
 const backToOwnOrganizations = async () => {
@@ -119,6 +122,13 @@ const matrix: Record<string, Case> = {
   // Before DELETE, which leaves no key to roll.
   'POST /bff/secret-keys/:secretKeyId/roll': { url: () => `/bff/secret-keys/${f.secretKeyOfA}/roll`, body: { overlapHours: 1 }, expect: ownerOnly(200) },
   'DELETE /bff/secret-keys/:secretKeyId': { url: () => `/bff/secret-keys/${f.secretKeyOfA}`, expect: ownerOnly(204) },
+  'GET /bff/webhook-endpoints': { url: () => '/bff/webhook-endpoints', expect: signedIn(200) },
+  'POST /bff/webhook-endpoints': { url: () => '/bff/webhook-endpoints', body: webhookBody, expect: signedIn(201) },
+  'GET /bff/webhook-endpoints/:webhookEndpointId/deliveries': {
+    url: () => `/bff/webhook-endpoints/${f.webhookEndpointOfA}/deliveries`,
+    expect: ownerOnly(200),
+  },
+  'DELETE /bff/webhook-endpoints/:webhookEndpointId': { url: () => `/bff/webhook-endpoints/${f.webhookEndpointOfA}`, expect: ownerOnly(204) },
   'GET /bff/chat-completions': { url: () => '/bff/chat-completions', expect: signedIn(200) },
   'GET /bff/chat-completions/export': { url: () => '/bff/chat-completions/export', expect: signedIn(200) },
   // Each organisation's owner reads their own organisation's audit log only (audit-log.test.ts checks what each sees).
@@ -283,6 +293,7 @@ beforeAll(async () => {
   expect((await as('userA', 'DELETE', `/bff/secret-keys/${revoked.id}`)).statusCode).toBe(204);
   f.revokedAdminKeyOfA = revoked.value;
   f.apiKeyOfA = (await as('userA', 'POST', '/bff/publishable-keys', { ...keyBody, name: 'Managed by a script' })).json().id;
+  f.webhookEndpointOfA = (await as('userA', 'POST', '/bff/webhook-endpoints', webhookBody)).json().id;
   expect([f.serverKeyOfA.value, f.adminKeyOfA.value, f.adminKeyOfB.value, f.revokedAdminKeyOfA].every((value) => /^sk_live_/.test(value))).toBe(true);
 
   // A pays $5 (so A's key can call the gateway) and leaves a second top-up open.
@@ -633,6 +644,8 @@ const team = {} as {
   keyOf: Record<TeamRole, string>;
   sharedSecretKey: string;
   secretKeyOf: Record<TeamRole, string>;
+  sharedWebhookEndpoint: string;
+  webhookEndpointOf: Record<TeamRole, string>;
   blockOf: Record<TeamRole, string>;
   memberToChange: string;
   removableOf: Record<TeamRole, string>;
@@ -640,6 +653,7 @@ const team = {} as {
   sharedInvitation: string;
   personOfA: string;
   foreignInvitation: string;
+  foreignWebhookEndpoint: string;
 };
 type TeamRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: object };
 type TeamCase = {
@@ -725,6 +739,30 @@ const teamCases: Record<string, TeamCase> = {
     allowed: 'manageKeys',
     status: 204,
     request: (role) => ({ method: 'DELETE', url: `/bff/secret-keys/${team.secretKeyOf[role]}` }),
+  },
+  'GET /bff/webhook-endpoints': { allowed: 'manageWebhooks', status: 200, request: get('/bff/webhook-endpoints') },
+  'POST /bff/webhook-endpoints': {
+    allowed: 'manageWebhooks',
+    status: 201,
+    request: () => ({ method: 'POST', url: '/bff/webhook-endpoints', body: webhookBody }),
+    // A team has at most 10 endpoints: each one made is taken away again.
+    restore: async () => {
+      const { webhookEndpoints } = (await asMember('owner', { method: 'GET', url: '/bff/webhook-endpoints' })).json();
+      const made = webhookEndpoints.filter(
+        (endpoint: { id: string }) => endpoint.id !== team.sharedWebhookEndpoint && !Object.values(team.webhookEndpointOf).includes(endpoint.id),
+      );
+      for (const endpoint of made) await asMember('owner', { method: 'DELETE', url: `/bff/webhook-endpoints/${endpoint.id}` });
+    },
+  },
+  'GET /bff/webhook-endpoints/:webhookEndpointId/deliveries': {
+    allowed: 'manageWebhooks',
+    status: 200,
+    request: () => ({ method: 'GET', url: `/bff/webhook-endpoints/${team.sharedWebhookEndpoint}/deliveries` }),
+  },
+  'DELETE /bff/webhook-endpoints/:webhookEndpointId': {
+    allowed: 'manageWebhooks',
+    status: 204,
+    request: (role) => ({ method: 'DELETE', url: `/bff/webhook-endpoints/${team.webhookEndpointOf[role]}` }),
   },
   'POST /bff/stripe/checkout-session': {
     allowed: 'manageCredit',
@@ -840,12 +878,17 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
     const createSecretKey = async () => (await asMember('owner', { method: 'POST', url: '/bff/secret-keys', body: teamSecretKeyBody })).json().id as string;
     team.sharedSecretKey = await createSecretKey();
     team.secretKeyOf = perRole(() => '');
+    const createWebhookEndpoint = async () =>
+      (await asMember('owner', { method: 'POST', url: '/bff/webhook-endpoints', body: webhookBody })).json().id as string;
+    team.sharedWebhookEndpoint = await createWebhookEndpoint();
+    team.webhookEndpointOf = perRole(() => '');
     team.blockOf = perRole(() => '');
     team.removableOf = perRole(() => '');
     team.invitationOf = perRole(() => '');
     for (const [index, role] of teamRoles.entries()) {
       team.keyOf[role] = await createKey();
       team.secretKeyOf[role] = await createSecretKey();
+      team.webhookEndpointOf[role] = await createWebhookEndpoint();
       const block = await asMember('owner', { method: 'POST', url: sharedKeyUrl('/blocks'), body: { clientAddress: `198.51.100.${60 + index}` } });
       team.blockOf[role] = block.json().id;
       team.removableOf[role] = await insertedMember(`removable-${role}`);
@@ -866,6 +909,7 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
     team.foreignInvitation = (
       await as('userA', 'POST', '/bff/invitations', { email: `matrix-foreign-${stamp}@example.com`, role: 'developer' })
     ).json().invitationId;
+    team.foreignWebhookEndpoint = (await as('userA', 'POST', '/bff/webhook-endpoints', { ...webhookBody, url: 'https://hooks.example.com/foreign' })).json().id;
   }, 60_000);
 
   it('has a row for every /bff route but the public payment config', () => {
@@ -899,6 +943,8 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
       ['manageKeys', { method: 'PUT', url: `/bff/secret-keys/${f.serverKeyOfA.id}`, body: teamSecretKeyBody }],
       ['manageKeys', { method: 'POST', url: `/bff/secret-keys/${f.serverKeyOfA.id}/roll`, body: { overlapHours: 0 } }],
       ['manageKeys', { method: 'DELETE', url: `/bff/secret-keys/${f.serverKeyOfA.id}` }],
+      ['manageWebhooks', { method: 'GET', url: `/bff/webhook-endpoints/${team.foreignWebhookEndpoint}/deliveries` }],
+      ['manageWebhooks', { method: 'DELETE', url: `/bff/webhook-endpoints/${team.foreignWebhookEndpoint}` }],
       ['seeOrganization', { method: 'PUT', url: '/bff/current-organization', body: { organizationId: organizationOf.userA } }],
       ['seeOrganization', { method: 'POST', url: `/bff/organizations/${organizationOf.userA}/leave` }],
     ];

@@ -16,6 +16,8 @@ import {
   sandboxConfirmSchema,
   secretKeyInputSchema,
   secretKeyUpdateSchema,
+  webhookEndpointInputSchema,
+  webhookEventTypes,
 } from '@meterway/contracts';
 import {
   createTally,
@@ -80,6 +82,9 @@ const guardedTables = [
   'alert_settings',
   'memberships',
   'invitations',
+  'webhook_endpoints',
+  'webhook_events',
+  'webhook_deliveries',
 ];
 
 const { tally, statuses, send, check, fuzzRoute, summary } = createTally();
@@ -97,6 +102,9 @@ const f = {} as {
   adminKey: { id: string; value: string };
   otherAdminKey: { id: string; value: string };
   deletedAdminKey: string;
+  /** The owner's and the other person's webhook endpoints. */
+  webhookEndpoint: string;
+  otherWebhookEndpoint: string;
   openCheckout: { id: string; clientSecret: string };
   paidCheckout: string;
   portalToken: string;
@@ -145,6 +153,10 @@ beforeAll(async () => {
   const doomedAdmin = await bff(owner.cookie, 'POST', '/bff/secret-keys', { ...secretKeyBody, scope: 'admin' });
   await t.app.inject({ method: 'DELETE', url: `/bff/secret-keys/${doomedAdmin.id}`, headers: { cookie: owner.cookie } });
   f.deletedAdminKey = doomedAdmin.value;
+  // An event the fuzzing never causes: no delivery is queued, so no worker round changes what the digests guard.
+  const webhookBody = { url: 'https://hooks.example.com/fuzz', events: ['auto_top_up.failed'] };
+  f.webhookEndpoint = (await bff(owner.cookie, 'POST', '/bff/webhook-endpoints', webhookBody)).id;
+  f.otherWebhookEndpoint = (await bff(other.cookie, 'POST', '/bff/webhook-endpoints', webhookBody)).id;
 
   // Credit through a real sandbox top-up, and a second checkout left open for the confirm endpoint.
   const paid = await bff(owner.cookie, 'POST', '/bff/stripe/checkout-session', { amount: 20 });
@@ -308,6 +320,10 @@ const secretKeyBody = fc.record({
   scope: fc.constantFrom('gateway', 'admin'),
 });
 const secretKeyUpdateBody = secretKeyBody.map(({ scope: _scope, ...form }) => form);
+const webhookEndpointBody = fc.record({
+  url: fc.constantFrom('https://hooks.example.com/meterway', 'https://example.org/hooks?x=1'),
+  events: fc.uniqueArray(fc.constantFrom(...webhookEventTypes), { minLength: 1 }),
+});
 const feedbackBody = fc.record({
   type: fc.constantFrom(...feedbackTypes),
   description: fc.string({ minLength: 1, maxLength: 200 }).filter((text) => text.trim() !== ''),
@@ -746,6 +762,49 @@ const specs: Record<string, Spec> = {
         const url = String(c.url).toLowerCase();
         const ownKey = [f.secretKey.id, f.adminKey.id].some((id) => url.includes(id));
         return !(c.role === 'owner' && ownKey) && !(c.role === 'other' && url.includes(f.otherSecretKey.id));
+      }),
+  },
+  'GET /bff/webhook-endpoints': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        anyQuery.map((query) => `/bff/webhook-endpoints${query}`),
+      ),
+  },
+  // Malformed bodies only: a valid one would register an endpoint.
+  'POST /bff/webhook-endpoints': {
+    family: 'problem',
+    runs: 250,
+    cases: () =>
+      request(
+        'POST',
+        anyQuery.map((query) => `/bff/webhook-endpoints${query}`),
+        bodies(webhookEndpointBody),
+      ).filter(malformedFor(webhookEndpointInputSchema)),
+  },
+  'GET /bff/webhook-endpoints/:webhookEndpointId/deliveries': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'GET',
+        pathParam(f.webhookEndpoint, f.otherWebhookEndpoint).map((id) => `/bff/webhook-endpoints/${id}/deliveries`),
+      ),
+  },
+  // Never the caller's own endpoint: deleting it would change what the digests guard.
+  'DELETE /bff/webhook-endpoints/:webhookEndpointId': {
+    family: 'problem',
+    runs: 150,
+    cases: () =>
+      request(
+        'DELETE',
+        pathParam(f.webhookEndpoint, f.otherWebhookEndpoint).map((id) => `/bff/webhook-endpoints/${id}`),
+        bodies(fc.constant({})),
+      ).filter((c) => {
+        const url = String(c.url).toLowerCase();
+        return !(c.role === 'owner' && url.includes(f.webhookEndpoint)) && !(c.role === 'other' && url.includes(f.otherWebhookEndpoint));
       }),
   },
   'GET /v1/organization/balance': {
