@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Code, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { type WebhookEndpoint, type WebhookEventType, webhookEndpointInputSchema, webhookEventTypes } from '@meterway/contracts';
 import { useState } from 'react';
@@ -34,7 +34,8 @@ export function AddEndpointModal({ opened, onClose }: AddEndpointModalProps) {
       {created ? (
         <Stack gap="md">
           <Text size="sm">
-            Deliveries to <strong>{created.url}</strong> are signed with this secret, in the <code>Meterway-Signature</code> header.
+            Deliveries to <strong>{created.url}</strong> are signed with this secret, in the <Code style={{ whiteSpace: 'nowrap' }}>Meterway-Signature</Code>{' '}
+            header.
           </Text>
           <ShownOnceValue label="Signing secret" value={created.secret ?? ''} />
           <ShownOnceNotice>

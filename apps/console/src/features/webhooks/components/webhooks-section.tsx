@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Code, Button, Group, Stack, Text } from '@mantine/core';
 import type { WebhookEndpoint } from '@meterway/contracts';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -30,8 +30,8 @@ export function WebhooksSection() {
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end">
         <Text size="sm" maw={640}>
-          Meterway POSTs the events you choose to your endpoints, signed in the <code>Meterway-Signature</code> header, and retries a failed delivery for 24
-          hours. The{' '}
+          Meterway POSTs the events you choose to your endpoints, signed in the <Code style={{ whiteSpace: 'nowrap' }}>Meterway-Signature</Code> header, and
+          retries a failed delivery for 24 hours. The{' '}
           <Anchor href={`${runtimeConfig().docsUrl}#webhooks`} target="_blank" rel="noopener noreferrer" inherit>
             docs
           </Anchor>{' '}
