@@ -18,7 +18,7 @@ import { createWebhookSender, type WebhookSender } from './webhook-sender.js';
 
 type Verify = (rawBody: string | Buffer, header: string, secret: string, options?: { toleranceSeconds?: number; now?: number }) => boolean;
 // The documented snippet itself (docs/webhooks.md includes this file).
-const snippetUrl = new URL('../../../../../docs/examples/verify-webhook-signature.mjs', import.meta.url).href;
+const snippetUrl = new URL('../../../examples/verify-webhook-signature.mjs', import.meta.url).href;
 const { verifyWebhookSignature } = (await import(snippetUrl)) as { verifyWebhookSignature: Verify };
 
 const testDb = setupTestDb({ schema, migrations });

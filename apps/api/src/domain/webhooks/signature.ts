@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 /**
  * The Meterway-Signature header of a delivery: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
  * keyed with the endpoint's whole secret (`whsec_…`). The receiver checks it with
- * docs/examples/verify-webhook-signature.mjs.
+ * apps/api/examples/verify-webhook-signature.mjs.
  */
 export function signatureHeader(secret: string, body: string, now: Date): string {
   const timestamp = Math.floor(now.getTime() / 1000);

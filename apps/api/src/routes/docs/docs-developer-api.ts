@@ -29,6 +29,7 @@ const completion = await client.chat.completions.create({
   'js',
   'openai SDK on a server (Node)',
 )}
+<p>Your server may name the end user a call is made for in the <code>Meterway-End-User</code> header (your own id of the user, 1 to 255 visible characters): the key's per-end-user caps count it, and the usage list shows it. A publishable key ignores this header, since anyone could send it from a page; it takes <a href="#end-user-tokens">end-user tokens</a> instead.</p>
 <p>Calls with a secret key are metered and listed like any other; the usage list and the developer API filter them by <code>secretKeyId</code>. Roll a secret key like a publishable key (<a href="#rotating-a-key">Rotating a key</a>).</p>`;
 }
 

@@ -7,6 +7,7 @@ export const sections = [
   ['end-user-tokens', 'End-user tokens'],
   ['secret-keys', 'Secret keys (servers)'],
   ['developer-api', 'Developer API'],
+  ['webhooks', 'Webhooks'],
   ['metering', 'Metering and billing'],
   ['errors', 'Errors'],
   ['limits', 'Limits'],

@@ -3,6 +3,7 @@ import { codeBlock } from './code-block.js';
 import { docsScript, docsStyle } from './docs-assets.js';
 import { developerApiSection, secretKeysSection } from './docs-developer-api.js';
 import { demoModelId, h2, h3, sections } from './docs-headings.js';
+import { webhooksSection } from './docs-webhooks.js';
 
 export type DocsModel = { id: string; inputPerMillion: number; outputPerMillion: number };
 export type DocsPageInput = { apiUrl: string; consoleUrl: string; models: DocsModel[] };
@@ -18,6 +19,7 @@ export function renderDocsPage({ apiUrl, consoleUrl, models }: DocsPageInput): s
   const consoleBase = consoleUrl.replace(/\/+$/, '');
   const dashboard = e(`${consoleBase}/dashboard`);
   const usagePage = e(`${consoleBase}/chat-completions`);
+  const webhooksPage = e(`${consoleBase}/webhooks`);
   const openapi = e(`${apiUrl.replace(/\/+$/, '')}/openapi.json`);
 
   const toc = `<nav class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ol>${sections.map(([id, title]) => `<li><a href="#${id}">${title}</a></li>`).join('')}</ol></nav>`;
@@ -402,7 +404,7 @@ ${h2('reference')}
 <div class="layout" id="top">
 ${toc}
 <main>
-${overview}${authentication}${quickstartFetch}${quickstartSdk}${endUserTokens}${secretKeysSection({ base, dashboard })}${developerApiSection({ apiUrl, dashboard })}${metering}${errors}${limits}${modelsSection}${reference}
+${overview}${authentication}${quickstartFetch}${quickstartSdk}${endUserTokens}${secretKeysSection({ base, dashboard })}${developerApiSection({ apiUrl, dashboard })}${webhooksSection({ webhooksPage })}${metering}${errors}${limits}${modelsSection}${reference}
 <footer>Meterway API · <a href="${dashboard}">Console</a> · <a href="${openapi}">OpenAPI</a></footer>
 </main>
 </div>

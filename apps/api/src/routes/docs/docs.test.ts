@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { webhookEventTypes } from '@meterway/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsRoutes } from './docs.js';
@@ -123,6 +125,16 @@ describe('GET /docs', () => {
     expect(text).toContain('secret key sk_live_AbCd… (its name)');
     expect(text).toContain('remainingSpendAmount');
     expect(text).toContain('promotionalCreditAmount');
+  });
+
+  it('documents webhooks: every event, the signature with the very snippet the webhook tests run, and the retries', async () => {
+    const snippet = await readFile(new URL('../../../examples/verify-webhook-signature.mjs', import.meta.url), 'utf8');
+    for (const type of webhookEventTypes) expect(text).toContain(type);
+    expect(text).toContain(snippet.trimEnd());
+    expect(text).toContain('Meterway-Signature: t=<unix seconds>,v1=');
+    expect(text).toContain('until 24 hours after the event');
+    expect(html).toContain('href="https://console.example.test/webhooks"');
+    expect(text).toContain('Meterway-End-User');
   });
 
   it('lists each model with its prices per million tokens', () => {
