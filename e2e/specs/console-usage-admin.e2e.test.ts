@@ -162,7 +162,7 @@ describe('usage and admin in the console', () => {
     expect(await page.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
     expect(await seriousViolations(page)).toEqual([]);
 
-    await page.getByRole('combobox', { name: 'Publishable key' }).click();
+    await page.getByRole('combobox', { name: 'Key', exact: true }).click();
     await page.getByRole('option', { name: 'Shop' }).click();
     await page.waitForURL(new RegExp(`publishableKeyId=${shop.id}`));
     await page.getByText('Monthly budget $10.00').waitFor();
