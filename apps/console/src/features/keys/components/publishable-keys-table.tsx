@@ -2,6 +2,7 @@ import { Anchor, Button, Group, List, Table, Text } from '@mantine/core';
 import type { PublishableKey } from '@meterway/contracts';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { CopyValueButton } from '../../../components/copy-value-button';
+import { ListTable } from '../../../components/list-table';
 import { KeyWarnings } from './key-warnings';
 
 /** Spec §9: the table shows a key's first 20 characters. */
@@ -23,42 +24,19 @@ const columns = ['Name', 'Key', 'Budget', 'Current period spend', 'Allowed domai
 
 export function PublishableKeysTable({ publishableKeys, failure, onOpen, onCallers }: PublishableKeysTableProps) {
   return (
-    // Only rows of keys need the full width; a lone message wraps within a narrow screen instead.
-    <Table.ScrollContainer minWidth={publishableKeys?.length ? 800 : 0}>
-      <Table highlightOnHover verticalSpacing="sm" aria-label="Publishable keys">
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((column) => (
-              // The domains, the only long free text, take what the other columns leave.
-              <Table.Th key={column} w={column === 'Allowed domains' ? '100%' : undefined}>
-                {column}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {publishableKeys === undefined ? (
-            <MessageRow>{failure ?? 'Loading...'}</MessageRow>
-          ) : publishableKeys.length === 0 ? (
-            <MessageRow>No publishable keys added yet.</MessageRow>
-          ) : (
-            publishableKeys.map((key) => <KeyRow key={key.id} publishableKey={key} onOpen={onOpen} onCallers={onCallers} />)
-          )}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-function MessageRow({ children }: { children: string }) {
-  return (
-    <Table.Tr>
-      <Table.Td colSpan={columns.length}>
-        <Text ta="center" py="md">
-          {children}
-        </Text>
-      </Table.Td>
-    </Table.Tr>
+    <ListTable
+      label="Publishable keys"
+      columns={columns}
+      rows={publishableKeys}
+      failure={failure}
+      empty="No publishable keys added yet."
+      minWidth={800}
+      highlightOnHover
+      // The domains, the only long free text, take what the other columns leave.
+      headerProps={(column) => ({ w: column === 'Allowed domains' ? '100%' : undefined })}
+    >
+      {(key) => <KeyRow key={key.id} publishableKey={key} onOpen={onOpen} onCallers={onCallers} />}
+    </ListTable>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import type { SecretKey } from '@meterway/contracts';
-import type { ReactNode } from 'react';
+import { ListTable } from '../../../components/list-table';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { scopeTexts } from '../secret-key-form-schema';
 
@@ -23,44 +23,18 @@ const columns = ['Name', 'Scope', 'Key', 'Budget', 'Current period spend', 'Acti
 
 /** The dashboard's secret keys (issue #23), beside the publishable keys. */
 export function SecretKeysTable({ secretKeys, failure, onAction, onCreate }: SecretKeysTableProps) {
-  return (
-    <Table.ScrollContainer minWidth={secretKeys?.length ? 800 : 0}>
-      <Table verticalSpacing="sm" aria-label="Secret keys">
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((column) => (
-              <Table.Th key={column}>{column}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {secretKeys === undefined ? (
-            <MessageRow>
-              <Text>{failure ?? 'Loading...'}</Text>
-            </MessageRow>
-          ) : secretKeys.length === 0 ? (
-            <MessageRow>
-              <Text>No secret keys yet</Text>
-              <Button variant="default" size="xs" mt="xs" onClick={onCreate}>
-                Create a secret key
-              </Button>
-            </MessageRow>
-          ) : (
-            secretKeys.map((key) => <SecretKeyRow key={key.id} secretKey={key} onAction={onAction} />)
-          )}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+  const empty = (
+    <>
+      <Text>No secret keys yet</Text>
+      <Button variant="default" size="xs" mt="xs" onClick={onCreate}>
+        Create a secret key
+      </Button>
+    </>
   );
-}
-
-function MessageRow({ children }: { children: ReactNode }) {
   return (
-    <Table.Tr>
-      <Table.Td colSpan={columns.length} ta="center" py="md">
-        {children}
-      </Table.Td>
-    </Table.Tr>
+    <ListTable label="Secret keys" columns={columns} rows={secretKeys} failure={failure} empty={empty} minWidth={800}>
+      {(key) => <SecretKeyRow key={key.id} secretKey={key} onAction={onAction} />}
+    </ListTable>
   );
 }
 

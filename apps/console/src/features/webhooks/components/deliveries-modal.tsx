@@ -1,5 +1,6 @@
 import { Badge, Code, List, Modal, Stack, Table, Text } from '@mantine/core';
 import type { WebhookDelivery, WebhookEndpoint } from '@meterway/contracts';
+import { ListTable } from '../../../components/list-table';
 import { formatDateTime } from '../../../lib/format';
 import { loadWebhookDeliveriesFailed, useWebhookDeliveries } from '../api/get-webhook-deliveries';
 
@@ -27,53 +28,42 @@ export function DeliveriesModal({ endpoint, onClose }: DeliveriesModalProps) {
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           To <Code>{endpoint.url}</Code>, newest first. A delivery that fails is retried with backoff for 24 hours.
         </Text>
-        <Table.ScrollContainer minWidth={deliveries?.length ? 900 : 0}>
-          <Table verticalSpacing="xs" aria-label="Deliveries">
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((column) => (
-                  <Table.Th key={column}>{column}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {deliveries === undefined || deliveries.length === 0 ? (
-                <Table.Tr>
-                  <Table.Td colSpan={columns.length} ta="center" py="md">
-                    {deliveries ? 'No deliveries yet' : isError ? loadWebhookDeliveriesFailed : 'Loading...'}
-                  </Table.Td>
-                </Table.Tr>
-              ) : (
-                deliveries.map((delivery) => (
-                  <Table.Tr key={delivery.id}>
-                    <Table.Td>
-                      <Badge color={statusColors[delivery.status]} tt="none">
-                        {statusLabels[delivery.status]}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{delivery.type}</Code>
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(delivery.createdAt)}</Table.Td>
-                    <Table.Td ta="right">{delivery.attemptCount}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}</Table.Td>
-                    <Table.Td>
-                      {delivery.attempts.length === 0 ? (
-                        '—'
-                      ) : (
-                        <List size="xs" listStyleType="none">
-                          {delivery.attempts.slice(0, attemptsShown).map((attempt) => (
-                            <List.Item key={attempt.at}>{attemptText(attempt)}</List.Item>
-                          ))}
-                        </List>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ListTable
+          label="Deliveries"
+          columns={columns}
+          rows={deliveries}
+          failure={isError ? loadWebhookDeliveriesFailed : undefined}
+          empty="No deliveries yet"
+          minWidth={900}
+          verticalSpacing="xs"
+        >
+          {(delivery) => (
+            <Table.Tr key={delivery.id}>
+              <Table.Td>
+                <Badge color={statusColors[delivery.status]} tt="none">
+                  {statusLabels[delivery.status]}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Code>{delivery.type}</Code>
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(delivery.createdAt)}</Table.Td>
+              <Table.Td ta="right">{delivery.attemptCount}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}</Table.Td>
+              <Table.Td>
+                {delivery.attempts.length === 0 ? (
+                  '—'
+                ) : (
+                  <List size="xs" listStyleType="none">
+                    {delivery.attempts.slice(0, attemptsShown).map((attempt) => (
+                      <List.Item key={attempt.at}>{attemptText(attempt)}</List.Item>
+                    ))}
+                  </List>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          )}
+        </ListTable>
       </Stack>
     </Modal>
   );

@@ -1,6 +1,6 @@
 import { Anchor, Button, Code, Group, Table, Text } from '@mantine/core';
 import type { WebhookEndpoint } from '@meterway/contracts';
-import type { ReactNode } from 'react';
+import { ListTable } from '../../../components/list-table';
 import { formatDateTime } from '../../../lib/format';
 
 type WebhookEndpointsTableProps = {
@@ -18,70 +18,44 @@ const columns = ['URL', 'Events', 'Created', 'Actions'] as const;
 
 /** The organisation's webhook endpoints (issue #23). */
 export function WebhookEndpointsTable({ endpoints, failure, onDeliveries, onDelete, onAdd }: WebhookEndpointsTableProps) {
-  return (
-    <Table.ScrollContainer minWidth={endpoints?.length ? 800 : 0}>
-      <Table verticalSpacing="sm" aria-label="Webhook endpoints">
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((column) => (
-              <Table.Th key={column}>{column}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {endpoints === undefined ? (
-            <MessageRow>
-              <Text>{failure ?? 'Loading...'}</Text>
-            </MessageRow>
-          ) : endpoints.length === 0 ? (
-            <MessageRow>
-              <Text>No webhook endpoints yet</Text>
-              <Button variant="default" size="xs" mt="xs" onClick={onAdd}>
-                Add your first endpoint
-              </Button>
-            </MessageRow>
-          ) : (
-            endpoints.map((endpoint) => (
-              <Table.Tr key={endpoint.id}>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  <Anchor component="button" type="button" ta="left" ff="monospace" size="sm" onClick={() => onDeliveries(endpoint)}>
-                    {endpoint.url}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {endpoint.events.map((event) => (
-                      <Code key={event}>{event}</Code>
-                    ))}
-                  </Group>
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(endpoint.createdAt)}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Button size="compact-sm" variant="default" aria-label={`Deliveries to ${endpoint.url}`} onClick={() => onDeliveries(endpoint)}>
-                      Deliveries
-                    </Button>
-                    {/* red.9: the theme's red.6 on white is 3.3:1, below WCAG AA. */}
-                    <Button size="compact-sm" variant="default" c="red.9" aria-label={`Delete ${endpoint.url}`} onClick={() => onDelete(endpoint)}>
-                      Delete
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))
-          )}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+  const empty = (
+    <>
+      <Text>No webhook endpoints yet</Text>
+      <Button variant="default" size="xs" mt="xs" onClick={onAdd}>
+        Add your first endpoint
+      </Button>
+    </>
   );
-}
-
-function MessageRow({ children }: { children: ReactNode }) {
   return (
-    <Table.Tr>
-      <Table.Td colSpan={columns.length} ta="center" py="md">
-        {children}
-      </Table.Td>
-    </Table.Tr>
+    <ListTable label="Webhook endpoints" columns={columns} rows={endpoints} failure={failure} empty={empty} minWidth={800}>
+      {(endpoint) => (
+        <Table.Tr key={endpoint.id}>
+          <Table.Td style={{ overflowWrap: 'anywhere' }}>
+            <Anchor component="button" type="button" ta="left" ff="monospace" size="sm" onClick={() => onDeliveries(endpoint)}>
+              {endpoint.url}
+            </Anchor>
+          </Table.Td>
+          <Table.Td>
+            <Group gap={4}>
+              {endpoint.events.map((event) => (
+                <Code key={event}>{event}</Code>
+              ))}
+            </Group>
+          </Table.Td>
+          <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(endpoint.createdAt)}</Table.Td>
+          <Table.Td>
+            <Group gap="xs" wrap="nowrap">
+              <Button size="compact-sm" variant="default" aria-label={`Deliveries to ${endpoint.url}`} onClick={() => onDeliveries(endpoint)}>
+                Deliveries
+              </Button>
+              {/* red.9: the theme's red.6 on white is 3.3:1, below WCAG AA. */}
+              <Button size="compact-sm" variant="default" c="red.9" aria-label={`Delete ${endpoint.url}`} onClick={() => onDelete(endpoint)}>
+                Delete
+              </Button>
+            </Group>
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </ListTable>
   );
 }
