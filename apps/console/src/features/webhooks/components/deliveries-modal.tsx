@@ -23,7 +23,7 @@ type DeliveriesModalProps = { endpoint: WebhookEndpoint; onClose: () => void };
 export function DeliveriesModal({ endpoint, onClose }: DeliveriesModalProps) {
   const { data: deliveries, isError } = useWebhookDeliveries(endpoint.id);
   return (
-    <Modal opened onClose={onClose} title="Deliveries" size="xl">
+    <Modal opened onClose={onClose} title="Deliveries" size="70rem">
       <Stack gap="sm">
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           To <Code>{endpoint.url}</Code>, newest first. A delivery that fails is retried with backoff for 24 hours.
@@ -39,7 +39,8 @@ export function DeliveriesModal({ endpoint, onClose }: DeliveriesModalProps) {
         >
           {(delivery) => (
             <Table.Tr key={delivery.id}>
-              <Table.Td>
+              {/* As wide as its longest status: a narrower cell would cut the badge's label short. */}
+              <Table.Td miw={110} w={110}>
                 <Badge color={statusColors[delivery.status]} tt="none">
                   {statusLabels[delivery.status]}
                 </Badge>
