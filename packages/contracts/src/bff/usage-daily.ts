@@ -3,15 +3,22 @@ import { z } from 'zod';
 /** The longest window GET /bff/usage/daily covers, in UTC days. */
 export const maxUsageDays = 90;
 
-export const usageDailyQuerySchema = z.object({
-  publishableKeyId: z.uuid({ error: 'publishableKeyId must be a key id' }).optional(),
-  days: z.coerce
-    .number({ error: 'days must be a number' })
-    .int('days must be a whole number')
-    .min(1, 'days must be at least 1')
-    .max(maxUsageDays, `days must be at most ${maxUsageDays}`)
-    .default(30),
-});
+/** One key's spend, named as a publishable or a secret key (never both), or every key's. */
+export const usageDailyQuerySchema = z
+  .object({
+    publishableKeyId: z.uuid({ error: 'publishableKeyId must be a key id' }).optional(),
+    secretKeyId: z.uuid({ error: 'secretKeyId must be a key id' }).optional(),
+    days: z.coerce
+      .number({ error: 'days must be a number' })
+      .int('days must be a whole number')
+      .min(1, 'days must be at least 1')
+      .max(maxUsageDays, `days must be at most ${maxUsageDays}`)
+      .default(30),
+  })
+  .refine((query) => query.publishableKeyId === undefined || query.secretKeyId === undefined, {
+    error: 'Ask for publishableKeyId or for secretKeyId, not both',
+    path: ['secretKeyId'],
+  });
 
 /** One UTC day of the window; costs in dollars. */
 export const usageDaySchema = z.object({
@@ -51,8 +58,10 @@ export const usageDailySchema = z.object({
   /** The keys with usage in the window, by name (one key when the query names it). */
   keys: z.array(usageKeySchema),
   totals: usageTotalsSchema,
-  /** Present when the query names a key. */
+  /** Present when the query names a publishable key. */
   publishableKey: z.object({ id: z.string(), name: z.string(), monthlyBudget: z.number() }).optional(),
+  /** Present when the query names a secret key. */
+  secretKey: z.object({ id: z.string(), name: z.string(), monthlyBudget: z.number() }).optional(),
 });
 
 export type UsageDaily = z.infer<typeof usageDailySchema>;

@@ -6,8 +6,9 @@ import { AppError } from '../../errors/app-error.js';
 import { rowsOf } from '../metering/sql-values.js';
 import { nanosToDollars } from '../money.js';
 import type { Viewer } from '../people/ensure-person.js';
+import type { KeyFilter } from './key-filter.js';
 
-export type UsageDailyQuery = { publishableKeyId?: string | undefined; days: number };
+export type UsageDailyQuery = KeyFilter & { days: number };
 
 type Sums = { calls: bigint; inputTokens: bigint; outputTokens: bigint; costNanos: bigint };
 
@@ -21,17 +22,20 @@ function windowDays(now: Date, count: number): string[] {
 }
 
 /**
- * A key of the viewer's organisation (deleted ones too: their history stays theirs); any other id
- * answers like the keys routes answer a key that never existed.
+ * The key the query names, of the kind it names it as, of the viewer's organisation (deleted ones
+ * too: their history stays theirs); any other id answers like the keys routes answer a key that
+ * never existed.
  */
-async function ownedKey(db: Database, viewer: Pick<Viewer, 'organizationId'>, keyId: string) {
+async function namedKey(db: Database, viewer: Pick<Viewer, 'organizationId'>, { publishableKeyId, secretKeyId }: KeyFilter) {
+  const [kind, keyId] = secretKeyId ? (['secret', secretKeyId] as const) : (['publishable', publishableKeyId] as const);
+  if (!keyId) return undefined;
   const [key] = await db
     .select({ id: publishableKeys.id, name: publishableKeys.name, spendLimitNanos: publishableKeys.spendLimitNanos })
     .from(publishableKeys)
-    .where(and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId)))
+    .where(and(eq(publishableKeys.id, keyId), eq(publishableKeys.organizationId, viewer.organizationId), eq(publishableKeys.kind, kind)))
     .limit(1);
-  if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
-  return key;
+  if (!key) throw new AppError('NotFound', `Unknown ${kind} key.`);
+  return { kind, ...key };
 }
 
 type Row = { day: string; model: string | null; keyId: string | null; keyName: string | null; keyDeleted: boolean | null } & Record<keyof Sums, string>;
@@ -64,7 +68,8 @@ const zeros = (names: readonly string[]) => Object.fromEntries(names.map((name) 
  * usage_daily alone: it reads a few hundred rows however many calls there were.
  */
 export async function getUsageDaily(db: Database, viewer: Pick<Viewer, 'organizationId'>, query: UsageDailyQuery, now: Date): Promise<UsageDaily> {
-  const key = query.publishableKeyId ? await ownedKey(db, viewer, query.publishableKeyId) : undefined;
+  const key = await namedKey(db, viewer, query);
+  const named = key && { id: key.id, name: key.name, monthlyBudget: nanosToDollars(key.spendLimitNanos) };
   const days = windowDays(now, query.days);
   const first = days[0]!;
   const rows = await readSums(db, viewer.organizationId, `${first.slice(0, 8)}01`, days.at(-1)!, key?.id);
@@ -119,6 +124,7 @@ export async function getUsageDaily(db: Database, viewer: Pick<Viewer, 'organiza
       inputTokens: Number(totals.inputTokens),
       outputTokens: Number(totals.outputTokens),
     },
-    ...(key ? { publishableKey: { id: key.id, name: key.name, monthlyBudget: nanosToDollars(key.spendLimitNanos) } } : {}),
+    ...(named && key?.kind === 'publishable' ? { publishableKey: named } : {}),
+    ...(named && key?.kind === 'secret' ? { secretKey: named } : {}),
   };
 }

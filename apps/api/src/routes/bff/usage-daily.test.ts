@@ -211,6 +211,37 @@ describe('GET /bff/usage/daily', () => {
     expect(body.days.at(-1)!.costByKey).toEqual({ [a.keys[1]!]: 123.456789012 });
   });
 
+  it('narrows to one secret key as secretKeyId, and names each key only as its own kind', async () => {
+    const org = await organisation(1);
+    const secretKeyId = randomUUID();
+    await t.testDb.db.insert(publishableKeys).values({
+      id: secretKeyId,
+      organizationId: org.organizationId,
+      kind: 'secret',
+      scope: 'gateway',
+      prefix: 'sk_live_Test',
+      name: 'Backend',
+      value: `hmac-sha256:${'A'.repeat(43)}`,
+      spendLimitNanos: 50_000_000_000n,
+      allowedOrigins: [],
+    });
+    await record(org, [
+      { at: new Date(today), key: secretKeyId, model: 'gpt-4o-mini', input: 10, output: 5, costNanos: 2_000_000_000n },
+      { at: new Date(today), key: org.keys[0]!, model: 'gpt-4o-mini', input: 10, output: 5, costNanos: 1_000_000_000n },
+    ]);
+    const body = await ok(org, { secretKeyId });
+    expect(body.secretKey).toEqual({ id: secretKeyId, name: 'Backend', monthlyBudget: 50 });
+    expect(body.publishableKey).toBeUndefined();
+    expect(body.totals).toMatchObject({ cost: 2, calls: 1 });
+    expect(body.keys).toEqual([{ id: secretKeyId, name: 'Backend', deleted: false }]);
+
+    expect((await usage(org, { publishableKeyId: secretKeyId })).json()).toMatchObject({ status: 404, detail: 'Unknown publishable key.' });
+    expect((await usage(org, { secretKeyId: org.keys[0]! })).json()).toMatchObject({ status: 404, detail: 'Unknown secret key.' });
+    const both = await usage(org, { secretKeyId, publishableKeyId: org.keys[0]! });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errors).toEqual([{ field: 'secretKeyId', message: 'Ask for publishableKeyId or for secretKeyId, not both' }]);
+  });
+
   it('takes a shorter or longer window with days (1–90)', async () => {
     const one = await ok(a, { days: 1 });
     expect(one.days.map((day) => day.day)).toEqual([isoDay(today)]);

@@ -47,7 +47,7 @@ ${h2('developer-api')}
   <div class="endpoint"><span class="method get">GET</span><code>/v1/organization/balance</code><span>The credit: <code>remainingSpendAmount</code>, <code>owedAmount</code>, <code>promotionalCreditAmount</code>, <code>nextCreditExpiry</code> (dollars).</span></div>
   <div class="endpoint"><span class="method get">GET</span><code>/v1/organization/credit-history</code><span>Top-ups, grants, refunds, disputes and adjustments, newest first.</span></div>
   <div class="endpoint"><span class="method get">GET</span><code>/v1/organization/usage</code><span>Every metered call, filtered by <code>publishableKeyId</code> or <code>secretKeyId</code>.</span></div>
-  <div class="endpoint"><span class="method get">GET</span><code>/v1/organization/usage/daily</code><span>Spend per UTC day by model and key over the last <code>days</code> days (1 to 90, 30 by default).</span></div>
+  <div class="endpoint"><span class="method get">GET</span><code>/v1/organization/usage/daily</code><span>Spend per UTC day by model and key over the last <code>days</code> days (1 to 90, 30 by default), optionally one key's (<code>publishableKeyId</code> or <code>secretKeyId</code>).</span></div>
   <div class="endpoint"><span class="method get">GET</span><code>/v1/organization/publishable-keys</code><span>The publishable keys, with this month's spend.</span></div>
   <div class="endpoint"><span class="method post">POST</span><code>/v1/organization/publishable-keys</code><span>Create a key: the console's form, as JSON.</span></div>
   <div class="endpoint"><span class="method put">PUT</span><code>/v1/organization/publishable-keys/{publishableKeyId}</code><span>Update a key.</span></div>

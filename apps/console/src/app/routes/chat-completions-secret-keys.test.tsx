@@ -51,8 +51,8 @@ describe('/chat-completions by secret key', () => {
     expect(listbox.getByText('Secret keys')).toBeInTheDocument();
   });
 
-  it('choosing a secret key puts secretKeyId in the URL and the list request, and hides the daily chart', async () => {
-    const { user, router, tableQueries } = renderPage(`/chat-completions?publishableKeyId=${web.id}&nextPageToken=tok-2&page=2`);
+  it("choosing a secret key puts secretKeyId in the URL, the list request and the daily chart's", async () => {
+    const { user, router, tableQueries, usageQueries } = renderPage(`/chat-completions?publishableKeyId=${web.id}&nextPageToken=tok-2&page=2`);
 
     await waitFor(() => expect(keySelect()).toHaveValue('Web app'));
     await user.click(keySelect());
@@ -64,8 +64,9 @@ describe('/chat-completions by secret key', () => {
     expect(search.has('nextPageToken')).toBe(false);
     await waitFor(() => expect(tableQueries.at(-1)!.get('secretKeyId')).toBe(backend.id));
     expect(tableQueries.at(-1)!.has('publishableKeyId')).toBe(false);
-    expect(await screen.findByText(/The daily chart covers all keys or one publishable key/)).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'Daily spend, last 30 days (UTC)' })).not.toBeInTheDocument();
+    await waitFor(() => expect(usageQueries.at(-1)?.get('secretKeyId')).toBe(backend.id));
+    expect(usageQueries.at(-1)!.has('publishableKeyId')).toBe(false);
+    expect(screen.getByRole('heading', { name: 'Daily spend, last 30 days (UTC)' })).toBeInTheDocument();
   });
 
   it('opens with the secret key the URL names, and exports its calls only', async () => {
@@ -85,8 +86,8 @@ describe('/chat-completions by secret key', () => {
 
     await waitFor(() => expect(exports).toHaveLength(1));
     expect(Object.fromEntries(exports[0]!)).toEqual({ secretKeyId: backend.id, asc: 'false' });
-    // No chart for a secret key: the daily usage is never asked.
-    expect(usageQueries).toEqual([]);
+    // The chart is that key's too.
+    await waitFor(() => expect(usageQueries.map((query) => query.get('secretKeyId'))).toEqual([backend.id]));
   });
 
   it('back to All keys drops the filter', async () => {

@@ -1,6 +1,6 @@
 // The chart's stylesheet comes with this screen only, never with /login.
 import '@mantine/charts/styles.layer.css';
-import { Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Group, Stack, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../components/page-container';
 import { applyListParams, useListParams } from '../../config/list-params';
@@ -46,17 +46,7 @@ export function Component() {
             <ExportCsvButton keyFilter={keyFilter} asc={false} />
           </Group>
         </Group>
-        {/*
-          The daily chart (GET /bff/usage/daily) takes a publishable key only. For a secret key it is
-          hidden rather than left showing every key's spend above a table of one key's calls.
-        */}
-        {keyFilter.secretKeyId ? (
-          <Paper withBorder p="md">
-            <Text size="sm">The daily chart covers all keys or one publishable key; the table below lists this secret key's calls.</Text>
-          </Paper>
-        ) : (
-          <UsageOverview publishableKeyId={keyFilter.publishableKeyId} />
-        )}
+        <UsageOverview keyFilter={keyFilter} />
         <ChatCompletionsTable keyFilter={keyFilter} />
       </Stack>
     </PageContainer>

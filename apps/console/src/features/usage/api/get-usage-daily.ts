@@ -1,10 +1,11 @@
 import { usageDailySchema } from '@meterway/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import type { UsageKeyFilter } from '../key-filter-params';
 
-// GET /bff/usage/daily: spend per UTC day, by model and by key, over the last 30 days, optionally one key's.
+// GET /bff/usage/daily: spend per UTC day, by model and by key, over the last 30 days, optionally one key's (publishable or secret).
 
-export type UsageDailyRequest = { publishableKeyId?: string };
+export type UsageDailyRequest = UsageKeyFilter;
 
 export const getUsageDaily = (request: UsageDailyRequest, signal?: AbortSignal) =>
   apiRequest('/bff/usage/daily', { query: request, schema: usageDailySchema, signal });

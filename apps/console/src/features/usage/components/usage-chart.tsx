@@ -15,7 +15,7 @@ const palette = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'pink.6', 
  */
 export function UsageChart({ usage }: { usage: UsageDaily }) {
   const [chosen, setChosen] = useState<ChartSplit>('model');
-  const budget = usage.publishableKey?.monthlyBudget;
+  const budget = (usage.publishableKey ?? usage.secretKey)?.monthlyBudget;
   const split = budget === undefined ? chosen : 'model';
   const series: CompositeChartSeries[] = splitSeries(usage, split).map(({ label }, index) => ({
     name: seriesKey(index),

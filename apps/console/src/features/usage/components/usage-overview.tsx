@@ -1,11 +1,12 @@
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useUsageDaily } from '../api/get-usage-daily';
+import type { UsageKeyFilter } from '../key-filter-params';
 import { UsageChart } from './usage-chart';
 import { UsageTotals } from './usage-totals';
 
-/** The last 30 UTC days of spend, the organisation's or one key's: totals above a daily chart. */
-export function UsageOverview({ publishableKeyId }: { publishableKeyId?: string }) {
-  const query = useUsageDaily(publishableKeyId ? { publishableKeyId } : {});
+/** The last 30 UTC days of spend, the organisation's or one key's (publishable or secret): totals above a daily chart. */
+export function UsageOverview({ keyFilter }: { keyFilter: UsageKeyFilter }) {
+  const query = useUsageDaily(keyFilter);
   const usage = query.data;
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="usage-overview-title">
