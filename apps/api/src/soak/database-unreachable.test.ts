@@ -17,7 +17,15 @@ beforeAll(async () => {
     whoami: async () => ({ outcome: 'session', session: { identityId: 'a0f3c1de-35a4-4f5b-9a57-5d1c3b1e2f00', email: 'someone@example.com', verified: true } }),
     cacheSize: () => 0,
   };
-  app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', API_SECRET: 'a-secret-long-enough-for-the-api-config' }), db, sessions: signedIn });
+  app = await createApp({
+    config: loadApiConfig({
+      LOG_LEVEL: 'silent',
+      API_SECRET: 'a-secret-long-enough-for-the-api-config',
+      KEY_HASH_SECRET: 'a-key-hash-secret-long-enough-for-the-config',
+    }),
+    db,
+    sessions: signedIn,
+  });
 });
 afterAll(async () => {
   await app?.close();
