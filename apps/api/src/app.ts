@@ -75,7 +75,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   };
 
   const metrics = apiMetrics(fastify, config, db, meter);
-  const provider = deps.models ?? createModelProvider(config, metrics.upstreamHeaders);
+  const provider = deps.models ?? createModelProvider(config, { pricedModels: [...pricing.models.keys()], onResponseHeaders: metrics.upstreamHeaders });
   fastify.addHook('onClose', async () => provider.close?.());
   const gateway = {
     meter,
@@ -95,7 +95,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   registerWebhooks(fastify, deps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
   const pricedModels = pricedModelsOf(pricing);
-  docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels });
+  docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels, priceListVersion: pricing.version });
   if (routeDeps.payments.name === 'stripe') await stripeWebhookRoutes(zod, routeDeps);
   // What the console calls: its origin only, with cookies. The payment config and the sandbox's
   // checkout are public; the BFF and the admin routes need a signed-in viewer.

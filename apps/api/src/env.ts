@@ -20,6 +20,7 @@ const apiEnv = z
       .min(1000, 'must be at least 1000')
       .default(10 * 60 * 1000),
     PRICING_FILE: z.string().optional(),
+    PROVIDERS_FILE: z.string().optional(),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
     STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -89,6 +90,9 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
       rateLimitPerMinute: env.GATEWAY_RATE_LIMIT_PER_MINUTE,
       reservationTtlMs: env.RESERVATION_TTL_MS,
       pricingFile: env.PRICING_FILE,
+      providersFile: env.PROVIDERS_FILE,
+      /** Where the providers file's `apiKeyEnv` names are read: the environment the api was started with. */
+      providerEnv: (name: string): string | undefined => source[name] || undefined,
     },
     stripe: env.STRIPE_SECRET_KEY
       ? {

@@ -1,19 +1,48 @@
+import { packagePath } from '@meterway/service';
 import type { ApiConfig } from '../env.js';
-import { demoModel } from './providers/demo-model.js';
+import { demoModel, demoModelId } from './providers/demo-model.js';
 import type { ModelProvider } from './providers/model-provider.js';
 import { openAiCompatible } from './providers/openai-compatible.js';
+import { type ModelRoute, routedProvider } from './providers/routed.js';
+import { demoProviderId, loadProvidersFile } from './providers-file.js';
+
+type ProviderContext = {
+  /** The priced models: routes may name only these. */
+  pricedModels: readonly string[];
+  /** Hears how long a provider took to its response headers (HTTP only). */
+  onResponseHeaders?: ((seconds: number) => void) | undefined;
+};
 
 /**
- * Any OpenAI-compatible provider when UPSTREAM_BASE_URL is set; otherwise the offline demo model.
- * `onResponseHeaders` hears how long the provider took to its response headers (HTTP only).
+ * The model providers the gateway forwards to. With providers in PROVIDERS_FILE: each model goes to
+ * the first provider its route names (a priced model without a route: the first provider; the demo
+ * model: the built-in one). Without: any OpenAI-compatible provider at UPSTREAM_BASE_URL, the
+ * one-provider shorthand, or else the offline demo model.
  */
-export function createModelProvider(config: ApiConfig, onResponseHeaders?: (seconds: number) => void): ModelProvider {
-  if (!config.upstream) return demoModel();
-  return openAiCompatible({
-    baseUrl: config.upstream.baseUrl,
-    apiKey: config.upstream.apiKey,
-    timeoutMs: config.gateway.timeoutMs,
-    idleTimeoutMs: config.gateway.idleTimeoutMs,
-    onResponseHeaders,
-  });
+export function createModelProvider(config: ApiConfig, context: ProviderContext): ModelProvider {
+  const path = config.gateway.providersFile ?? packagePath(import.meta.url, 'providers.json');
+  const file = loadProvidersFile(path, { pricedModels: context.pricedModels, env: config.gateway.providerEnv });
+  const http = (settings: { baseUrl: string; apiKey?: string | undefined; timeoutMs?: number | undefined; headers?: Record<string, string> | undefined }) =>
+    openAiCompatible({
+      baseUrl: settings.baseUrl,
+      apiKey: settings.apiKey,
+      headers: settings.headers,
+      timeoutMs: settings.timeoutMs ?? config.gateway.timeoutMs,
+      idleTimeoutMs: config.gateway.idleTimeoutMs,
+      onResponseHeaders: context.onResponseHeaders,
+    });
+
+  if (file.providers.length === 0) return config.upstream ? http(config.upstream) : demoModel();
+  if (config.upstream) throw new Error(`UPSTREAM_BASE_URL: set it, or providers in PROVIDERS_FILE ${path}, not both`);
+
+  const providers = new Map<string, ModelProvider>([
+    [demoProviderId, demoModel()],
+    ...file.providers.map((settings) => [settings.id, http(settings)] as const),
+  ]);
+  const first = file.providers[0]!.id;
+  const routes = new Map<string, ModelRoute>(
+    [...file.routes].map(([model, [target]]) => [model, { provider: providers.get(target!.providerId)!, model: target!.model }]),
+  );
+  const defaultRoute = (model: string): ModelRoute => ({ provider: providers.get(model === demoModelId ? demoProviderId : first)!, model: undefined });
+  return routedProvider((model) => routes.get(model) ?? defaultRoute(model), [...providers.values()]);
 }

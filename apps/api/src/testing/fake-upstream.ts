@@ -10,6 +10,8 @@ export type UpstreamMode = 'ok' | 'no-usage' | 'error' | 'hang' | 'slow-stream';
 export async function startFakeUpstream() {
   let mode: UpstreamMode = 'ok';
   const requests: Record<string, any>[] = [];
+  /** Each request's headers, in the order of `requests`. */
+  const requestHeaders: IncomingMessage['headers'][] = [];
   const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
 
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
@@ -17,6 +19,7 @@ export async function startFakeUpstream() {
     for await (const chunk of request) raw += chunk;
     const body = JSON.parse(raw || '{}');
     requests.push(body);
+    requestHeaders.push(request.headers);
     if (mode === 'error') {
       response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
       return;
@@ -53,6 +56,7 @@ export async function startFakeUpstream() {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    requestHeaders,
     setMode: (next: UpstreamMode) => {
       mode = next;
     },

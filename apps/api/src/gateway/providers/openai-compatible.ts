@@ -6,6 +6,8 @@ import { sseEvents } from './sse.js';
 type Options = {
   baseUrl: string;
   apiKey?: string | undefined;
+  /** Extra request headers the provider wants. */
+  headers?: Record<string, string> | undefined;
   timeoutMs: number;
   idleTimeoutMs: number;
   onResponseHeaders?: ((seconds: number) => void) | undefined;
@@ -60,7 +62,7 @@ export function openAiCompatible(options: Options): ModelProvider {
   const pool = new Pool(url.origin, { connections: 256, connect: { timeout: options.timeoutMs } });
   const path = `${url.pathname}${url.search}`;
   const authorization = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
-  const headersFor = (accept: string) => ({ 'content-type': 'application/json', accept, ...authorization });
+  const headersFor = (accept: string) => ({ ...options.headers, 'content-type': 'application/json', accept, ...authorization });
   const jsonHeaders = headersFor('application/json');
   const streamHeaders = headersFor('text/event-stream');
 
