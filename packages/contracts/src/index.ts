@@ -34,6 +34,7 @@ export {
   keyBlockParamsSchema,
   keyBlockSchema,
   maxBlocksPerKey,
+  type PriceList,
   type PricedModel,
   pricedModelListSchema,
 } from './bff/publishable-keys.js';

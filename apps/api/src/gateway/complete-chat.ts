@@ -9,7 +9,7 @@ import { type Call, complete, type EventClient, stream } from './forward-call.js
 import type { CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
 import { GatewayError, gatewayErrors } from './openai-error.js';
-import type { ModelPrice } from './pricing.js';
+import { type ModelPrice, pricedModelsOf } from './pricing.js';
 import type { ChatBody } from './providers/model-provider.js';
 import { type WorstCase, worstCaseOf } from './worst-case.js';
 
@@ -56,16 +56,32 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
   }
 }
 
-/** The models a key may call. */
+/**
+ * The models a key may call, OpenAI-shaped so OpenAI's clients parse the list, each with what it
+ * costs the caller in `x_meterway` (USD per 1M tokens with the margin, the price list's version).
+ */
 export async function listModels(gateway: Gateway, request: CallRequest) {
   const { presented, caller } = await callerOf(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
   const { key } = presented;
   await withinRate(gateway, key, caller);
+  const priceListVersion = gateway.pricing.version;
   return {
     object: 'list',
-    data: [...gateway.pricing.models.values()]
+    data: pricedModelsOf(gateway.pricing)
       .filter((model) => modelAllowed(key, model.id))
-      .map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: 'meterway' })),
+      .map((model) => ({
+        id: model.id,
+        object: 'model',
+        created: 0,
+        owned_by: 'meterway',
+        x_meterway: {
+          inputPrice: model.inputPerMillion,
+          cachedInputPrice: model.cachedInputPerMillion,
+          outputPrice: model.outputPerMillion,
+          maxOutputTokens: model.maxOutputTokens,
+          priceListVersion,
+        },
+      })),
   };
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packagePath } from '@meterway/service';
 import { describe, expect, it } from 'vitest';
-import { loadPricing } from './pricing.js';
+import { loadPricing, pricedModelsOf } from './pricing.js';
 
 const write = (content: unknown) => {
   const file = join(mkdtempSync(join(tmpdir(), 'meterway-pricing-')), 'pricing.json');
@@ -22,6 +22,17 @@ describe('the pricing file', () => {
     const cached = loadPricing(write({ ...valid, models: { m: { input: 2.5, cachedInput: 1.25, output: 10, maxOutputTokens: 10 } } }));
     expect(cached.models.get('m')).toMatchObject({ inputNanosPerToken: 2500n, cachedInputNanosPerToken: 1250n, maxOutputTokens: 10 });
     expect(loadPricing(write(valid)).models.get('gpt-4o-mini')).toMatchObject({ cachedInputNanosPerToken: 150n });
+  });
+
+  it('shows customers the prices as charged, with the margin, and no cached-input price where the list has none', () => {
+    const models = {
+      m: { input: 2.5, cachedInput: 1.25, output: 10, maxOutputTokens: 10, images: { low: 85, high: 1445 } },
+      n: { input: 0.15, output: 0.6, maxOutputTokens: 9 },
+    };
+    expect(pricedModelsOf(loadPricing(write({ ...valid, margin: 0.1, models })))).toEqual([
+      { id: 'm', inputPerMillion: 2.75, cachedInputPerMillion: 1.375, outputPerMillion: 11, maxOutputTokens: 10, acceptsImages: true },
+      { id: 'n', inputPerMillion: 0.165, cachedInputPerMillion: null, outputPerMillion: 0.66, maxOutputTokens: 9, acceptsImages: false },
+    ]);
   });
 
   it('ships a valid file with the demo model', () => {

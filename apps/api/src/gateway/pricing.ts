@@ -34,6 +34,8 @@ const pricingFileSchema = z.object({
 export type ModelPrice = {
   id: string;
   inputPerMillion: number;
+  /** The list's cached-input price; null when the model has none (cached input is then charged as input). */
+  cachedInputPerMillion: number | null;
   outputPerMillion: number;
   inputNanosPerToken: bigint;
   cachedInputNanosPerToken: bigint;
@@ -67,6 +69,7 @@ export function loadPricing(file: string): Pricing {
         {
           id,
           inputPerMillion: model.input,
+          cachedInputPerMillion: model.cachedInput ?? null,
           outputPerMillion: model.output,
           inputNanosPerToken: perToken(model.input, margin),
           cachedInputNanosPerToken: perToken(model.cachedInput ?? model.input, margin),
@@ -79,11 +82,21 @@ export function loadPricing(file: string): Pricing {
   };
 }
 
-/** The models as customers see them: dollars per 1M tokens with the margin, and each model's output limit. */
+/** Nano-dollars per token → USD per 1M tokens. */
+const perMillion = (nanosPerToken: bigint) => Number(nanosPerToken) / 1000;
+
+/**
+ * The models as customers see them: dollars per 1M tokens as charged (with the margin; cached input
+ * null when the model has no cached-input price), each model's output limit and whether it takes images.
+ */
 export const pricedModelsOf = (pricing: Pricing) =>
   [...pricing.models.values()].map((model) => ({
     id: model.id,
-    inputPerMillion: Number(model.inputNanosPerToken) / 1000,
-    outputPerMillion: Number(model.outputNanosPerToken) / 1000,
+    inputPerMillion: perMillion(model.inputNanosPerToken),
+    cachedInputPerMillion: model.cachedInputPerMillion === null ? null : perMillion(model.cachedInputNanosPerToken),
+    outputPerMillion: perMillion(model.outputNanosPerToken),
     maxOutputTokens: model.maxOutputTokens,
+    acceptsImages: model.imageTokens !== undefined,
   }));
+
+export type PricedModel = ReturnType<typeof pricedModelsOf>[number];

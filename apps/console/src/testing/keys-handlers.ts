@@ -33,10 +33,13 @@ export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): Pu
 
 /** The priced models of GET /bff/models, as the key form lists them. */
 export const pricedModels: PricedModel[] = [
-  { id: 'gpt-4o-mini', inputPerMillion: 0.165, outputPerMillion: 0.66, maxOutputTokens: 16_384 },
-  { id: 'claude-haiku', inputPerMillion: 0.88, outputPerMillion: 4.4, maxOutputTokens: 8192 },
-  { id: 'demo-echo', inputPerMillion: 0.11, outputPerMillion: 0.22, maxOutputTokens: 4096 },
+  { id: 'gpt-4o-mini', inputPerMillion: 0.165, cachedInputPerMillion: 0.0825, outputPerMillion: 0.66, maxOutputTokens: 16_384, acceptsImages: true },
+  { id: 'claude-haiku', inputPerMillion: 0.88, cachedInputPerMillion: 0.088, outputPerMillion: 4.4, maxOutputTokens: 8192, acceptsImages: true },
+  { id: 'demo-echo', inputPerMillion: 0.11, cachedInputPerMillion: null, outputPerMillion: 0.22, maxOutputTokens: 4096, acceptsImages: false },
 ];
+
+/** The price list version GET /bff/models answers with. */
+export const priceListVersion = '2026-11-25';
 
 export const buildKeyBlock = (overrides: Partial<KeyBlock> = {}): KeyBlock => ({
   id: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a',
@@ -84,11 +87,11 @@ export const keysHandlers = {
   },
   listFailure: (status = 500) => http.get(`${api}/bff/publishable-keys`, () => problem(status)),
 
-  /** GET /bff/models; `until` holds the answer back until it resolves, for the loading state. */
+  /** GET /bff/models (the price list version and its models); `until` holds the answer back until it resolves, for the loading state. */
   models: (models: PricedModel[] = pricedModels, { until }: { until?: Promise<unknown> } = {}) =>
     http.get(`${api}/bff/models`, async () => {
       await until;
-      return HttpResponse.json({ models });
+      return HttpResponse.json({ priceListVersion, models });
     }),
   modelsFailure: (status = 500) => http.get(`${api}/bff/models`, () => problem(status)),
 

@@ -212,12 +212,27 @@ export const publishableKeyDeletionSchema = z
 
 export type PublishableKeyDeletion = z.input<typeof publishableKeyDeletionSchema>;
 
-/** GET /bff/models: the priced models a key may be allowed, with their prices in dollars per 1M tokens. */
+/**
+ * GET /bff/models: the priced models a key may be allowed, with their prices as charged in dollars
+ * per 1M tokens (cached input null when the model has none), and the price list's version: a price
+ * change applies to new calls only, each call keeps the version it was priced with.
+ */
 export const pricedModelListSchema = z.object({
-  models: z.array(z.object({ id: z.string(), inputPerMillion: z.number(), outputPerMillion: z.number(), maxOutputTokens: z.number() })),
+  priceListVersion: z.string(),
+  models: z.array(
+    z.object({
+      id: z.string(),
+      inputPerMillion: z.number(),
+      cachedInputPerMillion: z.number().nullable(),
+      outputPerMillion: z.number(),
+      maxOutputTokens: z.number(),
+      acceptsImages: z.boolean(),
+    }),
+  ),
 });
 
-export type PricedModel = z.infer<typeof pricedModelListSchema>['models'][number];
+export type PriceList = z.infer<typeof pricedModelListSchema>;
+export type PricedModel = PriceList['models'][number];
 
 /** The most client addresses and end users one key may block. */
 export const maxBlocksPerKey = 1000;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { postEntry } from '../../domain/credit/ledger.js';
 import { callerHours } from '../../db/schema/index.js';
 import { dollarsToNanos } from '../../domain/money.js';
+import { listedPrice, priceList } from '../../testing/price-list.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
 
 const t = setupTestApp({}, { identity: true });
@@ -317,9 +318,19 @@ describe('publishable keys', () => {
 
   it('lists the priced models a key can be allowed, with their prices per 1M tokens', async () => {
     const { cookie } = await t.users.signUp();
-    const { models } = (await call(cookie, 'GET', '/bff/models')).json();
-    expect(models).toContainEqual({ id: 'gpt-4o-mini', inputPerMillion: 0.15, outputPerMillion: 0.6, maxOutputTokens: 16384 });
-    expect(models.map((model: Json) => model.id)).toContain('meterway-demo');
+    const { models, priceListVersion } = (await call(cookie, 'GET', '/bff/models')).json();
+    expect(priceListVersion).toBe(priceList.version);
+    // The shipped list has no margin: what is charged is what it lists.
+    const mini = listedPrice('gpt-4o-mini');
+    expect(models).toContainEqual({
+      id: 'gpt-4o-mini',
+      inputPerMillion: mini.inputPerMillion,
+      cachedInputPerMillion: mini.cachedInputPerMillion,
+      outputPerMillion: mini.outputPerMillion,
+      maxOutputTokens: mini.maxOutputTokens,
+      acceptsImages: true,
+    });
+    expect(models).toContainEqual(expect.objectContaining({ id: 'meterway-demo', cachedInputPerMillion: null, acceptsImages: false }));
   });
 
   it('refuses a malformed key id with 400', async () => {

@@ -40,6 +40,7 @@ export function publishableKeyRoutes(app: FastifyZodInstance, { db, meter, prici
   };
 
   app.get('/bff/models', { config: { roles: rolesAllowedTo.seeOrganization }, schema: { response: { 200: pricedModelListSchema } } }, async () => ({
+    priceListVersion: pricing.version,
     models: pricedModelsOf(pricing),
   }));
 

@@ -5,8 +5,8 @@ import { developerApiSection, secretKeysSection } from './docs-developer-api.js'
 import { demoModelId, h2, h3, sections } from './docs-headings.js';
 import { webhooksSection } from './docs-webhooks.js';
 
-export type DocsModel = { id: string; inputPerMillion: number; outputPerMillion: number };
-export type DocsPageInput = { apiUrl: string; consoleUrl: string; models: DocsModel[] };
+export type DocsModel = { id: string; inputPerMillion: number; cachedInputPerMillion: number | null; outputPerMillion: number; maxOutputTokens: number };
+export type DocsPageInput = { apiUrl: string; consoleUrl: string; models: DocsModel[]; priceListVersion?: string };
 
 const usd = (value: number) =>
   Number.isFinite(value) ? `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })}` : e(String(value));
@@ -14,12 +14,13 @@ const usd = (value: number) =>
 const logo = `<svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true"><rect width="24" height="24" rx="6" fill="#fff" fill-opacity=".18"/><path d="M5 17V7l7 6 7-6v10" fill="none" stroke="#fff" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 
 /** The developer quickstart served at GET /docs: one self-contained page, every interpolated value escaped. */
-export function renderDocsPage({ apiUrl, consoleUrl, models }: DocsPageInput): string {
+export function renderDocsPage({ apiUrl, consoleUrl, models, priceListVersion }: DocsPageInput): string {
   const base = `${apiUrl.replace(/\/+$/, '')}/v1`;
   const consoleBase = consoleUrl.replace(/\/+$/, '');
   const dashboard = e(`${consoleBase}/dashboard`);
   const usagePage = e(`${consoleBase}/chat-completions`);
   const webhooksPage = e(`${consoleBase}/webhooks`);
+  const modelsPage = e(`${consoleBase}/models`);
   const openapi = e(`${apiUrl.replace(/\/+$/, '')}/openapi.json`);
 
   const toc = `<nav class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ol>${sections.map(([id, title]) => `<li><a href="#${id}">${title}</a></li>`).join('')}</ol></nav>`;
@@ -372,18 +373,49 @@ ${h2('limits')}
   const modelRows = models
     .map(
       (model) =>
-        `<tr><td><code>${e(model.id)}</code>${model.id === demoModelId ? '<span class="badge">demo</span>' : ''}</td><td class="num">${usd(model.inputPerMillion)}</td><td class="num">${usd(model.outputPerMillion)}</td></tr>`,
+        `<tr><td><code>${e(model.id)}</code>${model.id === demoModelId ? '<span class="badge">demo</span>' : ''}</td><td class="num">${usd(model.inputPerMillion)}</td><td class="num">${model.cachedInputPerMillion === null ? '—' : usd(model.cachedInputPerMillion)}</td><td class="num">${usd(model.outputPerMillion)}</td></tr>`,
     )
     .join('');
+  const example = models.find((model) => model.id === demoModelId) ?? models[0];
+  const listExample = example
+    ? codeBlock(
+        JSON.stringify(
+          {
+            object: 'list',
+            data: [
+              {
+                id: example.id,
+                object: 'model',
+                created: 0,
+                owned_by: 'meterway',
+                x_meterway: {
+                  inputPrice: example.inputPerMillion,
+                  cachedInputPrice: example.cachedInputPerMillion,
+                  outputPrice: example.outputPerMillion,
+                  maxOutputTokens: example.maxOutputTokens,
+                  priceListVersion: priceListVersion ?? '…',
+                },
+              },
+            ],
+          },
+          null,
+          2,
+        ),
+        'json',
+        'Example: GET /v1/models response body',
+      )
+    : '';
   const modelsSection = `
 ${h2('models')}
-<p>Prices in USD per 1 million tokens. <code>GET /v1/models</code> returns the same list.</p>
+<p>Prices in USD per 1 million tokens, as you are charged${priceListVersion ? ` (price list of ${e(priceListVersion)})` : ''}; cached input is input the provider reports as cached, charged at the input price where the model has no cached-input price (—). A price change applies to new calls only: each call keeps the price list version it was priced with.</p>
 ${
   models.length
-    ? `<div class="table-wrap"><table><thead><tr><th>Model</th><th class="num">Input / 1M tokens</th><th class="num">Output / 1M tokens</th></tr></thead><tbody>${modelRows}</tbody></table></div>`
+    ? `<div class="table-wrap"><table><thead><tr><th>Model</th><th class="num">Input / 1M tokens</th><th class="num">Cached input / 1M tokens</th><th class="num">Output / 1M tokens</th></tr></thead><tbody>${modelRows}</tbody></table></div>`
     : '<p class="muted">No models are priced yet.</p>'
 }
-<p><code>${demoModelId}</code> is the built-in offline demo model: it answers with deterministic text, so you can try everything out without a model provider.</p>`;
+<p><code>${demoModelId}</code> is the built-in offline demo model: it answers with deterministic text, so you can try everything out without a model provider.</p>
+<p><code>GET /v1/models</code> lists the models your key may call, in OpenAI's shape (so OpenAI's SDKs read it), each with its prices in an <code>x_meterway</code> object: <code>inputPrice</code>, <code>cachedInputPrice</code> (<code>null</code> when the model has none), <code>outputPrice</code> (USD per 1M tokens), <code>maxOutputTokens</code> and <code>priceListVersion</code>. Signed-in members see the same list on the console's <a href="${modelsPage}">Models</a> page.</p>
+${listExample}`;
 
   const reference = `
 ${h2('reference')}

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsRoutes } from './docs.js';
 
 const models = [
-  { id: 'meterway-demo', inputPerMillion: 0.1, outputPerMillion: 0.4 },
-  { id: 'gpt-4o-mini', inputPerMillion: 0.15, outputPerMillion: 0.6 },
-  { id: 'big-model', inputPerMillion: 2.5, outputPerMillion: 10 },
-  { id: 'evil<script>alert(1)</script>', inputPerMillion: 1, outputPerMillion: 2 },
+  { id: 'meterway-demo', inputPerMillion: 0.1, cachedInputPerMillion: null, outputPerMillion: 0.4, maxOutputTokens: 4096 },
+  { id: 'gpt-4o-mini', inputPerMillion: 0.15, cachedInputPerMillion: 0.075, outputPerMillion: 0.6, maxOutputTokens: 16384 },
+  { id: 'big-model', inputPerMillion: 2.5, cachedInputPerMillion: 1.25, outputPerMillion: 10, maxOutputTokens: 16384 },
+  { id: 'evil<script>alert(1)</script>', inputPerMillion: 1, cachedInputPerMillion: null, outputPerMillion: 2, maxOutputTokens: 9 },
 ];
 
 let app: FastifyInstance;
@@ -19,7 +19,7 @@ let headers: Record<string, unknown>;
 
 beforeAll(async () => {
   app = Fastify();
-  docsRoutes(app, { apiUrl: 'https://api.example.test', consoleUrl: 'https://console.example.test', models: () => models });
+  docsRoutes(app, { apiUrl: 'https://api.example.test', consoleUrl: 'https://console.example.test', models: () => models, priceListVersion: '2026-11-25' });
   const response = await app.inject({ method: 'GET', url: '/docs' });
   expect(response.statusCode).toBe(200);
   html = response.body;
@@ -139,9 +139,31 @@ describe('GET /docs', () => {
 
   it('lists each model with its prices per million tokens', () => {
     const row = (id: string) => html.match(new RegExp(`<tr><td><code>${id}</code>.*?</tr>`))?.[0] ?? '';
-    expect(row('meterway-demo')).toMatch(/\$0\.10<\/td>.*\$0\.40<\/td>/);
-    expect(row('gpt-4o-mini')).toMatch(/\$0\.15<\/td>.*\$0\.60<\/td>/);
-    expect(row('big-model')).toMatch(/\$2\.50<\/td>.*\$10\.00<\/td>/);
+    expect(row('meterway-demo')).toMatch(/\$0\.10<\/td><td class="num">—<\/td>.*\$0\.40<\/td>/);
+    expect(row('gpt-4o-mini')).toMatch(/\$0\.15<\/td>.*\$0\.075<\/td>.*\$0\.60<\/td>/);
+    expect(row('big-model')).toMatch(/\$2\.50<\/td>.*\$1\.25<\/td>.*\$10\.00<\/td>/);
+    expect(text).toContain('price list of 2026-11-25');
+    expect(text).toContain('A price change applies to new calls only');
+  });
+
+  it('documents the prices on GET /v1/models in x_meterway, with an example, and the console Models page', () => {
+    expect(html).toContain('<code>x_meterway</code>');
+    for (const field of ['inputPrice', 'cachedInputPrice', 'outputPrice', 'maxOutputTokens', 'priceListVersion']) expect(text).toContain(field);
+    const example = text.slice(text.indexOf('Example: GET /v1/models response body'));
+    const body = example.slice(example.indexOf('{'), example.lastIndexOf('}') + 1);
+    expect(JSON.parse(body.slice(0, body.indexOf('\n}') + 2))).toEqual({
+      object: 'list',
+      data: [
+        {
+          id: 'meterway-demo',
+          object: 'model',
+          created: 0,
+          owned_by: 'meterway',
+          x_meterway: { inputPrice: 0.1, cachedInputPrice: null, outputPrice: 0.4, maxOutputTokens: 4096, priceListVersion: '2026-11-25' },
+        },
+      ],
+    });
+    expect(html).toContain('href="https://console.example.test/models"');
   });
 
   it('documents every error with its status, type and code', () => {

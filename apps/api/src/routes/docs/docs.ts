@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { docsContentSecurityPolicy } from './docs-assets.js';
 import { type DocsModel, renderDocsPage } from './docs-page.js';
 
-export type DocsRoutesOptions = { apiUrl: string; consoleUrl: string; models: () => DocsModel[] };
+export type DocsRoutesOptions = { apiUrl: string; consoleUrl: string; models: () => DocsModel[]; priceListVersion?: string };
 
 /** GET /docs: the public developer quickstart. Models are read per request so a pricing reload shows up. */
 export function docsRoutes(app: FastifyInstance, options: DocsRoutesOptions): void {
@@ -12,6 +12,13 @@ export function docsRoutes(app: FastifyInstance, options: DocsRoutesOptions): vo
     'content-security-policy': docsContentSecurityPolicy,
   };
   app.get('/docs', { schema: { hide: true } }, async (_request, reply) =>
-    reply.headers(headers).send(renderDocsPage({ apiUrl: options.apiUrl, consoleUrl: options.consoleUrl, models: options.models() })),
+    reply.headers(headers).send(
+      renderDocsPage({
+        apiUrl: options.apiUrl,
+        consoleUrl: options.consoleUrl,
+        models: options.models(),
+        priceListVersion: options.priceListVersion,
+      }),
+    ),
   );
 }

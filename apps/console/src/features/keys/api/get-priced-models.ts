@@ -1,19 +1,23 @@
-import { type PricedModel, pricedModelListSchema } from '@meterway/contracts';
+import { type PricedModel, type PriceList, pricedModelListSchema } from '@meterway/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
-// GET /bff/models: the priced models a key may be allowed (issue #18).
+// GET /bff/models: the priced models a key may be allowed (issue #18), with the price list's
+// version for the Models page (issue #24).
 
-export const getPricedModels = async (signal?: AbortSignal): Promise<PricedModel[]> =>
-  (await apiRequest('/bff/models', { schema: pricedModelListSchema, signal })).models;
+export const getPriceList = (signal?: AbortSignal): Promise<PriceList> => apiRequest('/bff/models', { schema: pricedModelListSchema, signal });
 
 export const loadPricedModelsFailed = 'Failed to load models';
 
-export const pricedModelsQueryOptions = () =>
+export const priceListQueryOptions = () =>
   queryOptions({
     queryKey: ['priced-models'],
-    queryFn: ({ signal }) => getPricedModels(signal),
+    queryFn: ({ signal }) => getPriceList(signal),
     meta: { errorMessage: loadPricedModelsFailed },
   });
 
-export const usePricedModels = () => useQuery(pricedModelsQueryOptions());
+/** The whole answer: the version and its models. */
+export const usePriceList = () => useQuery(priceListQueryOptions());
+
+/** The models alone, as the key form lists them. */
+export const usePricedModels = () => useQuery({ ...priceListQueryOptions(), select: (list): PricedModel[] => list.models });
