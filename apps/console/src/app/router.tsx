@@ -45,6 +45,7 @@ export const routes: RouteObject[] = [
           { path: paths.creditHistory.path, lazy: withAllStyles(() => import('./routes/credit-history')) },
           { path: paths.members.path, lazy: withAllStyles(() => import('./routes/members')) },
           { path: paths.auditLog.path, lazy: withAllStyles(() => import('./routes/audit-log')) },
+          { path: paths.models.path, lazy: withAllStyles(() => import('./routes/models')) },
           { path: paths.webhooks.path, lazy: withAllStyles(() => import('./routes/webhooks')) },
           { path: paths.admin.path, lazy: withAllStyles(() => import('./routes/admin')) },
           { path: paths.adminUsers.path, lazy: withAllStyles(() => import('./routes/admin-users')) },

@@ -32,6 +32,8 @@ export const paths = {
   creditHistory: { path: '/credit-history', getHref: () => '/credit-history' },
   members: { path: '/members', getHref: () => '/members' },
   auditLog: { path: '/audit-log', getHref: () => '/audit-log' },
+  /** Each model's prices per 1M tokens and limits, and the price list's version (issue #24). */
+  models: { path: '/models', getHref: () => '/models' },
   /** The organisation's webhook endpoints and their deliveries (issue #23). */
   webhooks: { path: '/webhooks', getHref: () => '/webhooks' },
   /** The link an invitation mail carries (issue #21). */

@@ -13,6 +13,11 @@ export function formatMoney(dollars: number, { omitZeroCents = false }: { omitZe
   return (omitZeroCents && whole ? wholeDollars : withCents).format(dollars);
 }
 
+const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
+
+/** A price per 1M tokens: cents at least, and the fractions of a cent a price list has: 0.15 → "$0.15", 0.075 → "$0.075", 10 → "$10.00". */
+export const formatPrice = (dollars: number): string => price.format(dollars);
+
 /** A debt as money, rounded up to the cent so that one of a fraction of a cent never reads "$0.00": 0.000093 → "$0.01". */
 export function formatOwed(dollars: number): string {
   // Through whole nano-dollars first, so 1.1 (110.00000000000001 cents in floating point) stays "$1.10".

@@ -10,10 +10,11 @@ import { UserMenu } from './user-menu';
 
 type TopBarProps = { user: ShellUser; menuActions: MenuActions };
 
-/** The blue top bar of every signed-in screen (spec §2), with Webhooks for the roles that manage them (issue #23). */
+/** The blue top bar of every signed-in screen (spec §2): Models for everyone (issue #24), Webhooks for the roles that manage them (issue #23). */
 export function TopBar({ user, menuActions }: TopBarProps) {
   const { pathname } = useLocation();
   const chatCompletionsActive = pathname.startsWith(paths.chatCompletions.path);
+  const modelsActive = pathname.startsWith(paths.models.path);
   const webhooksActive = pathname.startsWith(paths.webhooks.path);
 
   return (
@@ -27,6 +28,9 @@ export function TopBar({ user, menuActions }: TopBarProps) {
           <Group h="100%" gap={0} wrap="nowrap">
             <Link to={paths.chatCompletions.getHref()} className={classes.link} aria-current={chatCompletionsActive ? 'page' : undefined}>
               Chat completions
+            </Link>
+            <Link to={paths.models.getHref()} className={classes.link} aria-current={modelsActive ? 'page' : undefined}>
+              Models
             </Link>
             {/* Issue #23: for the roles that manage webhook endpoints. */}
             {can(user.role, 'manageWebhooks') && (
