@@ -22,8 +22,15 @@ type ProviderContext = {
 export function createModelProvider(config: ApiConfig, context: ProviderContext): ModelProvider {
   const path = config.gateway.providersFile ?? packagePath(import.meta.url, 'providers.json');
   const file = loadProvidersFile(path, { pricedModels: context.pricedModels, env: config.gateway.providerEnv });
-  const http = (settings: { baseUrl: string; apiKey?: string | undefined; timeoutMs?: number | undefined; headers?: Record<string, string> | undefined }) =>
+  const http = (settings: {
+    id?: string;
+    baseUrl: string;
+    apiKey?: string | undefined;
+    timeoutMs?: number | undefined;
+    headers?: Record<string, string> | undefined;
+  }) =>
     openAiCompatible({
+      name: settings.id,
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       headers: settings.headers,

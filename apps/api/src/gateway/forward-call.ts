@@ -72,6 +72,7 @@ function metered(gateway: Gateway, call: Call, charge: Charge): Metered {
     usageEstimated: charge === 'reserved' || !('reported' in charge),
     prices: call.price,
     priceVersion: gateway.pricing.version,
+    provider: gateway.provider.nameFor?.(call.model) ?? gateway.provider.name,
     caller: call.caller,
     now: new Date(),
   };

@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chatCompletions } from '../db/schema/index.js';
 import { loadApiConfig } from '../env.js';
 import { startFakeUpstream } from '../testing/fake-upstream.js';
 import { setupGateway } from '../testing/gateway-fixture.js';
@@ -52,7 +54,7 @@ async function complete(key: string, model: string, stream = false) {
 
 describe('routing by model across providers', () => {
   it("sends each model to its route's provider, under the provider's own model name, with that provider's key and headers", async () => {
-    const { value } = await t.account({ creditDollars: 5, budgetDollars: 5 });
+    const { organizationId, value } = await t.account({ creditDollars: 5, budgetDollars: 5 });
     const before = { first: first.requests.length, second: second.requests.length };
 
     expect((await complete(value, 'gpt-4o')).status).toBe(200);
@@ -74,6 +76,14 @@ describe('routing by model across providers', () => {
     expect(JSON.parse(demo.text).choices[0].message.content).toMatch(/^Meterway demo/);
 
     expect({ first: first.requests.length - before.first, second: second.requests.length - before.second }).toEqual({ first: 1, second: 2 });
+
+    // Each row names the provider that served it.
+    await t.settled();
+    const rows = await t.testDb.db
+      .select({ model: chatCompletions.model, provider: chatCompletions.provider })
+      .from(chatCompletions)
+      .where(eq(chatCompletions.organizationId, organizationId));
+    expect(rows.map((row) => `${row.model} ${row.provider}`).sort()).toEqual(['gpt-4.1 second', 'gpt-4o second', 'gpt-4o-mini first', 'meterway-demo demo']);
   });
 });
 

@@ -21,6 +21,8 @@ export const chatCompletionSchema = z.object({
   endUser: z.string().nullable(),
   /** The caller's network, never the full address: an IPv4 /24 (`203.0.113.0/24`) or IPv6 /48. Null on rows from before it was recorded. */
   clientNetwork: z.string().nullable(),
+  /** The provider that served the call (its id in the providers file, `upstream` or `demo`). Null on rows from before it was recorded. */
+  provider: z.string().nullable(),
 });
 
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;

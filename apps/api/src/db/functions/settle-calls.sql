@@ -58,18 +58,18 @@ BEGIN
 			ord int, reservation_id uuid, completion_id text, created_at timestamptz, model text,
 			estimated_input_tokens int, input_tokens int, cached_input_tokens int, estimated_input_cost_nanos bigint,
 			input_cost_nanos bigint, output_tokens int, output_cost_nanos bigint, total_cost_nanos bigint, usage_estimated boolean,
-			price_version text, client text, client_network text, end_user text
+			price_version text, client text, client_network text, end_user text, provider text
 		)
 		JOIN released ON released."id" = c.reservation_id
 	), completions AS (
 		INSERT INTO "app"."chat_completions" (
 			"id", "organization_id", "publishable_key_id", "created_at", "model", "estimated_input_tokens", "input_tokens",
 			"cached_input_tokens", "estimated_input_cost_nanos", "input_cost_nanos", "output_tokens", "output_cost_nanos",
-			"total_cost_nanos", "usage_estimated", "price_version", "over_hold_nanos", "unpaid_nanos", "end_user", "client_network"
+			"total_cost_nanos", "usage_estimated", "price_version", "over_hold_nanos", "unpaid_nanos", "end_user", "client_network", "provider"
 		)
 			SELECT calls.completion_id, p_organization_id, p_key_id, calls.created_at, calls.model, calls.estimated_input_tokens, calls.input_tokens,
 				calls.cached_input_tokens, calls.estimated_input_cost_nanos, calls.input_cost_nanos, calls.output_tokens, calls.output_cost_nanos,
-				calls.total_cost_nanos, calls.usage_estimated, calls.price_version, calls.over_nanos, 0, calls.end_user, calls.client_network
+				calls.total_cost_nanos, calls.usage_estimated, calls.price_version, calls.over_nanos, 0, calls.end_user, calls.client_network, calls.provider
 			FROM calls
 	), callers AS (
 		-- Who called, hour by hour (rows without a client come from before it was recorded).

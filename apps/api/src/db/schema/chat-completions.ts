@@ -32,6 +32,8 @@ export const chatCompletions = appSchema.table(
     endUser: text('end_user'),
     /** The caller's network, never its full address: an IPv4 /24 or an IPv6 /48. */
     clientNetwork: text('client_network'),
+    /** The provider that served the call (its id in PROVIDERS_FILE, `upstream` or `demo`); null on rows from before it was recorded. */
+    provider: text('provider'),
   },
   (table) => [
     // Keyset pagination: newest or oldest first, per organisation and per key.

@@ -69,6 +69,7 @@ function forwardedCall(presented: Presented, caller: Caller, reservationId: stri
     usageEstimated: true,
     prices: { inputNanosPerToken: 0n, cachedInputNanosPerToken: 0n, outputNanosPerToken: price },
     priceVersion: 'test',
+    provider: 'test',
     caller,
     now,
   };

@@ -69,6 +69,8 @@ export type Metered = {
   usageEstimated: boolean;
   prices: Prices & { cachedInputNanosPerToken: bigint };
   priceVersion: string;
+  /** The provider that served the call. */
+  provider: string;
   /** Who called: its end user is recorded, its address kept only as its network (and, for the callers view, in caller_hours). */
   caller: Caller;
   now: Date;
@@ -111,6 +113,7 @@ export function settlementRow(call: Metered) {
     total_cost_nanos: cost.totalNanos.toString(),
     usage_estimated: call.usageEstimated,
     price_version: call.priceVersion,
+    provider: call.provider,
     client: call.caller.client,
     client_network: networkOf(call.caller.client),
     end_user: call.caller.endUser,

@@ -34,6 +34,7 @@ const header = [
   // Appended, so the columns before keep their places: a secret key's calls name their key here.
   'Secret key ID',
   'Secret key name',
+  'Provider',
 ];
 
 type KeyOfRow = { name: string; secret: boolean };
@@ -69,6 +70,8 @@ const toRecord = (row: typeof chatCompletions.$inferSelect, keys: ReadonlyMap<st
     row.endUser ?? '',
     row.clientNetwork ?? '',
     ...secret,
+    // Empty for calls metered before rows kept it.
+    row.provider ?? '',
   ]);
 };
 

@@ -25,6 +25,7 @@ const toContract = (row: typeof chatCompletions.$inferSelect, secretKeys: Readon
   ...(row.totalCostNanos === null ? {} : { totalCost: nanosToDollars(row.totalCostNanos) }),
   endUser: row.endUser,
   clientNetwork: row.clientNetwork,
+  provider: row.provider,
 });
 
 /** The organisation's metered calls, newest first unless `asc`, optionally one key's. */

@@ -27,7 +27,10 @@ export type Streamed = { chunk: Record<string, unknown>; text: string; usage?: U
  * whether the provider may bill the call.
  */
 export type ModelProvider = {
+  /** The provider's id, which the usage rows record (`demo`, `upstream`, or its id in PROVIDERS_FILE). */
   name: string;
+  /** The id of the provider that serves this model, for one that routes models to several. */
+  nameFor?: (model: string) => string;
   complete: (body: ChatBody, signal: AbortSignal) => Promise<Completed>;
   stream: (body: ChatBody, signal: AbortSignal) => AsyncIterable<Streamed>;
   /** Lets go of the provider's connections (the app's close). */

@@ -4,6 +4,8 @@ import { ProviderExchange } from './provider-exchange.js';
 import { sseEvents } from './sse.js';
 
 type Options = {
+  /** The provider's id, which the usage rows record; `upstream` unless named. */
+  name?: string | undefined;
   baseUrl: string;
   apiKey?: string | undefined;
   /** Extra request headers the provider wants. */
@@ -86,7 +88,7 @@ export function openAiCompatible(options: Options): ModelProvider {
   }
 
   return {
-    name: 'openai-compatible',
+    name: options.name ?? 'upstream',
     complete: async (body, signal) => {
       const exchange = new ProviderExchange(signal);
       try {

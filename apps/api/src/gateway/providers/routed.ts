@@ -14,6 +14,7 @@ export function routedProvider(routeOf: (model: string) => ModelRoute, providers
   };
   return {
     name: 'routed',
+    nameFor: (model) => routeOf(model).provider.name,
     complete: (body, signal) => {
       const call = forward(body);
       return call.provider.complete(call.body, signal);

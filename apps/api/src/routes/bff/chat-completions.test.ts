@@ -129,6 +129,7 @@ describe('GET /bff/chat-completions', () => {
       model: 'demo-small',
       publishableKeyId: a.keys[0],
       secretKeyId: null,
+      provider: null,
       estimatedInputTokens: 14,
       inputTokens: 15,
       estimatedInputCost: 0.000004,

@@ -63,7 +63,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     const after = await state(account.organizationId, account.keyId);
     expect(after.rows).toHaveLength(1);
     const row = after.rows[0]!;
-    expect(row).toMatchObject({ id: completion.id, model, inputTokens: 11, outputTokens: 8, usageEstimated: false });
+    expect(row).toMatchObject({ id: completion.id, model, inputTokens: 11, outputTokens: 8, usageEstimated: false, provider: 'upstream' });
     expect(row.estimatedInputTokens).toBeGreaterThan(0);
     const cost = listedCost(model, { inputTokens: 11, outputTokens: 8 });
     expect(row.inputCostNanos).toBe(cost.inputNanos);
