@@ -48,6 +48,7 @@ describe('the Models page in Chromium', () => {
     ]);
     expect(await table.getByRole('row').count()).toBe(Object.keys(priceList.models).length + 1);
     expect(await page.getByRole('link', { name: 'docs', exact: true }).getAttribute('href')).toBe(`${stack.apiUrl}/docs#models`);
+    await page.screenshot({ path: '/tmp/screens/models.png', fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
 
     // A browser app's view of the same list: a publishable key, called from one of its origins.
