@@ -177,6 +177,7 @@ export async function profileGateway(input: Input): Promise<void> {
       usageEstimated: !result.usage,
       prices: price,
       priceVersion: pricing.version,
+      provider: 'bench',
       caller,
       now: new Date(),
     });
