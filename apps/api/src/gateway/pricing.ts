@@ -98,5 +98,3 @@ export const pricedModelsOf = (pricing: Pricing) =>
     maxOutputTokens: model.maxOutputTokens,
     acceptsImages: model.imageTokens !== undefined,
   }));
-
-export type PricedModel = ReturnType<typeof pricedModelsOf>[number];
