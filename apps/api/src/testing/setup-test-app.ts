@@ -6,12 +6,15 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app.js';
 import { and, eq } from 'drizzle-orm';
 import { type ApiDb, migrations, schema } from '../db/index.js';
-import { memberships } from '../db/schema/index.js';
+import { memberships, persons } from '../db/schema/index.js';
 import type { PaymentProvider } from '../domain/payments/payment-provider.js';
 import { type ApiConfig, loadApiConfig } from '../env.js';
 import { identitySessions } from '../plugins/identity-sessions.js';
 import { identityUsers } from './identity-users.js';
 import { startIdentity } from './identity-process.js';
+
+/** A signed-up person as the api knows them. */
+export type TestMember = { cookie: string; email: string; organizationId: string; personId: string };
 
 /**
  * The api built as production builds it, on this file's own fresh database. With
@@ -71,6 +74,14 @@ export function setupTestApp(
     testDb,
     expireSessionCache: () => {
       cacheOffset += 5_001;
+    },
+    /** Signs a person up, provisioned in the api (their first /bff/me): their cookie, e-mail, organisation and person id. */
+    signUpMember: async (options: { email?: string } = {}): Promise<TestMember> => {
+      const user = await ready(users, 'The identity service').signUp(options);
+      const me = (await ready(app, 'The test app').inject({ method: 'GET', url: '/bff/me', headers: { cookie: user.cookie } })).json();
+      const [person] = await testDb.db.select({ id: persons.id }).from(persons).where(eq(persons.identityId, user.identityId));
+      if (!person) throw new Error(`${user.email} was not provisioned`);
+      return { cookie: user.cookie, email: user.email, organizationId: me.organizationId, personId: person.id };
     },
     /** Gives the person this role in the organisation; their next request sees it. */
     setRole: async (member: { organizationId: string; personId: string }, role: Role) => {

@@ -1,7 +1,8 @@
 import type { Database } from '@meterway/db';
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { publishableKeys } from '../../db/schema/index.js';
 import type { Acting } from '../audit/record-audit.js';
+import { authenticatesWith } from '../metering/find-key.js';
 
 export type PresentedSecretKey = {
   id: string;
@@ -27,13 +28,7 @@ export async function findSecretKey(db: Database, storedHash: string, now: Date)
       scope: publishableKeys.scope,
     })
     .from(publishableKeys)
-    .where(
-      and(
-        eq(publishableKeys.kind, 'secret'),
-        isNull(publishableKeys.deletedAt),
-        or(eq(publishableKeys.value, storedHash), and(eq(publishableKeys.previousValue, storedHash), gt(publishableKeys.previousValueExpiresAt, now))),
-      ),
-    )
+    .where(and(eq(publishableKeys.kind, 'secret'), isNull(publishableKeys.deletedAt), authenticatesWith(storedHash, now)))
     .limit(1);
   if (!key) return undefined;
   return { ...key, prefix: key.prefix ?? '', scope: key.scope ?? 'gateway' };

@@ -1,11 +1,15 @@
 import type { Database } from '@meterway/db';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, type SQLWrapper, sql } from 'drizzle-orm';
 import { publishableKeys } from '../../db/schema/index.js';
 
 export type GatewayKey = typeof publishableKeys.$inferSelect;
 
 /** A publishable key's value, or a secret key's stored hash (secret-key-hash.ts): anything else matches no key. */
 const storedValuePattern = /^(pk_live_[0-9A-Za-z]{24,64}|hmac-sha256:[0-9A-Za-z_-]{43})$/;
+
+/** The key's value (a secret key's: its hash) is this, or its previous value after a roll, while that still works at `now`. */
+export const authenticatesWith = (value: SQLWrapper | string, now: SQLWrapper | Date) =>
+  or(eq(publishableKeys.value, value), and(eq(publishableKeys.previousValue, value), gt(publishableKeys.previousValueExpiresAt, now)));
 
 /**
  * Finds the live key with this value (a secret key's: its hash), or whose previous value (after a roll) still works at `now`;
@@ -17,15 +21,7 @@ export function keyFinder(db: Database): (value: string, now?: Date) => Promise<
   const lookup = db
     .select()
     .from(publishableKeys)
-    .where(
-      and(
-        or(
-          eq(publishableKeys.value, sql.placeholder('value')),
-          and(eq(publishableKeys.previousValue, sql.placeholder('value')), gt(publishableKeys.previousValueExpiresAt, sql.placeholder('now'))),
-        ),
-        isNull(publishableKeys.deletedAt),
-      ),
-    )
+    .where(and(authenticatesWith(sql.placeholder('value'), sql.placeholder('now')), isNull(publishableKeys.deletedAt)))
     .limit(1)
     .prepare('gateway_find_key');
   return async (value, now = new Date()) => {

@@ -1,22 +1,17 @@
 import type { CreditHistoryEntry } from '@meterway/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, persons } from '../../db/schema/index.js';
+import { auditEntries } from '../../db/schema/index.js';
 import { expireGrants } from '../../domain/credit/expire-grants.js';
-import { setupTestApp } from '../../testing/setup-test-app.js';
+import { setupTestApp, type TestMember } from '../../testing/setup-test-app.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 
 const adminEmail = `admin-grants-${Date.now()}@example.com`;
 const t = setupTestApp({ SYSTEM_ADMIN_EMAILS: adminEmail }, { identity: true });
 
-type User = { cookie: string; email: string; personId: string; organizationId: string };
+type User = TestMember;
 
-async function signUp(email?: string): Promise<User> {
-  const user = await t.users.signUp(email ? { email } : {});
-  const me = (await t.app.inject({ method: 'GET', url: '/bff/me', headers: { cookie: user.cookie } })).json();
-  const [person] = await t.testDb.db.select({ id: persons.id }).from(persons).where(eq(persons.identityId, user.identityId));
-  return { cookie: user.cookie, email: user.email, personId: person!.id, organizationId: me.organizationId };
-}
+const signUp = (email?: string) => t.signUpMember(email ? { email } : {});
 
 let admin: User;
 let user: User;

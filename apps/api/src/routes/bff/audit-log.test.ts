@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { AuditChanges, AuditEntry } from '@meterway/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, persons, publishableKeys } from '../../db/schema/index.js';
+import { auditEntries, publishableKeys } from '../../db/schema/index.js';
 import { saveAlertSettings } from '../../domain/alerts/alert-settings.js';
 import { grantCredit } from '../../domain/credit/grant-credit.js';
 import { updateKey } from '../../domain/keys/publishable-keys.js';
 import { settleSandbox } from '../../domain/payments/sandbox-checkout.js';
 import { reverseSandboxTopUp } from '../../domain/payments/sandbox-reversals.js';
-import { setupTestApp } from '../../testing/setup-test-app.js';
+import { setupTestApp, type TestMember } from '../../testing/setup-test-app.js';
 
 const t = setupTestApp({}, { identity: true });
 
 type Json = Record<string, any>;
-type User = { cookie: string; email: string; organizationId: string; personId: string };
+type User = TestMember;
 type Page = { items: AuditEntry[]; pagination: { nextPageToken: string | null; previousPageToken: string | null } };
 
 const call = (user: User, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json) =>
@@ -32,12 +32,7 @@ async function page(user: User, query: Record<string, string> = {}): Promise<Pag
 const entries = async (user: User, action: string) => (await page(user, { action })).items;
 
 /** A signed-up person, provisioned, owning their own organisation. */
-async function signUp(): Promise<User> {
-  const user = await t.users.signUp();
-  const me = (await t.app.inject({ method: 'GET', url: '/bff/me', headers: { cookie: user.cookie } })).json();
-  const [person] = await t.testDb.db.select({ id: persons.id }).from(persons).where(eq(persons.identityId, user.identityId));
-  return { cookie: user.cookie, email: user.email, organizationId: me.organizationId, personId: person!.id };
-}
+const signUp = () => t.signUpMember();
 
 const keyBody = { name: 'Storefront', budget: 10, budgetType: 'monthly', allowedOrigins: ['https://shop.example.com'] };
 const createKey = async (user: User, body: Json = keyBody) => (await call(user, 'POST', '/bff/publishable-keys', body)).json();

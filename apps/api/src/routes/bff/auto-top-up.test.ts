@@ -1,10 +1,10 @@
 import { decodedText, startMailCatcher, subjectOf } from '@meterway/service/mail-catcher';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { autoTopUpCharges, persons } from '../../db/schema/index.js';
+import { autoTopUpCharges } from '../../db/schema/index.js';
 import { postEntry } from '../../domain/credit/ledger.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
-import { setupTestApp } from '../../testing/setup-test-app.js';
+import { setupTestApp, type TestMember } from '../../testing/setup-test-app.js';
 
 let mail: Awaited<ReturnType<typeof startMailCatcher>>;
 // The worker runs every 100 ms and mails through a real SMTP server.
@@ -24,14 +24,9 @@ async function rounds(count: number) {
 afterEach(async () => expectLedgerConsistent(t.testDb.db));
 
 type Json = Record<string, any>;
-type User = { cookie: string; email: string; organizationId: string; personId: string };
+type User = TestMember;
 
-async function signUp(): Promise<User> {
-  const user = await t.users.signUp();
-  const me = (await t.app.inject({ method: 'GET', url: '/bff/me', headers: { cookie: user.cookie } })).json();
-  const [person] = await t.testDb.db.select({ id: persons.id }).from(persons).where(eq(persons.identityId, user.identityId));
-  return { cookie: user.cookie, email: user.email, organizationId: me.organizationId, personId: person!.id };
-}
+const signUp = () => t.signUpMember();
 
 const call = (user: User, method: 'GET' | 'PUT' | 'POST', url: string, payload?: Json) =>
   t.app.inject({ method, url, headers: { cookie: user.cookie }, ...(payload ? { payload } : {}) });

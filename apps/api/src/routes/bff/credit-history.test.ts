@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { CreditHistoryEntry } from '@meterway/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { autoTopUpCharges, creditEntries, persons } from '../../db/schema/index.js';
+import { autoTopUpCharges, creditEntries } from '../../db/schema/index.js';
 import { markChargeSucceeded } from '../../domain/auto-top-up/charges.js';
 import { grantCredit } from '../../domain/credit/grant-credit.js';
 import { postEntry } from '../../domain/credit/ledger.js';
 import { settleSandbox } from '../../domain/payments/sandbox-checkout.js';
 import { reverseSandboxTopUp, type SandboxReversal } from '../../domain/payments/sandbox-reversals.js';
-import { setupTestApp } from '../../testing/setup-test-app.js';
+import { setupTestApp, type TestMember } from '../../testing/setup-test-app.js';
 
 const t = setupTestApp({}, { identity: true });
 
-type User = { cookie: string; email: string; organizationId: string; personId: string };
+type User = TestMember;
 type Page = { items: CreditHistoryEntry[]; pagination: { nextPageToken: string | null; previousPageToken: string | null } };
 
 const history = (user: User, query: Record<string, string> = {}) =>
@@ -27,12 +27,7 @@ async function page(user: User, query: Record<string, string> = {}): Promise<Pag
 }
 
 /** A signed-up person, provisioned, owning their own organisation. */
-async function signUp(): Promise<User> {
-  const user = await t.users.signUp();
-  const me = (await t.app.inject({ method: 'GET', url: '/bff/me', headers: { cookie: user.cookie } })).json();
-  const [person] = await t.testDb.db.select({ id: persons.id }).from(persons).where(eq(persons.identityId, user.identityId));
-  return { cookie: user.cookie, email: user.email, organizationId: me.organizationId, personId: person!.id };
-}
+const signUp = () => t.signUpMember();
 
 /** A sandbox top-up paid with the test card and applied, as the settler applies it. */
 async function topUp(user: User, amount: number): Promise<string> {

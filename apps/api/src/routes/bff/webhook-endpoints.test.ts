@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { maxWebhookEndpoints } from '@meterway/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, persons } from '../../db/schema/index.js';
+import { auditEntries } from '../../db/schema/index.js';
 import { postEntry } from '../../domain/credit/ledger.js';
 import { dollarsToNanos } from '../../domain/money.js';
 import { deliverWebhooks } from '../../domain/webhooks/deliver-webhooks.js';
 import { startWebhookReceiver } from '../../domain/webhooks/testing/webhook-receiver.js';
 import { createWebhookSender } from '../../domain/webhooks/webhook-sender.js';
-import { setupTestApp } from '../../testing/setup-test-app.js';
+import { setupTestApp, type TestMember } from '../../testing/setup-test-app.js';
 
 // The app's own worker stays idle: the test runs its rounds itself, with its own clock.
 const t = setupTestApp({ WEBHOOK_INTERVAL_MS: '3600000' }, { identity: true });
@@ -23,14 +23,9 @@ afterAll(async () => {
 });
 
 type Json = Record<string, any>;
-type User = { cookie: string; email: string; organizationId: string; personId: string };
+type User = TestMember;
 
-async function signUp(): Promise<User> {
-  const user = await t.users.signUp();
-  const me = (await t.app.inject({ method: 'GET', url: '/bff/me', headers: { cookie: user.cookie } })).json();
-  const [person] = await t.testDb.db.select({ id: persons.id }).from(persons).where(eq(persons.identityId, user.identityId));
-  return { cookie: user.cookie, email: user.email, organizationId: me.organizationId, personId: person!.id };
-}
+const signUp = () => t.signUpMember();
 
 const call = (user: User, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Json) =>
   t.app.inject({ method, url, headers: { cookie: user.cookie }, ...(payload ? { payload } : {}) });
