@@ -93,8 +93,9 @@ describe('secret keys in Chromium, used from a server', () => {
     await page.getByRole('option', { name: 'Backend (secret)' }).click();
     await page.waitForURL(new RegExp(`secretKeyId=${backend.id}`));
     const list = page.getByRole('table', { name: 'Chat completions' });
+    // The header and that one call (polled: the list may render again as the filter settles).
+    await expect.poll(async () => (await list.getByRole('row').allInnerTexts()).length, { timeout: 15_000 }).toBe(2);
     await list.getByText(callId, { exact: true }).waitFor();
-    expect(await list.getByRole('row').count()).toBe(2);
     await context.close();
   });
 });
