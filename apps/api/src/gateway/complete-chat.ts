@@ -45,6 +45,7 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
       estimatedInputTokens: worst.inputTokens,
       choices: worst.choices,
       model: body.model,
+      provider: gateway.provider.nameFor?.(body.model) ?? gateway.provider.name,
       log: request.log,
     };
     const forwarded = capped(body, admission);

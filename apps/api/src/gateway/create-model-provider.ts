@@ -15,9 +15,10 @@ type ProviderContext = {
 
 /**
  * The model providers the gateway forwards to. With providers in PROVIDERS_FILE: each model goes to
- * the first provider its route names (a priced model without a route: the first provider; the demo
- * model: the built-in one). Without: any OpenAI-compatible provider at UPSTREAM_BASE_URL, the
- * one-provider shorthand, or else the offline demo model.
+ * the providers its route names, in order, the next taking over when one fails before it could bill
+ * (routed.ts); a priced model without a route goes to the first provider, the demo model to the
+ * built-in one. Without: any OpenAI-compatible provider at UPSTREAM_BASE_URL, the one-provider
+ * shorthand, or else the offline demo model.
  */
 export function createModelProvider(config: ApiConfig, context: ProviderContext): ModelProvider {
   const path = config.gateway.providersFile ?? packagePath(import.meta.url, 'providers.json');
@@ -47,9 +48,13 @@ export function createModelProvider(config: ApiConfig, context: ProviderContext)
     ...file.providers.map((settings) => [settings.id, http(settings)] as const),
   ]);
   const first = file.providers[0]!.id;
-  const routes = new Map<string, ModelRoute>(
-    [...file.routes].map(([model, [target]]) => [model, { provider: providers.get(target!.providerId)!, model: target!.model }]),
+  const routes = new Map<string, ModelRoute[]>(
+    [...file.routes].map(([model, targets]) => [model, targets.map((target) => ({ provider: providers.get(target.providerId)!, model: target.model }))]),
   );
-  const defaultRoute = (model: string): ModelRoute => ({ provider: providers.get(model === demoModelId ? demoProviderId : first)!, model: undefined });
-  return routedProvider((model) => routes.get(model) ?? defaultRoute(model), [...providers.values()]);
+  const defaultRoutes = (model: string): ModelRoute[] => [{ provider: providers.get(model === demoModelId ? demoProviderId : first)!, model: undefined }];
+  return routedProvider({
+    routesOf: (model) => routes.get(model) ?? defaultRoutes(model),
+    providers: [...providers.values()],
+    breaker: { failuresToOpen: file.circuitBreaker.failuresToOpen, openMs: file.circuitBreaker.openSeconds * 1000 },
+  });
 }

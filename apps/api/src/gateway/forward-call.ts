@@ -5,7 +5,7 @@ import type { Metered } from '../domain/metering/settlement.js';
 import type { CallLog, Gateway } from './gateway.js';
 import { gatewayErrors } from './openai-error.js';
 import type { ModelPrice } from './pricing.js';
-import { type ChatBody, type Usage, UpstreamFailure, UpstreamTimeout } from './providers/model-provider.js';
+import { type Attempt, type ChatBody, type Usage, UpstreamFailure, UpstreamTimeout } from './providers/model-provider.js';
 import { countTextTokens } from './tokenize.js';
 
 // An admitted call, from the moment it goes to the provider to its charge: forwarded, answered or
@@ -23,6 +23,8 @@ export type Call = {
   estimatedInputTokens: number;
   choices: number;
   model: string;
+  /** The provider that has the call: the first its model's route names, then whichever took it over (hearAttempt). */
+  provider: string;
   log: CallLog;
 };
 
@@ -72,9 +74,36 @@ function metered(gateway: Gateway, call: Call, charge: Charge): Metered {
     usageEstimated: charge === 'reserved' || !('reported' in charge),
     prices: call.price,
     priceVersion: gateway.pricing.version,
-    provider: gateway.provider.nameFor?.(call.model) ?? gateway.provider.name,
+    provider: call.provider,
     caller: call.caller,
     now: new Date(),
+  };
+}
+
+/**
+ * Each try at a provider, for a call routed to several: counted, a failed one logged with whether
+ * the next provider takes the call over, and the provider that served or failed it kept for its row.
+ */
+function hearAttempt(gateway: Gateway, call: Call) {
+  return (attempt: Attempt) => {
+    gateway.metrics.providerAttempt(attempt.provider, attempt.outcome);
+    if (attempt.outcome === 'skipped') return;
+    call.provider = attempt.provider;
+    if (attempt.outcome === 'failed') {
+      const { failure, fallsBack } = attempt;
+      call.log.warn(
+        {
+          completionId: call.completionId,
+          model: call.model,
+          provider: attempt.provider,
+          status: failure.status,
+          billable: failure.billable,
+          fallsBack,
+          reason: failure.message,
+        },
+        fallsBack ? 'a model provider failed before it could bill the call; the next provider takes it over' : 'a model provider failed',
+      );
+    }
   };
 }
 
@@ -157,7 +186,7 @@ export async function complete(gateway: Gateway, body: ChatBody, call: Call) {
   const forwarded = forwarding(gateway, call);
   const sentAt = performance.now();
   try {
-    const result = await gateway.provider.complete(body, deadline.signal);
+    const result = await gateway.provider.complete(body, deadline.signal, hearAttempt(gateway, call));
     settle(gateway, call, result.usage ? { reported: result.usage } : { counted: result.text }, forwarded);
     return { ...result.body, id: call.completionId };
   } catch (error) {
@@ -182,7 +211,7 @@ export async function stream(gateway: Gateway, body: ChatBody, call: Call, clien
   const forwarded = forwarding(gateway, call);
   const sentAt = performance.now();
   try {
-    for await (const piece of gateway.provider.stream(body, deadline.signal)) {
+    for await (const piece of gateway.provider.stream(body, deadline.signal, hearAttempt(gateway, call))) {
       if (!started) {
         started = true;
         client.open();

@@ -24,17 +24,28 @@ const targetSchema = z.union([z.string().min(1), z.object({ provider: z.string()
   error: 'must be a provider id, or { "provider", "model" }',
 });
 
+/** When a provider is skipped for failing (circuit-breaker.ts). */
+const breakerSchema = z
+  .object({
+    /** Failures in a row (unreachable, timed out, 429, 5xx) that open the provider's circuit. */
+    failuresToOpen: z.number().int().min(1, 'must be at least 1').default(5),
+    /** How long calls then skip the provider, before one call tries it again. */
+    openSeconds: z.number().int().min(1, 'must be at least 1').default(30),
+  })
+  .strict();
+
 const fileSchema = z
   .object({
     providers: z.array(providerSchema).default([]),
-    /** Per priced model, its providers in order (the first serves it). */
+    circuitBreaker: breakerSchema.default({ failuresToOpen: 5, openSeconds: 30 }),
+    /** Per priced model, its providers in the order they are tried. */
     routes: z.record(z.string(), z.array(targetSchema).min(1, 'must name at least one provider')).default({}),
   })
   .strict();
 
 export type ProviderSettings = z.output<typeof providerSchema> & { apiKey: string | undefined };
 export type RouteTarget = { providerId: string; model: string | undefined };
-export type ProvidersFile = { providers: ProviderSettings[]; routes: Map<string, RouteTarget[]> };
+export type ProvidersFile = { providers: ProviderSettings[]; routes: Map<string, RouteTarget[]>; circuitBreaker: z.output<typeof breakerSchema> };
 
 type LoadContext = {
   /** The priced models (routes may name only these). */
@@ -89,5 +100,6 @@ export function loadProvidersFile(path: string, context: LoadContext): Providers
   return {
     providers: parsed.data.providers.map((provider) => ({ ...provider, apiKey: provider.apiKeyEnv ? context.env(provider.apiKeyEnv) : undefined })),
     routes,
+    circuitBreaker: parsed.data.circuitBreaker,
   };
 }

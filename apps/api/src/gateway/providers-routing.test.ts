@@ -118,7 +118,11 @@ describe('the providers file', () => {
     expect(load({ providers: [{ id: 'a', baseUrl: 'https://api.example.com/v1', apiKeyEnv: 'A_KEY' }] }, { A_KEY: 'sk-a' })()).toEqual({
       providers: [{ id: 'a', baseUrl: 'https://api.example.com/v1', apiKeyEnv: 'A_KEY', apiKey: 'sk-a' }],
       routes: new Map(),
+      circuitBreaker: { failuresToOpen: 5, openSeconds: 30 },
     });
+    expect(load({ circuitBreaker: { failuresToOpen: 0, openSeconds: 1.5 } })).toThrow(
+      'circuitBreaker.failuresToOpen must be at least 1; circuitBreaker.openSeconds Invalid input: expected int, received number',
+    );
   });
 
   it('refuses UPSTREAM_BASE_URL beside providers in the file: one or the other', () => {

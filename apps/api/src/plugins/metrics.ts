@@ -39,6 +39,12 @@ export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, m
     help: 'Settled calls whose actual cost exceeded what their hold reserved (the excess is charged from free credit).',
     registers,
   });
+  const attempts = new Counter({
+    name: `${prefix}gateway_provider_attempts_total`,
+    help: 'Tries at a provider for calls routed to several (PROVIDERS_FILE), by provider and outcome: served, failed (the next provider may take over), skipped (its circuit breaker open).',
+    labelNames: ['provider', 'outcome'] as const,
+    registers,
+  });
   let inCall = 0;
   new Gauge({
     name: `${prefix}gateway_holds_outstanding`,
@@ -56,6 +62,7 @@ export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, m
   const headers = upstream.labels({ phase: 'headers' });
   const total = upstream.labels({ phase: 'total' });
   const tokensByModel = new Map<string, { input: Counter.Internal; output: Counter.Internal }>();
+  const attemptsBy = new Map<string, Counter.Internal>();
   return {
     admitted: () => {
       admitted.inc();
@@ -68,6 +75,12 @@ export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, m
     },
     holdDone: () => {
       inCall--;
+    },
+    providerAttempt: (provider, outcome) => {
+      const label = `${provider} ${outcome}`;
+      let child = attemptsBy.get(label);
+      if (!child) attemptsBy.set(label, (child = attempts.labels({ provider, outcome })));
+      child.inc();
     },
     upstreamHeaders: (seconds) => headers.observe(seconds),
     upstreamTotal: (seconds) => total.observe(seconds),

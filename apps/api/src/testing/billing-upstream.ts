@@ -10,8 +10,15 @@ import type { Pricing } from '../gateway/pricing.js';
  * `over-report`: reports 50 output tokens more than the limit allowed (a provider that is wrong).
  * `held`: as greedy, answering only once the test calls `answerHeld()` (a slow provider, without a clock).
  * `hang`: bills the request as greedy would, and never answers.
+ * `rate-limited`, `failing`: refuses the request with 429 or 500, billing nothing, as providers do.
+ * `cut`: bills as greedy would, and drops the connection: a stream after its first token, a JSON answer before it is sent.
  */
-export type BillingMode = 'greedy' | 'cached' | 'over-report' | 'held' | 'hang';
+export type BillingMode = 'greedy' | 'cached' | 'over-report' | 'held' | 'hang' | 'rate-limited' | 'failing' | 'cut';
+
+const refusals = {
+  'rate-limited': { status: 429, error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+  failing: { status: 500, error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } },
+};
 
 type Json = Record<string, any>;
 
@@ -94,6 +101,11 @@ export async function startBillingUpstream(pricing: Pricing) {
     for await (const chunk of request) raw += chunk;
     const body = JSON.parse(raw || '{}') as Json;
     requests.push(body);
+    if (mode === 'rate-limited' || mode === 'failing') {
+      const { status, error } = refusals[mode];
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
+      return;
+    }
     const limits = [body.max_tokens, body.max_completion_tokens].filter((limit) => typeof limit === 'number');
     const perChoice = limits.length ? Math.min(...limits) : 16;
     const choices = body.n ?? 1;
@@ -106,6 +118,7 @@ export async function startBillingUpstream(pricing: Pricing) {
     if (mode === 'held') await new Promise<void>((resolve) => held.push(resolve));
     const base = { id: 'chatcmpl-standin', created: 1, model: body.model };
     if (!body.stream) {
+      if (mode === 'cut') return void response.destroy();
       const content = ' token'.repeat(perChoice);
       const answers = Array.from({ length: choices }, (_, index) => ({ index, message: { role: 'assistant', content }, finish_reason: 'length' }));
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...base, object: 'chat.completion', choices: answers, usage }));
@@ -121,6 +134,7 @@ export async function startBillingUpstream(pricing: Pricing) {
           choices: [{ index, delta: { content: ' token' }, finish_reason: token === perChoice - 1 ? 'length' : null }],
         };
         if (!response.write(`data: ${JSON.stringify(event)}\n\n`)) await new Promise((resolve) => response.once('drain', resolve));
+        if (mode === 'cut') return void setImmediate(() => response.destroy());
       }
     }
     if (body.stream_options?.include_usage) response.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);

@@ -22,34 +22,61 @@ export type Completed = { body: Record<string, unknown>; usage?: Usage; text: st
 export type Streamed = { chunk: Record<string, unknown>; text: string; usage?: Usage };
 
 /**
+ * One try at one provider, as a provider that routes a call to several reports it: `served` (it
+ * answered, or its stream began), `failed` (with why, and whether the next provider is tried), or
+ * `skipped` (its circuit breaker is open).
+ */
+export type Attempt =
+  | { provider: string; outcome: 'served' }
+  | { provider: string; outcome: 'failed'; failure: UpstreamFailure; fallsBack: boolean }
+  | { provider: string; outcome: 'skipped' };
+
+/**
  * A model provider: data plus small transforms (STYLE.md rule 13). Errors: UpstreamFailure for
  * anything the provider did wrong, UpstreamTimeout when it did not answer in time; either says
- * whether the provider may bill the call.
+ * whether the provider may bill the call. One that routes calls to several providers tells
+ * `onAttempt` of each try.
  */
 export type ModelProvider = {
   /** The provider's id, which the usage rows record (`demo`, `upstream`, or its id in PROVIDERS_FILE). */
   name: string;
-  /** The id of the provider that serves this model, for one that routes models to several. */
+  /** The id of the provider a call for this model goes to first, for one that routes models to several. */
   nameFor?: (model: string) => string;
-  complete: (body: ChatBody, signal: AbortSignal) => Promise<Completed>;
-  stream: (body: ChatBody, signal: AbortSignal) => AsyncIterable<Streamed>;
+  complete: (body: ChatBody, signal: AbortSignal, onAttempt?: (attempt: Attempt) => void) => Promise<Completed>;
+  stream: (body: ChatBody, signal: AbortSignal, onAttempt?: (attempt: Attempt) => void) => AsyncIterable<Streamed>;
   /** Lets go of the provider's connections (the app's close). */
   close?: () => Promise<void>;
 };
 
 /**
  * `billable`: the provider received the whole request and did not refuse it with an error status,
- * so it may bill the call although no usage came back.
+ * so it may bill the call although no usage came back. `status`: the error status it answered.
  */
 export class UpstreamFailure extends Error {
   constructor(
     message: string,
     readonly billable = false,
+    readonly status?: number,
   ) {
     super(message);
   }
 }
 export class UpstreamTimeout extends UpstreamFailure {}
+
+/**
+ * Whether another provider may take the call over: only when this one cannot bill it (it never had
+ * the whole request, or refused it busy or broken: 429 or 5xx), so the call is paid to one provider
+ * at most. A timeout after the provider had the request may be billed, and is not tried elsewhere;
+ * a 4xx other than 429 is the request's fault, and would be refused elsewhere too.
+ */
+export function triesElsewhere(failure: UpstreamFailure): boolean {
+  return !failure.billable && isProvidersFault(failure);
+}
+
+/** Whether the failure says the provider is unwell (unreachable, slow, busy, broken) rather than the request wrong (a 4xx other than 429). */
+export function isProvidersFault(failure: UpstreamFailure): boolean {
+  return failure.status === undefined || failure.status === 429 || failure.status >= 500;
+}
 
 type UsageJson =
   { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null | undefined;

@@ -36,7 +36,7 @@ async function failureOf(exchange: ProviderExchange): Promise<UpstreamFailure> {
   } catch {
     // Not JSON: the status says enough.
   }
-  return new UpstreamFailure(message);
+  return new UpstreamFailure(message, false, exchange.status);
 }
 
 /** What a failure means to the gateway: the caller's abort as is, a timeout, or the provider failing (billable once it had the request). */
