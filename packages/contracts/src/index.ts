@@ -8,6 +8,7 @@ export {
   maxClientRequestsPerMinute,
   maxKeyBudget,
   maxOutputTokensPerCallLimit,
+  maxResponseCacheSeconds,
   maxRollOverlapHours,
   normalizeOrigins,
   type PublishableKey,

@@ -5,6 +5,7 @@ import { Refusal, StaleKey } from '../domain/metering/admit-calls.js';
 import { allowanceResetsAt } from '../domain/metering/allowances.js';
 import { modelAllowed } from '../domain/metering/find-key.js';
 import { allowingModel, authenticate, type Called, callerOf, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
+import { cachedAnswer, cachesAnswer, rememberAnswer } from './cached-answers.js';
 import { type Call, complete, type EventClient, stream } from './forward-call.js';
 import type { CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
@@ -17,7 +18,7 @@ import { type WorstCase, worstCaseOf } from './worst-case.js';
  * One metered chat completion, in the order it happens: who calls (key and origin; an address and,
  * for a key that requires end-user tokens, an end user the key's owner did not block), within the
  * rates of the key, the address and the end user, a request the price list can price and its worst
- * case, a model the key allows, admission (that worst case, within the key's output limit, held
+ * case, the key's cached answer if it keeps one (cached-answers.ts), a model the key allows, admission (that worst case, within the key's output limit, held
  * against the credit, the key's budget and the caller's allowances), then forwarded to the
  * provider, answered or streamed, and charged what it used (forward-call.ts). A JSON answer is
  * returned; a stream is written to `events`. Refusals are GatewayErrors, thrown before anything is held.
@@ -32,6 +33,9 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
       if (!price) throw gatewayErrors.unknownModel(body.model);
       return { body, price, worst: worstCaseOf(body, price) };
     });
+    const caching = cachesAnswer(called, body);
+    const cached = caching ? await cachedAnswer(gateway, request, called, body) : undefined;
+    if (cached) return cached;
     const admittedAt = Date.now();
     const { key, caller, admission } = await admitCall(gateway, request, called, body.model, price, worst);
     gateway.metrics.admitted();
@@ -50,7 +54,9 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
     };
     const forwarded = capped(body, admission);
     // Returned, not awaited: what befalls the call from here on is not a refusal.
-    return body.stream ? stream(gateway, forwarded, call, events) : complete(gateway, forwarded, call);
+    if (body.stream) return stream(gateway, forwarded, call, events);
+    const answered = complete(gateway, forwarded, call);
+    return caching ? answered.then((answer) => rememberAnswer(gateway, call, body, answer)) : answered;
   } catch (error) {
     if (error instanceof GatewayError) gateway.metrics.refused(error.code);
     throw error;

@@ -25,6 +25,8 @@ export type GatewayMetrics = {
   refused: (reason: string) => void;
   /** An admitted call's hold was settled or given back (or its settlement failed for good). */
   holdDone: () => void;
+  /** A call was answered from its key's response cache: nothing held, nothing charged. */
+  answeredFromCache: () => void;
   /** A try at one provider for a call routed to several: it served the call, failed, or was skipped (its circuit breaker open). */
   providerAttempt: (provider: string, outcome: 'served' | 'failed' | 'skipped') => void;
   /** From sending the call to the end of the provider's answer. */

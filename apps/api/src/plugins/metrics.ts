@@ -45,6 +45,11 @@ export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, m
     labelNames: ['provider', 'outcome'] as const,
     registers,
   });
+  const cacheHits = new Counter({
+    name: `${prefix}gateway_cache_hits_total`,
+    help: "Chat completions answered from their key's response cache: no provider, nothing charged.",
+    registers,
+  });
   let inCall = 0;
   new Gauge({
     name: `${prefix}gateway_holds_outstanding`,
@@ -76,6 +81,7 @@ export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, m
     holdDone: () => {
       inCall--;
     },
+    answeredFromCache: () => cacheHits.inc(),
     providerAttempt: (provider, outcome) => {
       const label = `${provider} ${outcome}`;
       let child = attemptsBy.get(label);

@@ -45,6 +45,7 @@ export function setupGateway(models: (() => ModelProvider) | undefined, env: Nod
     | 'endUserSpendPerDayNanos'
     | 'endUserSpendPerMonthNanos'
     | 'endUserTokens'
+    | 'responseCacheSeconds'
   >;
   async function account(options: { creditDollars: number; budgetDollars: number; origins?: string[]; controls?: Controls }) {
     const organizationId = randomUUID();

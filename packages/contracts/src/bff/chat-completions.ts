@@ -23,6 +23,8 @@ export const chatCompletionSchema = z.object({
   clientNetwork: z.string().nullable(),
   /** The provider that served the call (its id in the providers file, `upstream` or `demo`). Null on rows from before it was recorded. */
   provider: z.string().nullable(),
+  /** Answered from the key's response cache: no provider saw the call, and it was charged nothing. */
+  cacheHit: z.boolean(),
 });
 
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;

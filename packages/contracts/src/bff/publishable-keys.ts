@@ -23,6 +23,9 @@ export const normalizeOrigins = (origins: string[]) => [
 export const maxOutputTokensPerCallLimit = 1_000_000;
 export const maxClientRequestsPerMinute = 100_000;
 
+/** The longest a key may keep a cached answer, in seconds (a day). */
+export const maxResponseCacheSeconds = 86_400;
+
 /** What a new key allows one client address when the form leaves it (issue #18: a copied key's worst case is small by default). */
 export const defaultPerClientLimits = { requestsPerMinute: 30, spendPerDay: 1 } as const;
 
@@ -67,7 +70,8 @@ const wholeNumberOrNull = (max: number) =>
  * allowedModels null: every priced model; the api refuses a model not on its price list.
  * spendPerDay and spendPerMonth: dollars per UTC day and calendar month. endUserTokens: the key
  * requires a token of the customer's sign-in provider (a JWT, RS256 or ES256) whose `sub` is the
- * end user; null: none, each client address is an anonymous end user.
+ * end user; null: none, each client address is an anonymous end user. responseCacheSeconds: for how
+ * long a non-streamed answer answers the same request with the key again, free; null: no cache.
  */
 const keyControls = {
   allowedModels: z
@@ -98,6 +102,13 @@ const keyControls = {
       },
       { error: 'perEndUserLimits must be an object with requestsPerMinute, spendPerDay and spendPerMonth' },
     )
+    .optional(),
+  responseCacheSeconds: z
+    .number({ error: 'Enter a number of seconds, or leave it empty for no cache' })
+    .int('Enter a whole number of seconds, or leave it empty for no cache')
+    .min(1, m.min(1))
+    .max(maxResponseCacheSeconds, m.max(maxResponseCacheSeconds))
+    .nullable()
     .optional(),
   endUserTokens: z
     .object(
@@ -168,6 +179,8 @@ export const publishableKeySchema = z.object({
   perEndUserLimits: z.object({ requestsPerMinute: z.number().nullable(), spendPerDay: z.number().nullable(), spendPerMonth: z.number().nullable() }),
   /** The sign-in provider whose tokens the key requires (Meterway-User-Token), or null. */
   endUserTokens: z.object({ issuer: z.string(), audience: z.string(), jwksUrl: z.string() }).nullable(),
+  /** For how many seconds a non-streamed answer answers the same request again, charged nothing; null: no cache. */
+  responseCacheSeconds: z.number().nullable(),
   /** Read-only: the most a copied key can spend today, in dollars (what its budget has left this month). */
   worstCaseDailySpend: z.number(),
 });

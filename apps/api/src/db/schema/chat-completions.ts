@@ -34,6 +34,8 @@ export const chatCompletions = appSchema.table(
     clientNetwork: text('client_network'),
     /** The provider that served the call (its id in PROVIDERS_FILE, `upstream` or `demo`); null on rows from before it was recorded. */
     provider: text('provider'),
+    /** Answered from the key's response cache: no provider saw it, and it was charged nothing (its tokens are the cached answer's). */
+    cacheHit: boolean('cache_hit').notNull().default(false),
   },
   (table) => [
     // Keyset pagination: newest or oldest first, per organisation and per key.

@@ -12,6 +12,7 @@ export {
   type SecretKeyScope,
 } from './publishable-keys.js';
 export { chatCompletions } from './chat-completions.js';
+export { responseCache } from './response-cache.js';
 export { feedback } from './feedback.js';
 export { secrets } from './secrets.js';
 export {

@@ -60,6 +60,8 @@ export const publishableKeys = appSchema.table(
     endUserSpendPerMonthNanos: bigint('end_user_spend_per_month_nanos', { mode: 'bigint' }),
     /** The sign-in provider whose tokens (JWTs) the key requires, their `sub` the end user; null: none, each client address is an anonymous end user. */
     endUserTokens: jsonb('end_user_tokens').$type<EndUserTokens>(),
+    /** For how many seconds a non-streamed answer answers the same request again, free (response-cache.ts); null: never. */
+    responseCacheSeconds: integer('response_cache_seconds'),
     /** The client addresses (as the gateway counts them: clientOf) and end users the owner blocked; refused at once. */
     blocks: jsonb('blocks').$type<KeyBlockRow[]>().notNull().default([]),
     /** Counts the key's edits (name, budget, origins, controls, rolls): admission checks the gateway's copy is the key as it is. */

@@ -54,6 +54,7 @@ const controlsOf = (input: KeyForm): KeyColumns => ({
   ...(input.perEndUserLimits?.spendPerDay !== undefined ? { endUserSpendPerDayNanos: nanosOrNull(input.perEndUserLimits.spendPerDay) } : {}),
   ...(input.perEndUserLimits?.spendPerMonth !== undefined ? { endUserSpendPerMonthNanos: nanosOrNull(input.perEndUserLimits.spendPerMonth) } : {}),
   ...(input.endUserTokens !== undefined ? { endUserTokens: input.endUserTokens } : {}),
+  ...(input.responseCacheSeconds !== undefined ? { responseCacheSeconds: input.responseCacheSeconds } : {}),
 });
 
 /**
@@ -84,6 +85,7 @@ export const sharedFieldsOf = (key: KeyRow, spend: Spend, now: Date) => ({
     spendPerMonth: dollarsOrNull(key.endUserSpendPerMonthNanos),
   },
   endUserTokens: key.endUserTokens,
+  responseCacheSeconds: key.responseCacheSeconds,
   worstCaseDailySpend: worstCaseToday(key, spend),
   // The previous value itself never leaves the api: the console only learns until when it works.
   ...(key.previousValue && key.previousValueExpiresAt && key.previousValueExpiresAt > now
@@ -100,6 +102,7 @@ export const sharedSettingsOf = (key: ReturnType<typeof sharedFieldsOf>) => ({
   perClientLimits: key.perClientLimits,
   perEndUserLimits: key.perEndUserLimits,
   endUserTokens: key.endUserTokens,
+  responseCacheSeconds: key.responseCacheSeconds,
 });
 
 /**

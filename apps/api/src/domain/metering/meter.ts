@@ -5,6 +5,7 @@ import { createHoldStocks } from './hold-stock.js';
 import { createKeyCache, type KeyCache } from './key-cache.js';
 import { deletePastAllowances } from './allowances.js';
 import { deletePastCallerHours } from './caller-hours.js';
+import { deleteExpiredAnswers, type ResponseCache, responseCacheOn } from './response-cache.js';
 import { createRateWindows, deletePastWindows, type RateWindows } from './rate-windows.js';
 import { type AfterAnswer, createSettlements } from './settle-after-answer.js';
 import { type Metered, release, releaseExpired } from './settlement.js';
@@ -33,6 +34,8 @@ export type Meter = {
   forwarding: ForwardedRecords['mark'];
   /** Charges an answered call what it used, after its answer is out (settle-after-answer.ts). */
   settle: (call: Metered, after: AfterAnswer) => void;
+  /** Keys' cached answers (response-cache.ts). */
+  responseCache: ResponseCache;
   /** Gives a call's hold back: the provider cannot bill it. */
   release: (reservationId: string) => Promise<void>;
   /** A key changed on this instance: its holds reserved ahead go back at once. */
@@ -52,13 +55,14 @@ export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions
   const rate = createRateWindows(db);
   const forwarded = createForwardedRecords(db);
   // Often enough that an expired hold is back within half its lifetime, at most every 30 seconds;
-  // past rate windows, callers' allowances of periods that ended before yesterday and callers' hours
-  // older than two days go too (client addresses are kept no longer).
+  // past rate windows, callers' allowances of periods that ended before yesterday, callers' hours
+  // older than two days (client addresses are kept no longer) and expired cached answers go too.
   const sweep = async (now: Date) => {
     await releaseExpired(db, now);
     await deletePastWindows(db, now);
     await deletePastAllowances(db, now);
     await deletePastCallerHours(db, now);
+    await deleteExpiredAnswers(db, now);
   };
   const sweeper = setInterval(() => void sweep(new Date()).catch(onSweepError), Math.min(30_000, reservationTtlMs / 2));
   const settling = () => settlements.settling();
@@ -71,6 +75,7 @@ export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions
     admit: createAdmission(db, { stocks, settlements, reservationTtlMs }),
     forwarding: forwarded.mark,
     settle: settlements.afterAnswer,
+    responseCache: responseCacheOn(db),
     release: (reservationId) => release(db, [reservationId]),
     forgetKey: stocks.forgetKey,
     spareHolds: stocks.spareCount,

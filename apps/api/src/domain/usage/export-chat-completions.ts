@@ -35,6 +35,7 @@ const header = [
   'Secret key ID',
   'Secret key name',
   'Provider',
+  'Cache hit',
 ];
 
 type KeyOfRow = { name: string; secret: boolean };
@@ -72,6 +73,7 @@ const toRecord = (row: typeof chatCompletions.$inferSelect, keys: ReadonlyMap<st
     ...secret,
     // Empty for calls metered before rows kept it.
     row.provider ?? '',
+    String(row.cacheHit),
   ]);
 };
 

@@ -26,6 +26,7 @@ const toContract = (row: typeof chatCompletions.$inferSelect, secretKeys: Readon
   endUser: row.endUser,
   clientNetwork: row.clientNetwork,
   provider: row.provider,
+  cacheHit: row.cacheHit,
 });
 
 /** The organisation's metered calls, newest first unless `asc`, optionally one key's. */

@@ -64,6 +64,7 @@ describe('the audit log records each change with who made it', () => {
         perClientLimits: { to: { requestsPerMinute: 30, spendPerDay: 1 } },
         perEndUserLimits: { to: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null } },
         endUserTokens: { to: null },
+        responseCacheSeconds: { to: null },
       },
     });
 

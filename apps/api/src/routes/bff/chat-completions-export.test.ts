@@ -13,7 +13,7 @@ type Row = typeof chatCompletions.$inferInsert;
 
 const base = Date.parse('2026-03-01T12:00:00.000Z');
 const header =
-  'ID,Created at,Model,Publishable key ID,Publishable key name,Estimated input tokens,Actual input tokens,Estimated input cost (USD),Actual input cost (USD),Output tokens,Output cost (USD),Total cost (USD),Usage estimated,Cached input tokens,Price list version,End user,Client network,Secret key ID,Secret key name,Provider\r\n';
+  'ID,Created at,Model,Publishable key ID,Publishable key name,Estimated input tokens,Actual input tokens,Estimated input cost (USD),Actual input cost (USD),Output tokens,Output cost (USD),Total cost (USD),Usage estimated,Cached input tokens,Price list version,End user,Client network,Secret key ID,Secret key name,Provider,Cache hit\r\n';
 let a: Org;
 let b: Org;
 let many: Org;
@@ -83,7 +83,7 @@ beforeAll(async () => {
   many = await organisation(['Bulk']);
   fat = await organisation(['Fat']);
   await t.testDb.db.insert(chatCompletions).values([
-    call(a, { id: 'ca-1', createdAt: new Date(base), cachedInputTokens: 1000, priceVersion: '2026-11-25', endUser: '=1+1', clientNetwork: '203.0.113.0/24' }),
+    call(a, { id: 'ca-1', createdAt: new Date(base), cachedInputTokens: 1000, priceVersion: '2026-11-25', endUser: '=1+1', clientNetwork: '203.0.113.0/24', cacheHit: true }),
     call(a, {
       id: 'ca-2',
       createdAt: new Date(base + 1000),
@@ -123,10 +123,10 @@ describe('GET /bff/chat-completions/export', () => {
     const [production, evil] = a.keys;
     expect(response.body).toBe(
       header +
-        `ca-4,2026-03-01T12:00:03.000Z,'@SUM(A1),${evil},"'=HYPERLINK(""https://evil.example"")",1300,1234,0.00065,0.000617,82,0.000123,0.00074,false,0,,,,,,\r\n` +
-        `ca-3,2026-03-01T12:00:02.000Z,'-2+3,${production},Production,1300,1234,1,2.5,82,0.000123,3.5,false,0,,,,,,\r\n` +
-        `ca-2,2026-03-01T12:00:01.000Z,"say ""hi"", then\r\nleave",${evil},"'=HYPERLINK(""https://evil.example"")",10,0,1234.567890123,0,0,0.000000005,,true,0,,,,,,\r\n` +
-        `ca-1,2026-03-01T12:00:00.000Z,demo-small,${production},Production,1300,1234,0.00065,0.000617,82,0.000123,0.00074,false,1000,2026-11-25,'=1+1,203.0.113.0/24,,,\r\n`,
+        `ca-4,2026-03-01T12:00:03.000Z,'@SUM(A1),${evil},"'=HYPERLINK(""https://evil.example"")",1300,1234,0.00065,0.000617,82,0.000123,0.00074,false,0,,,,,,,false\r\n` +
+        `ca-3,2026-03-01T12:00:02.000Z,'-2+3,${production},Production,1300,1234,1,2.5,82,0.000123,3.5,false,0,,,,,,,false\r\n` +
+        `ca-2,2026-03-01T12:00:01.000Z,"say ""hi"", then\r\nleave",${evil},"'=HYPERLINK(""https://evil.example"")",10,0,1234.567890123,0,0,0.000000005,,true,0,,,,,,,false\r\n` +
+        `ca-1,2026-03-01T12:00:00.000Z,demo-small,${production},Production,1300,1234,0.00065,0.000617,82,0.000123,0.00074,false,1000,2026-11-25,'=1+1,203.0.113.0/24,,,,true\r\n`,
     );
   });
 

@@ -139,6 +139,7 @@ describe('GET /bff/chat-completions', () => {
       totalCost: 0.0000124,
       endUser: 'user-4',
       clientNetwork: '203.0.113.0/24',
+      cacheHit: false,
     });
     const unsettled = items.find((item) => item.id === 'ca0123');
     expect(unsettled).toMatchObject({ id: 'ca0123', inputCost: 0.0000099, createdAt: '2026-03-01T12:00:03.000Z' });

@@ -34,6 +34,7 @@ describe('publishable keys', () => {
       // No per-end-user caps and no end-user tokens unless the owner sets them.
       perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
       endUserTokens: null,
+      responseCacheSeconds: null,
       worstCaseDailySpend: 10,
     });
     const second = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, name: 'Second' })).json();

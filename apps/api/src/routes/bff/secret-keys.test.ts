@@ -30,6 +30,7 @@ describe('secret keys', () => {
       perClientLimits: { requestsPerMinute: null, spendPerDay: null },
       perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
       endUserTokens: null,
+      responseCacheSeconds: null,
       worstCaseDailySpend: 20,
     });
     const { value, ...listed } = key;
