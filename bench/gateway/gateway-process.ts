@@ -3,7 +3,7 @@
 // bench's database. Optionally with the inspector on, so that a CPU profile of a chosen window can
 // be taken over the DevTools protocol.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,20 +28,47 @@ export function buildGateway(): void {
   if (built.status !== 0) throw new Error('building apps/api failed');
 }
 
-export async function startGateway(options: { databaseUrl: string; upstreamBaseUrl: string; inspect?: boolean }): Promise<GatewayProcess> {
+type Options = {
+  databaseUrl: string;
+  upstreamBaseUrl: string;
+  /**
+   * 2: the upstream as two providers of a PROVIDERS_FILE, every priced model routed to both (the
+   * second would take over from the first), so calls take the routed path with its circuit breakers.
+   */
+  providers?: 1 | 2;
+  inspect?: boolean;
+};
+
+/** A providers file naming the upstream twice, `models` routed to the first, then the second. */
+function twoProviders(baseUrl: string, dataDir: string, models: readonly string[]): string {
+  const path = join(dataDir, 'providers.json');
+  const providers = [
+    { id: 'first', baseUrl },
+    { id: 'second', baseUrl },
+  ];
+  writeFileSync(path, JSON.stringify({ providers, routes: Object.fromEntries(models.map((model) => [model, ['first', 'second']])) }));
+  return path;
+}
+
+export async function startGateway(options: Options): Promise<GatewayProcess> {
   const [port, inspectorPort] = await Promise.all([freePort(), freePort()]);
+  const dataDir = mkdtempSync(join(tmpdir(), 'meterway-bench-'));
+  const upstream =
+    options.providers === 2
+      ? { PROVIDERS_FILE: twoProviders(options.upstreamBaseUrl, dataDir, ['gpt-4o-mini', 'gpt-4o']) }
+      : { UPSTREAM_BASE_URL: options.upstreamBaseUrl };
   const env = {
     ...process.env,
     NODE_ENV: 'development',
     HOST: '127.0.0.1',
     API_PORT: String(port),
     DATABASE_URL: options.databaseUrl,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'meterway-bench-')),
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000',
     // The load generator's connections are visitors behind one proxy hop (load.ts).
     TRUST_PROXY: '1',
-    UPSTREAM_BASE_URL: options.upstreamBaseUrl,
+    ...upstream,
   };
   const flags = options.inspect ? [`--inspect=127.0.0.1:${inspectorPort}`] : [];
   const child = spawn(process.execPath, [...flags, '--enable-source-maps', 'dist/server.js'], { cwd: apiDir, env, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -10,7 +10,8 @@
 // time goes.
 //
 // BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_SAMPLES (3000 timed sequential calls per
-// target), BENCH_STREAM=1 (also SSE streams), BENCH_PROFILE=1/0 (profile always/never).
+// target), BENCH_STREAM=1 (also SSE streams), BENCH_PROFILE=1/0 (profile always/never),
+// BENCH_PROVIDERS=2 (the gateway routes the model to two providers, both the upstream).
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -35,6 +36,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const samples = Number(process.env.BENCH_SAMPLES ?? 3000);
 const withStream = process.env.BENCH_STREAM === '1';
+const providers = process.env.BENCH_PROVIDERS === '2' ? 2 : 1;
 const targets = { p50: 1.0, p99: 4, meteredPerSecond: 1500 };
 // Issue #17, against Portkey in the same run: our added p50 at most half its, our c=32 req/s 2.5 times its.
 const versusPortkey = { p50: 0.5, perSecond: 2.5 };
@@ -45,7 +47,10 @@ const load1 = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(' / ');
-console.log(`gateway overhead bench · ${new Date().toISOString()} · Node ${process.version} · ${cpus().length} CPUs · load average ${load1()} (1/5/15 min)`);
+console.log(
+  `gateway overhead bench · ${new Date().toISOString()} · Node ${process.version} · ${cpus().length} CPUs · load average ${load1()} (1/5/15 min)` +
+    (providers === 2 ? ' · the gateway with two providers' : ''),
+);
 
 /** A bench process of its own (tsx's loader is inherited); resolves with the port it reports, if any. */
 function start(file: string, args: string[] = [], reportsPort = true): Promise<{ child: ChildProcess; port: number }> {
@@ -117,7 +122,7 @@ const upstreamBaseUrl = `http://127.0.0.1:${upstream.port}/v1`;
 let stopGateway = async () => {};
 let failed = false;
 try {
-  const gateway = await startGateway({ databaseUrl: testDb.databaseUrl!, upstreamBaseUrl });
+  const gateway = await startGateway({ databaseUrl: testDb.databaseUrl!, upstreamBaseUrl, providers });
   stopGateway = gateway.stop;
   const gatewayUrl = gateway.url;
 
@@ -309,7 +314,7 @@ try {
       body: chatBody,
       upstreamBaseUrl,
       samples: Math.min(samples, 2000),
-      profiledGateway: () => startGateway({ databaseUrl: testDb.databaseUrl!, upstreamBaseUrl, inspect: true }),
+      profiledGateway: () => startGateway({ databaseUrl: testDb.databaseUrl!, upstreamBaseUrl, providers, inspect: true }),
       cannon: async (url, connections, duration) => {
         const target = { name: 'gateway', url: `${url}/v1/chat/completions`, headers, body: JSON.stringify(chatBody) };
         return (await ask<'cannon'>({ kind: 'cannon', target, connections, seconds: duration })).cannon!;

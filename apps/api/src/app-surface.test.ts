@@ -24,6 +24,7 @@ describe('api surface', () => {
       'perClientLimits',
       'perEndUserLimits',
       'endUserTokens',
+      'responseCacheSeconds',
     ]);
   });
 

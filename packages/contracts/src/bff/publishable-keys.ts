@@ -103,13 +103,6 @@ const keyControls = {
       { error: 'perEndUserLimits must be an object with requestsPerMinute, spendPerDay and spendPerMonth' },
     )
     .optional(),
-  responseCacheSeconds: z
-    .number({ error: 'Enter a number of seconds, or leave it empty for no cache' })
-    .int('Enter a whole number of seconds, or leave it empty for no cache')
-    .min(1, m.min(1))
-    .max(maxResponseCacheSeconds, m.max(maxResponseCacheSeconds))
-    .nullable()
-    .optional(),
   endUserTokens: z
     .object(
       {
@@ -119,6 +112,13 @@ const keyControls = {
       },
       { error: 'endUserTokens must be an object with issuer, audience and jwksUrl, or null' },
     )
+    .nullable()
+    .optional(),
+  responseCacheSeconds: z
+    .number({ error: 'Enter a number of seconds, or leave it empty for no cache' })
+    .int('Enter a whole number of seconds, or leave it empty for no cache')
+    .min(1, m.min(1))
+    .max(maxResponseCacheSeconds, m.max(maxResponseCacheSeconds))
     .nullable()
     .optional(),
 };

@@ -104,6 +104,13 @@ describe('publishable keys', () => {
     ['a model not on the price list', { ...valid, allowedModels: ['gpt-4o-mini', 'gpt-9'] }, 'allowedModels', "The model 'gpt-9' is not on the price list"],
     ['a fractional output limit', { ...valid, maxOutputTokensPerCall: 10.5 }, 'maxOutputTokensPerCall', 'Enter a whole number, or leave it empty for no limit'],
     ['an output limit of 0', { ...valid, maxOutputTokensPerCall: 0 }, 'maxOutputTokensPerCall', 'Minimum is 1'],
+    [
+      'a cache time of 1.5 seconds',
+      { ...valid, responseCacheSeconds: 1.5 },
+      'responseCacheSeconds',
+      'Enter a whole number of seconds, or leave it empty for no cache',
+    ],
+    ['a cache time over a day', { ...valid, responseCacheSeconds: 86_401 }, 'responseCacheSeconds', 'Maximum is 86400'],
     ['a per-address rate of 0', { ...valid, perClientLimits: { requestsPerMinute: 0 } }, 'perClientLimits.requestsPerMinute', 'Minimum is 1'],
     [
       'a per-address rate over the maximum',
@@ -152,12 +159,14 @@ describe('publishable keys', () => {
       allowedModels: ['gpt-4o-mini', 'meterway-demo', 'gpt-4o-mini'],
       maxOutputTokensPerCall: 256,
       perClientLimits: { requestsPerMinute: 12, spendPerDay: 0.25 },
+      responseCacheSeconds: 600,
     };
     const key = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, ...controls })).json();
     expect(key).toMatchObject({
       allowedModels: ['gpt-4o-mini', 'meterway-demo'],
       maxOutputTokensPerCall: 256,
       perClientLimits: { requestsPerMinute: 12, spendPerDay: 0.25 },
+      responseCacheSeconds: 600,
     });
 
     const renamed = (await call(cookie, 'PUT', `/bff/publishable-keys/${key.id}`, { ...valid, name: 'Renamed' })).json();
@@ -170,9 +179,15 @@ describe('publishable keys', () => {
         allowedModels: null,
         maxOutputTokensPerCall: null,
         perClientLimits: { requestsPerMinute: null, spendPerDay: null },
+        responseCacheSeconds: null,
       })
     ).json();
-    expect(lifted).toMatchObject({ allowedModels: null, maxOutputTokensPerCall: null, perClientLimits: { requestsPerMinute: null, spendPerDay: null } });
+    expect(lifted).toMatchObject({
+      allowedModels: null,
+      maxOutputTokensPerCall: null,
+      perClientLimits: { requestsPerMinute: null, spendPerDay: null },
+      responseCacheSeconds: null,
+    });
     expect((await call(cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys).toEqual([lifted]);
   });
 
