@@ -41,6 +41,8 @@ describe('publishable keys on the dashboard in Chromium', () => {
     expect(await create.getByLabel('Allowed domain 1', { exact: true }).inputValue()).toBe('localhost');
     await create.getByRole('button', { name: 'Add domain' }).click();
     await create.getByLabel('Allowed domain 2', { exact: true }).fill('https://app.example.com');
+    // Identical non-streamed calls within 10 minutes are answered from the cache (issue #24).
+    await create.getByLabel('Response cache (seconds)', { exact: true }).fill('600');
     violations.createModal = await seriousViolations(page);
     await create.getByRole('button', { name: 'Create key' }).click();
 
@@ -56,11 +58,12 @@ describe('publishable keys on the dashboard in Chromium', () => {
     await create.getByRole('button', { name: 'Done' }).click();
     await create.waitFor({ state: 'detached' });
 
-    // The table: truncated key, default budget, both origins and the localhost warning.
+    // The table: truncated key, default budget, the cache, both origins and the localhost warning.
     const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Edit key Storefront', exact: true }) });
     await row.getByText(`${value.slice(0, 20)}...`).waitFor();
     expect(await row.getByText(value, { exact: true }).count()).toBe(0);
     expect(await row.getByText('$10 / month').isVisible()).toBe(true);
+    expect(await row.getByText('Caches answers for 10 min').isVisible()).toBe(true);
     expect(await row.getByText('$0.00 spent this month').isVisible()).toBe(true);
     expect(await row.getByText('https://app.example.com').isVisible()).toBe(true);
     expect(await row.getByText(localhostWarning).isVisible()).toBe(true);
@@ -69,15 +72,17 @@ describe('publishable keys on the dashboard in Chromium', () => {
     await page.getByRole('tooltip', { name: 'Copied' }).waitFor();
     expect(await readClipboard(page)).toBe(value);
 
-    // Edit: a bigger budget, saved and shown in the row.
+    // Edit: a bigger budget, saved and shown in the row; the cache, left alone, stays.
     await row.getByText('$10 / month').click();
     const edit = page.getByRole('dialog', { name: 'Edit publishable key' });
+    expect(await edit.getByLabel('Response cache (seconds)', { exact: true }).inputValue()).toBe('600');
     await edit.getByLabel('Budget', { exact: true }).fill('25');
     violations.editModal = await seriousViolations(page);
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Success!').first().waitFor();
     await edit.waitFor({ state: 'detached' });
     await row.getByText('$25 / month').waitFor();
+    expect(await row.getByText('Caches answers for 10 min').isVisible()).toBe(true);
 
     // Delete with a reason: the key goes, the reason is sent as key_deletion feedback.
     await row.getByRole('button', { name: 'Edit key Storefront', exact: true }).click();

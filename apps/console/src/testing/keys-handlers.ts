@@ -27,6 +27,7 @@ export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): Pu
   perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
   perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
   endUserTokens: null,
+  responseCacheSeconds: null,
   worstCaseDailySpend: 9.58,
   ...overrides,
 });

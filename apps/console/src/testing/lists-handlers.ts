@@ -24,6 +24,7 @@ export const buildChatCompletion = (overrides: Partial<ChatCompletion> = {}): Ch
   publishableKeyId: '3a7c1a52-1f0e-4d5e-9a51-2f3c4b5d6e7f',
   secretKeyId: null,
   provider: 'demo',
+  cacheHit: false,
   estimatedInputTokens: 1300,
   inputTokens: 1234,
   estimatedInputCost: 0.00065,

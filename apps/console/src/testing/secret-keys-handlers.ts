@@ -25,6 +25,7 @@ export const buildSecretKey = (overrides: Partial<SecretKey> = {}): SecretKey =>
   perClientLimits: { requestsPerMinute: null, spendPerDay: null },
   perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
   endUserTokens: null,
+  responseCacheSeconds: null,
   worstCaseDailySpend: 37.5,
   ...overrides,
 });

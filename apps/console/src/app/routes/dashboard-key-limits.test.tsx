@@ -1,5 +1,5 @@
-import { defaultPerClientLimits, maxClientRequestsPerMinute, maxKeyBudget, maxOutputTokensPerCallLimit } from '@meterway/contracts';
-import { screen, within } from '@testing-library/react';
+import { defaultPerClientLimits, maxClientRequestsPerMinute, maxKeyBudget, maxOutputTokensPerCallLimit, maxResponseCacheSeconds } from '@meterway/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyWarningTexts } from '../../features/keys/components/key-warnings';
 import { buildPublishableKey, keysHandlers, pricedModels, type RecordedRequest } from '../../testing/keys-handlers';
@@ -211,6 +211,92 @@ describe('/dashboard: limits for a copied key', { timeout: 20_000 }, () => {
 
     expect(await toast('Success!')).toBeInTheDocument();
     expect(limitsOf(requests[0]).allowedModels).toEqual(['gpt-4o-mini']);
+  });
+});
+
+// Issue #24: identical non-streamed calls with the key within its cache time are answered from the cache, free.
+describe("/dashboard: a key's response cache", { timeout: 20_000 }, () => {
+  const cached = buildPublishableKey({ responseCacheSeconds: 600 });
+  const cacheOf = (request: RecordedRequest | undefined) => (request?.body as Record<string, unknown>).responseCacheSeconds;
+
+  it('starts a new key without a cache, says what one does, and creates a key with the seconds given', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.create(buildPublishableKey({ name: 'Checkout', responseCacheSeconds: 600 }), { requests }));
+    const { user } = renderDashboard();
+    const form = within(await openCreate(user));
+
+    const cache = form.getByLabelText('Response cache (seconds)');
+    expect(cache).toHaveValue('');
+    expect(cache).toHaveAccessibleDescription(expect.stringContaining('answered from the cache and charged nothing'));
+    await user.type(form.getByLabelText('Name'), 'Checkout');
+    await user.type(cache, '600');
+    await user.click(form.getByRole('button', { name: 'Create key' }));
+
+    expect(await form.findByLabelText('Publishable key')).toBeInTheDocument();
+    expect(cacheOf(requests[0])).toBe(600);
+  });
+
+  it('keeps the cache on an edit that leaves it alone', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.update({ requests }));
+    const { user } = renderDashboard([cached]);
+    const form = within(await openEdit(user));
+
+    expect(form.getByLabelText('Response cache (seconds)')).toHaveValue('600');
+    await retype(user, form.getByLabelText('Name'), 'Web app 2');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+
+    expect(await toast('Success!')).toBeInTheDocument();
+    expect(requests.map((request) => request.id)).toEqual([cached.id]);
+    expect(cacheOf(requests[0])).toBe(600);
+  });
+
+  it('saves a changed cache time, and null for a cleared one, so the PUT really turns it off', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.update({ requests }));
+    const { user } = renderDashboard([cached]);
+
+    let form = within(await openEdit(user));
+    await retype(user, form.getByLabelText('Response cache (seconds)'), '30');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(requests).toHaveLength(1));
+
+    form = within(await openEdit(user));
+    await retype(user, form.getByLabelText('Response cache (seconds)'), '');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(requests).toHaveLength(2));
+
+    expect(requests.map(cacheOf)).toEqual([30, null]);
+  });
+
+  it.each([
+    ['no seconds', '0', 'Minimum is 1'],
+    ['more than a day', String(maxResponseCacheSeconds + 1), `Maximum is ${maxResponseCacheSeconds}`],
+  ])("refuses %s with the contract's message and sends nothing", async (_case, value, message) => {
+    const { user } = renderDashboard();
+    const form = within(await openCreate(user));
+    await user.type(form.getByLabelText('Name'), 'Checkout');
+
+    await user.type(form.getByLabelText('Response cache (seconds)'), value);
+    await user.click(form.getByRole('button', { name: 'Create key' }));
+
+    // No request is made: an unhandled POST would fail the test.
+    expect(form.getByLabelText('Response cache (seconds)')).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(form.getByRole('button', { name: 'Create key' })).toBeInTheDocument();
+  });
+
+  it('shows under the budget how long a key caches answers, and nothing for a key without a cache', async () => {
+    renderDashboard([
+      buildPublishableKey({ id: '66666666-1111-4111-8111-111111111111', name: 'Minutes', responseCacheSeconds: 600 }),
+      buildPublishableKey({ id: '77777777-1111-4111-8111-111111111111', name: 'Seconds', responseCacheSeconds: 45 }),
+      buildPublishableKey({ id: '88888888-1111-4111-8111-111111111111', name: 'A day', responseCacheSeconds: maxResponseCacheSeconds }),
+      buildPublishableKey({ id: '99999999-1111-4111-8111-111111111111', name: 'Uncached', responseCacheSeconds: null }),
+    ]);
+
+    expect(within(await rowOf('Minutes')).getByText('Caches answers for 10 min')).toBeInTheDocument();
+    expect(within(await rowOf('Seconds')).getByText('Caches answers for 45 s')).toBeInTheDocument();
+    expect(within(await rowOf('A day')).getByText('Caches answers for 24 h')).toBeInTheDocument();
+    expect(within(await rowOf('Uncached')).queryByText(/^Caches answers/)).not.toBeInTheDocument();
   });
 });
 

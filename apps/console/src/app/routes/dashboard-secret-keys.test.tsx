@@ -124,6 +124,7 @@ describe('/dashboard: secret keys', { timeout: 20_000 }, () => {
           perClientLimits: { requestsPerMinute: null, spendPerDay: null },
           perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
           endUserTokens: null,
+          responseCacheSeconds: null,
           scope: 'gateway',
         },
       },
@@ -213,6 +214,33 @@ describe('/dashboard: secret keys', { timeout: 20_000 }, () => {
     expect(requests[0]?.body).not.toHaveProperty('scope');
     expect(requests[0]?.body).not.toHaveProperty('allowedOrigins');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('creates a key with a response cache, and keeps it on an edit that leaves it alone (issue #24)', async () => {
+    const requests: RecordedRequest[] = [];
+    const cached = buildSecretKey({ responseCacheSeconds: 300 });
+    server.use(
+      secretKeysHandlers.create(buildSecretKey({ value: secretValue, responseCacheSeconds: 300 }), { requests }),
+      secretKeysHandlers.update(cached, { requests }),
+    );
+    const { user } = renderDashboard([cached]);
+
+    await user.click(await screen.findByRole('button', { name: 'New secret key' }));
+    const create = within(await screen.findByRole('dialog', { name: 'New secret key' }));
+    expect(create.getByLabelText('Response cache (seconds)')).toHaveValue('');
+    await user.type(create.getByLabelText('Name'), 'Worker');
+    await user.type(create.getByLabelText('Response cache (seconds)'), '300');
+    await user.click(create.getByRole('button', { name: 'Create key' }));
+    await user.click(await create.findByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(within(await rowOf('Backend')).getByRole('button', { name: 'Edit secret key Backend' }));
+    const edit = within(await screen.findByRole('dialog', { name: 'Edit secret key' }));
+    expect(edit.getByLabelText('Response cache (seconds)')).toHaveValue('300');
+    await user.click(edit.getByRole('button', { name: 'Save' }));
+
+    expect(within(await toast('Success!')).getByText('Secret key updated')).toBeInTheDocument();
+    expect(requests.map((request) => (request.body as { responseCacheSeconds: unknown }).responseCacheSeconds)).toEqual([300, 300]);
   });
 
   it('rolls a key with the chosen overlap and shows the new value once', async () => {

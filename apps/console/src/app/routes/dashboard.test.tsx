@@ -253,6 +253,8 @@ describe('/dashboard: creating a key', { timeout: 20_000 }, () => {
           // No cap per end user, and no end-user tokens: each client address is an anonymous end user.
           perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
           endUserTokens: null,
+          // No response cache: every call goes to a provider.
+          responseCacheSeconds: null,
         },
       },
     ]);
@@ -399,6 +401,7 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
           perClientLimits: { requestsPerMinute: 30, spendPerDay: 1 },
           perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
           endUserTokens: null,
+          responseCacheSeconds: null,
         },
       },
     ]);

@@ -5,9 +5,11 @@ import { buildPublishableKey, keysHandlers, type RecordedRequest } from '../../t
 import { meHandlers } from '../../testing/me-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
+import { keyFormSchema, newKeyFormValues } from './key-form-schema';
 
 // The key form judges with the contract's schema: what the api would refuse, the form refuses first,
-// with the api's message. These are the two cases where the form once had rules of its own.
+// with the api's message. These are the two cases where the form once had rules of its own, and the
+// response cache's messages (issue #24).
 
 type User = ReturnType<typeof renderRoute>['user'];
 
@@ -67,5 +69,17 @@ describe('/dashboard: the key form agrees with the api', () => {
     expect(dialog.getByLabelText('Allowed domain 2')).toBeInvalid();
     expect(dialog.getByLabelText('Allowed domain 1')).toBeValid();
     expect(requests).toEqual([]);
+  });
+
+  it("judges a response cache time by the contract's rules, with its messages", () => {
+    // The field takes whole numbers only; the schema still refuses a fraction, as the api would.
+    const messageFor = (responseCacheSeconds: number | string) =>
+      keyFormSchema.safeParse({ ...newKeyFormValues(), name: 'Checkout', responseCacheSeconds }).error?.issues.map((issue) => issue.message);
+
+    expect(messageFor(1.5)).toEqual(['Enter a whole number of seconds, or leave it empty for no cache']);
+    expect(messageFor(0)).toEqual(['Minimum is 1']);
+    expect(messageFor('abc')).toEqual(['Enter a number of seconds, or leave it empty for no cache']);
+    expect(messageFor('')).toBeUndefined();
+    expect(messageFor(86_400)).toBeUndefined();
   });
 });

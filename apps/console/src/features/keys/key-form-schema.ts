@@ -34,6 +34,8 @@ export type KeyFormValues = {
   perEndUserLimits: { requestsPerMinute: number | string; spendPerDay: number | string; spendPerMonth: number | string };
   /** The sign-in provider whose tokens name the end users; its fields are kept, but not sent, while `required` is off. */
   endUserTokens: { required: boolean; issuer: string; audience: string; jwksUrl: string };
+  /** Seconds an answer is kept for the same request again (issue #24); '' (empty): no cache. */
+  responseCacheSeconds: number | string;
 };
 
 export const allowedDomain = (value = ''): AllowedDomain => ({ key: randomId(), value });
@@ -96,6 +98,7 @@ export const keyFormSchema = z.object({
     spendPerMonth: endUserLimit('spendPerMonth'),
   }),
   endUserTokens,
+  responseCacheSeconds: numberInput.superRefine(byContract(controls.responseCacheSeconds, limitOf)),
 });
 
 export const newKeyFormValues = (): KeyFormValues => ({
@@ -108,6 +111,7 @@ export const newKeyFormValues = (): KeyFormValues => ({
   spendPerDay: defaultPerClientLimits.spendPerDay,
   perEndUserLimits: { requestsPerMinute: '', spendPerDay: '', spendPerMonth: '' },
   endUserTokens: { required: false, issuer: '', audience: '', jwksUrl: '' },
+  responseCacheSeconds: '',
 });
 
 /** An existing key's values; a secret key has no allowed domains (issue #23). */
@@ -125,12 +129,13 @@ export const keyFormValuesOf = (key: PublishableKey | SecretKey): KeyFormValues 
     spendPerMonth: key.perEndUserLimits.spendPerMonth ?? '',
   },
   endUserTokens: { required: key.endUserTokens !== null, issuer: '', audience: '', jwksUrl: '', ...key.endUserTokens },
+  responseCacheSeconds: key.responseCacheSeconds ?? '',
 });
 
 /**
- * The POST and PUT body (spec §7); call with values the schema accepted. The limits and the
- * end-user tokens are always sent, null when empty or off: on PUT an absent one would stay as it
- * was, so clearing a field must say so.
+ * The POST and PUT body (spec §7); call with values the schema accepted. The limits, the
+ * end-user tokens and the response cache are always sent, null when empty or off: on PUT an absent
+ * one would stay as it was, so clearing a field must say so.
  */
 export const keyInputOf = (values: KeyFormValues): PublishableKeyInput => ({
   name: values.name.trim(),
@@ -146,4 +151,5 @@ export const keyInputOf = (values: KeyFormValues): PublishableKeyInput => ({
     spendPerMonth: limitOf(values.perEndUserLimits.spendPerMonth),
   },
   endUserTokens: values.endUserTokens.required ? tokenSettingsOf(values.endUserTokens) : null,
+  responseCacheSeconds: limitOf(values.responseCacheSeconds),
 });

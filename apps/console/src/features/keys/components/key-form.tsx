@@ -1,10 +1,12 @@
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
+import { maxResponseCacheSeconds } from '@meterway/contracts';
 import type { ReactNode } from 'react';
 import { DollarInput } from '../../../components/dollar-input';
 import { type KeyFormValues, keyFormSchema } from '../key-form-schema';
 import type { KeyKind } from '../key-kind';
 import { AllowedDomainsField } from './allowed-domains-field';
+import { descriptionProps } from './cap-input';
 import { EndUserLimitsFieldset } from './end-user-limits-fieldset';
 import { EndUserTokensFieldset } from './end-user-tokens-fieldset';
 import { KeyLimitsFieldset } from './key-limits-fieldset';
@@ -31,8 +33,9 @@ type KeyFormProps = {
 };
 
 /**
- * Name, monthly budget, allowed domains, the limits and the end-user tokens of a publishable key
- * (spec §3, §5; issue #18), for create and edit; a secret key's the same without the domains (issue #23).
+ * Name, monthly budget, allowed domains, the limits, the end-user tokens and the response cache of
+ * a publishable key (spec §3, §5; issues #18, #24), for create and edit; a secret key's the same
+ * without the domains (issue #23).
  */
 export function KeyForm({
   form,
@@ -56,6 +59,15 @@ export function KeyForm({
         <KeyLimitsFieldset form={form} worstCaseDailySpend={worstCaseDailySpend} kind={kind} />
         <EndUserLimitsFieldset form={form} kind={kind} />
         <EndUserTokensFieldset form={form} kind={kind} />
+        <NumberInput
+          label="Response cache (seconds)"
+          description={`Identical non-streamed requests with this key within this time are answered from the cache and charged nothing. Up to a day (${maxResponseCacheSeconds}). Empty: no cache`}
+          descriptionProps={descriptionProps}
+          placeholder="No cache"
+          allowDecimal={false}
+          allowNegative={false}
+          {...form.getInputProps('responseCacheSeconds')}
+        />
         {children}
         <Group justify={secondaryAction ? 'space-between' : 'flex-end'}>
           {secondaryAction}

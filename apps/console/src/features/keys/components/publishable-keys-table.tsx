@@ -56,6 +56,12 @@ const endUserCapsText = ({ requestsPerMinute, spendPerDay, spendPerMonth }: Publ
   return caps.length > 0 ? `${caps.join(' · ')} per end user` : undefined;
 };
 
+/** "Caches answers for 10 min": whole hours or minutes where the seconds make them, else seconds. */
+const responseCacheText = (seconds: number): string => {
+  const time = seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+  return `Caches answers for ${time}`;
+};
+
 type KeyRowProps = Pick<PublishableKeysTableProps, 'onOpen' | 'onCallers'> & { publishableKey: PublishableKey };
 
 function KeyRow({ publishableKey: key, onOpen, onCallers }: KeyRowProps) {
@@ -126,6 +132,11 @@ function KeyRow({ publishableKey: key, onOpen, onCallers }: KeyRowProps) {
         {key.endUserTokens && (
           <Text size="xs" c="gray.7">
             Requires end-user tokens
+          </Text>
+        )}
+        {key.responseCacheSeconds !== null && (
+          <Text size="xs" c="gray.7">
+            {responseCacheText(key.responseCacheSeconds)}
           </Text>
         )}
       </Table.Td>

@@ -41,3 +41,22 @@ describe('ChatCompletionsTable: end user and network', () => {
     expect(cellsUnder('Network')).toEqual(['203.0.113.0/24', '2001:db8:1::/48', '—']);
   });
 });
+
+// Issue #24: a call answered from the key's response cache cost nothing; the row says why.
+describe('ChatCompletionsTable: cache hits', () => {
+  it('marks a cache hit beside its total, and no other row', async () => {
+    server.use(
+      listsHandlers.chatCompletions(
+        pageOf([
+          buildChatCompletion({ id: 'hit', cacheHit: true, provider: null, inputCost: 0, outputCost: 0, totalCost: 0 }),
+          buildChatCompletion({ id: 'miss', cacheHit: false }),
+        ]),
+      ),
+    );
+    renderComponent(<ChatCompletionsTable />);
+
+    expect(await screen.findByText('hit')).toBeInTheDocument();
+    expect(screen.getAllByText('Cache hit')).toHaveLength(1);
+    expect(cellsUnder('Total cost')).toEqual(['Cache hit$0.00', '$0.00074']);
+  });
+});

@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { Badge, Group, Text } from '@mantine/core';
 import type { ChatCompletion } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
 import { idColumn } from '../../../components/id-column';
@@ -29,6 +29,7 @@ const columns: readonly PagedTableColumn<ChatCompletion>[] = [
   { header: 'Output tokens', numeric: true, cell: (row) => formatTokens(row.outputTokens) },
   { header: 'Output cost', numeric: true, cell: (row) => formatCost(row.outputCost) },
   // The api leaves the total out while a call is still being settled (spec §2: "No data").
+  // A cache hit (issue #24) says so beside its total, which is why it cost nothing.
   {
     header: 'Total cost',
     numeric: true,
@@ -38,12 +39,30 @@ const columns: readonly PagedTableColumn<ChatCompletion>[] = [
           No data
         </Text>
       ) : (
-        <Text span fw={600} size="sm">
-          {formatCost(row.totalCost)}
-        </Text>
+        <Group gap={6} justify="flex-end" wrap="nowrap">
+          {row.cacheHit && <CacheHitBadge />}
+          <Text span fw={600} size="sm">
+            {formatCost(row.totalCost)}
+          </Text>
+        </Group>
       ),
   },
 ];
+
+function CacheHitBadge() {
+  return (
+    // Dark text on a pale badge: the theme's light badges miss WCAG AA contrast.
+    <Badge
+      variant="outline"
+      color="teal.9"
+      tt="none"
+      size="sm"
+      title="Answered from the key's response cache: no provider saw the call, and it was charged nothing"
+    >
+      Cache hit
+    </Badge>
+  );
+}
 
 /** A value, or a dash for none (a key without end-user tokens, a row from before networks were recorded). */
 function OrDash({ value }: { value: string | null }) {
