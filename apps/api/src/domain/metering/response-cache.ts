@@ -38,11 +38,14 @@ export async function findCachedAnswer(db: Database, key: KeyOf, requestHash: st
 
 /** Keeps an answer until `expiresAt`; a newer answer to the same request replaces it. */
 export async function rememberAnswer(db: Database, entry: CachedAnswer): Promise<void> {
-  const { organizationId, publishableKeyId, requestHash, ...answer } = entry;
+  const { answer, inputTokens, cachedInputTokens, outputTokens, provider, expiresAt } = entry;
   await db
     .insert(responseCache)
     .values(entry)
-    .onConflictDoUpdate({ target: [responseCache.organizationId, responseCache.publishableKeyId, responseCache.requestHash], set: answer });
+    .onConflictDoUpdate({
+      target: [responseCache.organizationId, responseCache.publishableKeyId, responseCache.requestHash],
+      set: { answer, inputTokens, cachedInputTokens, outputTokens, provider, expiresAt },
+    });
 }
 
 type Hit = KeyOf & {

@@ -83,7 +83,15 @@ beforeAll(async () => {
   many = await organisation(['Bulk']);
   fat = await organisation(['Fat']);
   await t.testDb.db.insert(chatCompletions).values([
-    call(a, { id: 'ca-1', createdAt: new Date(base), cachedInputTokens: 1000, priceVersion: '2026-11-25', endUser: '=1+1', clientNetwork: '203.0.113.0/24', cacheHit: true }),
+    call(a, {
+      id: 'ca-1',
+      createdAt: new Date(base),
+      cachedInputTokens: 1000,
+      priceVersion: '2026-11-25',
+      endUser: '=1+1',
+      clientNetwork: '203.0.113.0/24',
+      cacheHit: true,
+    }),
     call(a, {
       id: 'ca-2',
       createdAt: new Date(base + 1000),
