@@ -8,7 +8,7 @@ CREATE TABLE "app"."response_cache" (
 	"organization_id" uuid NOT NULL,
 	"publishable_key_id" uuid NOT NULL,
 	"request_hash" text NOT NULL,
-	"answer" jsonb NOT NULL,
+	"answer" json NOT NULL,
 	"input_tokens" integer NOT NULL,
 	"cached_input_tokens" integer NOT NULL,
 	"output_tokens" integer NOT NULL,

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, json, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { keyOwnerColumns } from './key-owner-columns.js';
 
@@ -12,7 +12,8 @@ export const responseCache = appSchema.table(
   {
     ...keyOwnerColumns(),
     requestHash: text('request_hash').notNull(),
-    answer: jsonb('answer').$type<Record<string, unknown>>().notNull(),
+    /** json, not jsonb: kept as the provider wrote it, its fields in their order. */
+    answer: json('answer').$type<Record<string, unknown>>().notNull(),
     inputTokens: integer('input_tokens').notNull(),
     cachedInputTokens: integer('cached_input_tokens').notNull(),
     outputTokens: integer('output_tokens').notNull(),

@@ -1,4 +1,4 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import type { ChatCompletion } from '@meterway/contracts';
 import { PagedTable, type PagedTableColumn } from '../../../components/paged-table';
 import { idColumn } from '../../../components/id-column';
@@ -39,12 +39,13 @@ const columns: readonly PagedTableColumn<ChatCompletion>[] = [
           No data
         </Text>
       ) : (
-        <Group gap={6} justify="flex-end" wrap="nowrap">
-          {row.cacheHit && <CacheHitBadge />}
+        // The badge under the total: beside it, the narrow column would cut its label.
+        <Stack gap={4} align="flex-end">
           <Text span fw={600} size="sm">
             {formatCost(row.totalCost)}
           </Text>
-        </Group>
+          {row.cacheHit && <CacheHitBadge />}
+        </Stack>
       ),
   },
 ];
