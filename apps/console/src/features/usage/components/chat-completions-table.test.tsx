@@ -44,7 +44,7 @@ describe('ChatCompletionsTable: end user and network', () => {
 
 // Issue #24: a call answered from the key's response cache cost nothing; the row says why.
 describe('ChatCompletionsTable: cache hits', () => {
-  it('marks a cache hit beside its total, and no other row', async () => {
+  it('marks a cache hit under its total, and no other row', async () => {
     server.use(
       listsHandlers.chatCompletions(
         pageOf([
@@ -57,6 +57,6 @@ describe('ChatCompletionsTable: cache hits', () => {
 
     expect(await screen.findByText('hit')).toBeInTheDocument();
     expect(screen.getAllByText('Cache hit')).toHaveLength(1);
-    expect(cellsUnder('Total cost')).toEqual(['Cache hit$0.00', '$0.00074']);
+    expect(cellsUnder('Total cost')).toEqual(['$0.00Cache hit', '$0.00074']);
   });
 });
