@@ -18,10 +18,11 @@ import { type WorstCase, worstCaseOf } from './worst-case.js';
  * One metered chat completion, in the order it happens: who calls (key and origin; an address and,
  * for a key that requires end-user tokens, an end user the key's owner did not block), within the
  * rates of the key, the address and the end user, a request the price list can price and its worst
- * case, the key's cached answer if it keeps one (cached-answers.ts), a model the key allows, admission (that worst case, within the key's output limit, held
- * against the credit, the key's budget and the caller's allowances), then forwarded to the
- * provider, answered or streamed, and charged what it used (forward-call.ts). A JSON answer is
- * returned; a stream is written to `events`. Refusals are GatewayErrors, thrown before anything is held.
+ * case, the key's cached answer if it keeps one (cached-answers.ts), a model the key allows,
+ * admission (that worst case, within the key's output limit, held against the credit, the key's
+ * budget and the caller's allowances), then forwarded to the provider, answered or streamed, and
+ * charged what it used (forward-call.ts). A JSON answer is returned; a stream is written to
+ * `events`. Refusals are GatewayErrors, thrown before anything is held.
  */
 export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
   try {
