@@ -13,6 +13,9 @@ type Options = {
   now?: () => number;
 };
 
+/** A route its breaker let a call through, and whether it is the model's last. */
+type StartedTry = { route: ModelRoute; attempt: Try; last: boolean };
+
 const bodyFor = (route: ModelRoute, body: ChatBody): ChatBody => (route.model ? { ...body, model: route.model } : body);
 
 /**
@@ -25,7 +28,7 @@ export function routedProvider(options: Options): ModelProvider {
   const breakers = new Map(options.providers.map((provider) => [provider.name, new CircuitBreaker(options.breaker, options.now)]));
 
   /** The routes a call tries, each as its breaker lets it through; a skipped one is reported. */
-  function* tries(model: string, onAttempt: ((attempt: Attempt) => void) | undefined) {
+  function* tries(model: string, onAttempt: ((attempt: Attempt) => void) | undefined): Generator<StartedTry> {
     const routes = options.routesOf(model);
     for (const [index, route] of routes.entries()) {
       const attempt = breakers.get(route.provider.name)!.begin();
@@ -35,14 +38,14 @@ export function routedProvider(options: Options): ModelProvider {
   }
 
   /** Ends a failed try: counted against the provider if it says the provider is unwell; answers whether the next route takes over. */
-  function failedTry(error: unknown, signal: AbortSignal, provider: string, attempt: Try, last: boolean, onAttempt?: (attempt: Attempt) => void) {
+  function failedTry(error: unknown, signal: AbortSignal, { route, attempt, last }: StartedTry, onAttempt?: (attempt: Attempt) => void) {
     if (signal.aborted || !(error instanceof UpstreamFailure)) {
       attempt.end('neither');
       return false;
     }
     attempt.end(isProvidersFault(error) ? 'failed' : 'neither');
     const fallsBack = triesElsewhere(error) && !last;
-    onAttempt?.({ provider, outcome: 'failed', failure: error, fallsBack });
+    onAttempt?.({ provider: route.provider.name, outcome: 'failed', failure: error, fallsBack });
     return fallsBack;
   }
 
@@ -54,23 +57,24 @@ export function routedProvider(options: Options): ModelProvider {
     nameFor: (model) => options.routesOf(model)[0]!.provider.name,
     complete: async (body, signal, onAttempt) => {
       let failure: unknown;
-      for (const { route, attempt, last } of tries(body.model, onAttempt)) {
-        const provider = route.provider.name;
+      for (const started of tries(body.model, onAttempt)) {
+        const { route, attempt } = started;
         try {
           const completed = await route.provider.complete(bodyFor(route, body), signal);
           attempt.end('succeeded');
-          onAttempt?.({ provider, outcome: 'served' });
+          onAttempt?.({ provider: route.provider.name, outcome: 'served' });
           return completed;
         } catch (error) {
           failure = error;
-          if (!failedTry(error, signal, provider, attempt, last, onAttempt)) throw error;
+          if (!failedTry(error, signal, started, onAttempt)) throw error;
         }
       }
       throw failure ?? unavailable(body.model);
     },
     stream: async function* (body, signal, onAttempt) {
       let failure: unknown;
-      for (const { route, attempt, last } of tries(body.model, onAttempt)) {
+      for (const started of tries(body.model, onAttempt)) {
+        const { route, attempt } = started;
         const provider = route.provider.name;
         const pieces = route.provider.stream(bodyFor(route, body), signal)[Symbol.asyncIterator]();
         let first: IteratorResult<Streamed>;
@@ -78,7 +82,7 @@ export function routedProvider(options: Options): ModelProvider {
           first = await pieces.next();
         } catch (error) {
           failure = error;
-          if (failedTry(error, signal, provider, attempt, last, onAttempt)) continue;
+          if (failedTry(error, signal, started, onAttempt)) continue;
           throw error;
         }
         onAttempt?.({ provider, outcome: 'served' });
