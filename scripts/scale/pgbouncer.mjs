@@ -29,6 +29,9 @@ function config(gateway, primary) {
     'max_client_conn = 1000',
     'default_pool_size = 40',
     'server_connect_timeout = 3',
+    // After a failed login (the primary just died) a pool refuses clients this long, 15 s by
+    // default; it must not outlast the failover's switch to the promoted server.
+    'server_login_retry = 1',
     'ignore_startup_parameters = extra_float_digits',
     `logfile = ${join(scaleDir, 'logs', 'pgbouncer.log')}`,
     `pidfile = ${pidFile}`,

@@ -98,6 +98,16 @@ async function bringUp() {
     CLIENT_HOSTS: clients.map((host) => host.name).join(' '),
     CLIENT_ADDRESSES: clients.map((host) => host.address).join(' '),
     ...Object.fromEntries(clients.map((host, index) => [`CLIENT_${index + 1}_ADDRESS`, host.address])),
+    // Each instance directly, for what is per instance (the dev outboxes, /metrics).
+    ...Object.fromEntries(
+      ['api', 'identity'].map((service) => [
+        `${service.toUpperCase()}_INSTANCE_URLS`,
+        instances
+          .filter((instance) => instance.service === service)
+          .map((instance) => `http://${instance.address}:${instance.port}`)
+          .join(' '),
+      ]),
+    ),
     HAPROXY_STATS_SOCKET: join(scaleDir, 'haproxy', 'haproxy.sock'),
   });
   return { topo, shared, instances };
