@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count } from 'drizzle-orm';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations, schema } from '../fixture/index.js';
 import { createDb, type DbHandle } from './create-db.js';
 import { createTestDb } from './testing/create-test-db.js';
+import { pgBouncerInstalled, startPgBouncer } from './testing/pgbouncer.js';
 
 const opened: DbHandle<typeof schema>[] = [];
 const dirs: string[] = [];
@@ -95,3 +98,42 @@ describe.skipIf(!process.env.DATABASE_URL)('createDb on Postgres (DATABASE_URL s
     }
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL || !pgBouncerInstalled())(
+  'createDb through PgBouncer in transaction mode (DATABASE_URL set, pgbouncer installed)',
+  () => {
+    it('migrates a fresh database once when several instances boot together on fewer server connections than instances', async () => {
+      const serverUrl = process.env.DATABASE_URL!;
+      const database = `meterway_test_${randomBytes(6).toString('hex')}`;
+      await adminQuery(serverUrl, `create database "${database}"`);
+      const bouncer = await startPgBouncer(serverUrl, 2);
+      try {
+        const url = new URL(serverUrl);
+        url.pathname = `/${database}`;
+        const instances = await Promise.all([1, 2, 3].map(() => open(tempDir(), bouncer.through(url.toString()))));
+        await Promise.all(instances.map((instance) => instance.migrate(migrations)));
+        await instances[0]!.db.insert(schema.notes).values({ body: 'through the pooler' });
+        const [row] = await instances[2]!.db.select({ n: count() }).from(schema.notes);
+        expect(row?.n).toBe(1);
+        const applied = (await instances[1]!.db.execute(`select count(*)::int as n from drizzle."${migrations.table}"`)) as unknown as {
+          rows: { n: number }[];
+        };
+        expect(applied.rows[0]?.n).toBe(readdirSync(migrations.folder).filter((file) => file.endsWith('.sql')).length);
+      } finally {
+        await Promise.all(opened.splice(0).map((handle) => handle.close()));
+        await bouncer.close();
+        await adminQuery(serverUrl, `drop database if exists "${database}" with (force)`);
+      }
+    });
+  },
+);
+
+async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}

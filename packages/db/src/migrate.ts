@@ -1,10 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { type MigrationMeta, readMigrationFiles } from 'drizzle-orm/migrator';
 import type pg from 'pg';
 
 export type Migrations = {
@@ -18,7 +15,7 @@ export type Migrations = {
   table: string;
   /**
    * Folder of the service's functions, triggers and views, one `.sql` file each, re-applied after
-   * the migrations on every migrate (in name order, in one transaction), so the file is what runs.
+   * the migrations on every migrate (in name order, in their transaction), so the file is what runs.
    * Each must be idempotent (CREATE OR REPLACE). CREATE OR REPLACE cannot change a function's
    * arguments or result type: a migration drops the old signature (DROP FUNCTION IF EXISTS) first.
    */
@@ -26,10 +23,6 @@ export type Migrations = {
 };
 
 type FunctionFile = { name: string; sql: string };
-
-function migrationConfig(migrations: Migrations) {
-  return { migrationsFolder: migrations.folder, migrationsTable: migrations.table, migrationsSchema: 'drizzle' };
-}
 
 /** The functions folder's SQL files in name order, read before migrating: a missing folder fails before any migration runs. */
 function readFunctions(migrations: Migrations): FunctionFile[] {
@@ -52,37 +45,56 @@ async function applyFunctions(files: FunctionFile[], exec: (sql: string) => Prom
   }
 }
 
-/** Postgres: instances booting together are serialised by a session advisory lock on one connection. */
+/** A transaction's statements, as node-postgres' client and PGlite's transaction both run them. */
+type Transaction = {
+  /** One statement, with parameters. */
+  query: (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
+  /** Any number of statements, without parameters. */
+  exec: (text: string) => Promise<unknown>;
+};
+
+/**
+ * The pending migrations, then every function file, in the caller's one transaction, which a
+ * transaction-level advisory lock serialises against instances booting together. No session
+ * state (a session lock, a second transaction), so it runs through a transaction pooler
+ * (PgBouncer) too, and a failure leaves nothing half-applied. The bookkeeping is drizzle's
+ * (`drizzle.<table>`: each applied migration's hash and folder timestamp), so databases migrated
+ * by drizzle's own migrator carry on.
+ */
+async function migrateWithin(tx: Transaction, migrations: Migrations, pending: MigrationMeta[], functions: FunctionFile[]): Promise<void> {
+  const table = `"drizzle"."${migrations.table}"`;
+  await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`meterway:migrate:${migrations.table}`]);
+  await tx.exec(`create schema if not exists "drizzle"; create table if not exists ${table} (id serial primary key, hash text not null, created_at bigint)`);
+  const { rows } = await tx.query(`select created_at from ${table} order by created_at desc limit 1`);
+  const lastApplied = rows.length > 0 ? Number((rows[0] as { created_at: string | number }).created_at) : -Infinity;
+  for (const migration of pending.filter((file) => file.folderMillis > lastApplied)) {
+    for (const statement of migration.sql) await tx.exec(statement);
+    await tx.query(`insert into ${table} (hash, created_at) values ($1, $2)`, [migration.hash, migration.folderMillis]);
+  }
+  await applyFunctions(functions, tx.exec);
+}
+
+/** Reads every file before connecting: a missing folder fails before anything runs. */
+const filesOf = (migrations: Migrations) => [readMigrationFiles({ migrationsFolder: migrations.folder }), readFunctions(migrations)] as const;
+
 export async function migratePool(pool: pg.Pool, migrations: Migrations): Promise<void> {
-  const functions = readFunctions(migrations);
+  const [pending, functions] = filesOf(migrations);
   const client = await pool.connect();
-  const lockKey = `meterway:migrate:${migrations.table}`;
   try {
-    await client.query('select pg_advisory_lock(hashtext($1))', [lockKey]);
-    try {
-      await migratePg(drizzlePg({ client }), migrationConfig(migrations));
-      if (functions.length > 0) {
-        await client.query('begin');
-        try {
-          // Without parameters a query goes as a simple query, which may hold several statements.
-          await applyFunctions(functions, (sql) => client.query(sql));
-          await client.query('commit');
-        } catch (error) {
-          await client.query('rollback').catch(() => undefined);
-          throw error;
-        }
-      }
-    } finally {
-      await client.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
-    }
+    await client.query('begin');
+    await migrateWithin({ query: (text, params) => client.query(text, params), exec: (text) => client.query(text) }, migrations, pending, functions);
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
   } finally {
     client.release();
   }
 }
 
-/** PGlite has one process and one connection, so nothing can race. */
 export async function migratePgliteClient(client: PGlite, migrations: Migrations): Promise<void> {
-  const functions = readFunctions(migrations);
-  await migratePglite(drizzlePglite({ client }), migrationConfig(migrations));
-  if (functions.length > 0) await client.transaction((tx) => applyFunctions(functions, (sql) => tx.exec(sql)));
+  const [pending, functions] = filesOf(migrations);
+  await client.transaction((tx) =>
+    migrateWithin({ query: (text, params) => tx.query(text, params), exec: (text) => tx.exec(text) }, migrations, pending, functions),
+  );
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { createDb, type DbHandle } from '@meterway/db';
 import { setupTestDb } from '@meterway/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
@@ -21,18 +22,30 @@ import type { ModelProvider } from '../gateway/providers/model-provider.js';
 /** The database as one instance leaves it at rest: every answer settled, no spare hold kept. */
 export const atRest = (app: FastifyInstance): Promise<void> => app.meter.atRest();
 
-/** Without `models`, the app makes its provider from the environment, as production does (UPSTREAM_BASE_URL, read in beforeAll). */
-export function setupGateway(models: (() => ModelProvider) | undefined, env: NodeJS.ProcessEnv = {}) {
+/**
+ * Without `models`, the app makes its provider from the environment, as production does
+ * (UPSTREAM_BASE_URL, read in beforeAll). With `connectThrough` (Postgres only), the app reaches
+ * the file's database at the URL it makes of the direct one (a pooler in front), and migrates it
+ * there as it does at boot; the tests' own reads and writes stay direct.
+ */
+export function setupGateway(models: (() => ModelProvider) | undefined, env: NodeJS.ProcessEnv = {}, connectThrough?: (databaseUrl: string) => string) {
   const testDb = setupTestDb({ schema, migrations });
   let app: FastifyInstance | undefined;
   let url = '';
+  let pooled: DbHandle<typeof schema> | undefined;
   beforeAll(async () => {
-    app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db: testDb.handle, ...(models ? { models: models() } : {}) });
+    if (connectThrough) {
+      pooled = await createDb({ schema, service: 'api', dataDir: '', databaseUrl: connectThrough(testDb.handle.databaseUrl!) });
+      await pooled.migrate(migrations);
+    }
+    const db = pooled ?? testDb.handle;
+    app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent', ...env }), db, ...(models ? { models: models() } : {}) });
     await app.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     await app?.close();
+    await pooled?.close();
   });
 
   type Controls = Pick<

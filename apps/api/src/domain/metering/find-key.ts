@@ -14,8 +14,10 @@ export const authenticatesWith = (value: SQLWrapper | string, now: SQLWrapper | 
 /**
  * Finds the live key with this value (a secret key's: its hash), or whose previous value (after a roll) still works at `now`;
  * a deleted key never authenticates again. One statement, answered from the value index or the
- * previous-value index (a BitmapOr), prepared on the server once: every gateway call looks its key
- * up, and building the query each time costs four times as much.
+ * previous-value index (a BitmapOr), built once: every gateway call looks its key up, and building
+ * the query each time costs four times as much. Its statement is unnamed, parsed by the server on
+ * each run: a named one exists only on the server connection that prepared it, and a transaction
+ * pooler (PgBouncer) hands each transaction whichever connection is free.
  */
 export function keyFinder(db: Database): (value: string, now?: Date) => Promise<GatewayKey | undefined> {
   const lookup = db
@@ -23,7 +25,7 @@ export function keyFinder(db: Database): (value: string, now?: Date) => Promise<
     .from(publishableKeys)
     .where(and(authenticatesWith(sql.placeholder('value'), sql.placeholder('now')), isNull(publishableKeys.deletedAt)))
     .limit(1)
-    .prepare('gateway_find_key');
+    .prepare('');
   return async (value, now = new Date()) => {
     if (!storedValuePattern.test(value)) return undefined;
     const [key] = await lookup.execute({ value, now });
