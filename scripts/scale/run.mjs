@@ -23,11 +23,19 @@ export const asPostgres = (command) => ['runuser', '-u', 'postgres', '--', ...co
 
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
+let interrupted = false;
+
+/** Ctrl-C during scale:up: every wait gives up at its next poll, so up can remove what it started. */
+export function interruptWaits() {
+  interrupted = true;
+}
+
 /** Polls `check` until it returns something truthy or the time is up; an error marked `fatal` stops it at once. */
 export async function waitFor(what, check, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   let lastError;
   while (Date.now() < deadline) {
+    if (interrupted) throw new Error('interrupted');
     try {
       const value = await check();
       if (value) return value;

@@ -11,7 +11,7 @@ import { createNetwork } from './network.mjs';
 import { startPgbouncer } from './pgbouncer.mjs';
 import { postgresUrl, startPrimary, startReplica, waitStreaming } from './postgres.mjs';
 import { ensureTools } from './tools.mjs';
-import { waitFor } from './run.mjs';
+import { interruptWaits, waitFor } from './run.mjs';
 import { writeEnvFile, writeState } from './state.mjs';
 import { tearDown } from './teardown.mjs';
 import { envFile, ports, scaleDir, stateFile } from './topology.mjs';
@@ -29,8 +29,13 @@ try {
   process.exit(1);
 }
 
+// Ctrl-C stops the bring-up at its next step or poll, and the failure path removes what it made;
+// the instances, in process groups of their own, never see the signal.
 let interrupted = false;
-process.once('SIGINT', () => (interrupted = true));
+process.on('SIGINT', () => {
+  interrupted = true;
+  interruptWaits();
+});
 const step = (what) => {
   if (interrupted) throw new Error('interrupted');
   console.log(`scale:up: ${what}…`);
@@ -62,7 +67,7 @@ async function bringUp() {
     IDENTITY_URL: url('identity'),
     IDENTITY_INTERNAL_URL: url('identity'),
     DATABASE_URL: postgresUrl(topo.gateway, ports.pgbouncer),
-    // A session for the boot-time migration's advisory lock, which a transaction pooler would break.
+    // Direct to the primary, for whatever needs a whole session, which a transaction pooler cannot give.
     DATABASE_DIRECT_URL: postgresUrl(primary.address),
     DATABASE_REPLICA_URL: postgresUrl(replica.address),
     // Only the gateway's X-Forwarded-For is believed: the per-address limits count client hosts.
