@@ -6,6 +6,7 @@ import { echoRequestId, fastifyOptions, packagePath, registerHealth, transportSe
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
+import { lagTolerantReads } from './db/lag-tolerant-reads.js';
 import { registerAlerts } from './plugins/alerts.js';
 import { registerAutoTopUp } from './plugins/auto-top-up.js';
 import { registerGrantExpiry } from './plugins/grant-expiry.js';
@@ -72,6 +73,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
     pricing,
     mailer,
     payments: deps.payments ?? createPaymentProvider(config, secret, db.db),
+    reads: lagTolerantReads(db.db, deps.replica?.db, fastify.log),
   };
 
   const metrics = apiMetrics(fastify, config, db, meter);

@@ -1,5 +1,6 @@
 import type { Mailer } from '@meterway/service';
 import type { ApiDb } from './db/index.js';
+import type { LagTolerantReads } from './db/lag-tolerant-reads.js';
 import type { ApiConfig } from './env.js';
 import type { SecretKeyHasher } from './domain/keys/secret-key-hash.js';
 import type { Meter } from './domain/metering/meter.js';
@@ -13,6 +14,8 @@ import type { IdentitySessions } from './plugins/identity-sessions.js';
 export type AppDeps = {
   config: ApiConfig;
   db: ApiDb;
+  /** A streaming replica of `db` (DATABASE_REPLICA_URL), for the reads that tolerate lag; none: they go to `db`. */
+  replica?: ApiDb;
   sessions?: IdentitySessions;
   payments?: PaymentProvider;
   models?: ModelProvider;
@@ -35,4 +38,6 @@ export type RouteDeps = AppDeps & {
   meter: Meter;
   pricing: Pricing;
   mailer: Mailer;
+  /** Where the lag-tolerant reads go (db/lag-tolerant-reads.ts). */
+  reads: LagTolerantReads;
 };

@@ -49,3 +49,19 @@ describe('payments in production', () => {
     expect(problemsOf({ ...production, SANDBOX_PAYMENTS: 'yes' })).toContainEqual(expect.stringMatching(/^SANDBOX_PAYMENTS: must be allow, or unset/));
   });
 });
+
+describe('DATABASE_REPLICA_URL', () => {
+  it('is a replica of DATABASE_URL, so it refuses to start without it, and takes only a Postgres URL', () => {
+    expect(problemsOf({ DATABASE_REPLICA_URL: 'postgres://reader@replica.internal/meterway' })).toEqual([
+      'DATABASE_REPLICA_URL: needs DATABASE_URL, the Postgres it replicates (got "postgres://reader@replica.internal/meterway")',
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgres://app@primary.internal/meterway', DATABASE_REPLICA_URL: 'mysql://replica' })).toEqual([
+      expect.stringMatching(/^DATABASE_REPLICA_URL: must be a postgres:\/\/ URL/),
+    ]);
+    const config = loadApiConfig({
+      DATABASE_URL: 'postgres://app@primary.internal/meterway',
+      DATABASE_REPLICA_URL: 'postgres://reader@replica.internal/meterway',
+    });
+    expect(config.databaseReplicaUrl).toBe('postgres://reader@replica.internal/meterway');
+  });
+});

@@ -1,4 +1,4 @@
-import { booleanFlag, commaList, httpUrl, parseEnv, publicUrls, stackEnvShape, trustProxySetting } from '@meterway/service';
+import { booleanFlag, commaList, httpUrl, parseEnv, postgresUrl, publicUrls, stackEnvShape, trustProxySetting } from '@meterway/service';
 import { z } from 'zod';
 
 /** The api's environment; README.md documents every name. */
@@ -6,6 +6,7 @@ const apiEnv = z
   .object({
     ...stackEnvShape,
     SYSTEM_ADMIN_EMAILS: commaList,
+    DATABASE_REPLICA_URL: postgresUrl.optional(),
     IDENTITY_INTERNAL_URL: httpUrl.optional(),
     API_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     KEY_HASH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -43,6 +44,9 @@ const apiEnv = z
     if (env.RESERVATION_TTL_MS < 2 * env.UPSTREAM_TIMEOUT_MS) {
       context.addIssue({ code: 'custom', path: ['RESERVATION_TTL_MS'], message: 'must be at least twice UPSTREAM_TIMEOUT_MS' });
     }
+    if (env.DATABASE_REPLICA_URL && !env.DATABASE_URL) {
+      context.addIssue({ code: 'custom', path: ['DATABASE_REPLICA_URL'], message: 'needs DATABASE_URL, the Postgres it replicates' });
+    }
     if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
       context.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev outbox is for development only)' });
     }
@@ -75,6 +79,8 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
+    /** A streaming replica of DATABASE_URL for the lag-tolerant reads (db/lag-tolerant-reads.ts). */
+    databaseReplicaUrl: env.DATABASE_REPLICA_URL,
     ...publicUrls(env),
     systemAdminEmails: env.SYSTEM_ADMIN_EMAILS.map((email) => email.toLowerCase()),
     /** Where the api asks identity who a cookie belongs to (a private address in production). */

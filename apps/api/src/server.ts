@@ -11,7 +11,10 @@ await serve({
     const config = loadApiConfig();
     const db = await createDb({ schema, service: 'api', dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     await db.migrate(migrations);
-    const app = await createApp({ config, db });
+    const replica = config.databaseReplicaUrl
+      ? await createDb({ schema, service: 'api', dataDir: config.dataDir, databaseUrl: config.databaseReplicaUrl })
+      : undefined;
+    const app = await createApp({ config, db, ...(replica ? { replica } : {}) });
     // PGlite admits this process only, so `npm run admin` reaches the database through it; on
     // Postgres the CLI connects by itself and no socket is needed.
     const operator =
@@ -20,6 +23,7 @@ await serve({
         : undefined;
     const close = async () => {
       await operator?.close();
+      await replica?.close();
       await db.close();
     };
     return { app, host: config.host, port: config.port, close };

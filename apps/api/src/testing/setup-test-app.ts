@@ -22,7 +22,8 @@ export type TestMember = { cookie: string; email: string; organizationId: string
  * `payments` builds the payment provider from the test's database (say, Stripe against a fake);
  * without it the app picks one from the configuration, as production does. `mailer` replaces the
  * mail transport (without it mail goes to the dev outbox, GET /dev/outbox). `onAutoTopUpRound` is told
- * when a round of the auto top-up worker has finished.
+ * when a round of the auto top-up worker has finished. `replica` gives the app a read replica
+ * (DATABASE_REPLICA_URL's handle), made once the file's database is open; the app closes neither.
  */
 export function setupTestApp(
   env: NodeJS.ProcessEnv = {},
@@ -31,6 +32,7 @@ export function setupTestApp(
     payments?: (deps: { config: ApiConfig; db: ApiDb }) => PaymentProvider;
     mailer?: Mailer;
     onAutoTopUpRound?: () => void;
+    replica?: () => Promise<ApiDb>;
   } = {},
 ) {
   const testDb = setupTestDb({ schema, migrations });
@@ -47,9 +49,11 @@ export function setupTestApp(
     const config = loadApiConfig({ LOG_LEVEL: 'silent', ...(identity ? { IDENTITY_URL: identity.url } : {}), ...env });
     const sessions = identitySessions(config.identityInternalUrl, () => Date.now() + cacheOffset);
     const payments = options.payments?.({ config, db: testDb.handle });
+    const replica = await options.replica?.();
     app = await createApp({
       config,
       db: testDb.handle,
+      ...(replica ? { replica } : {}),
       sessions,
       ...(payments ? { payments } : {}),
       ...(options.mailer ? { mailer: options.mailer } : {}),

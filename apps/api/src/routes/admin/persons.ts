@@ -9,9 +9,9 @@ import type { FastifyZodInstance } from '../../plugins/zod.js';
 
 const personParamsSchema = z.object({ personId: z.uuid({ error: 'personId must be a UUID' }) });
 
-export function personRoutes(app: FastifyZodInstance, { db, secret }: RouteDeps) {
+export function personRoutes(app: FastifyZodInstance, { db, reads, secret }: RouteDeps) {
   app.get('/admin/persons', { schema: { querystring: listQuerySchema, response: { 200: personPageSchema } } }, async (request) =>
-    listPersons({ db: db.db, secret }, request.query),
+    reads((db) => listPersons({ db, secret }, request.query)),
   );
 
   app.post(

@@ -4,10 +4,10 @@ import { listChatCompletions } from '../../domain/usage/list-chat-completions.js
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
-export function chatCompletionRoutes(app: FastifyZodInstance, { db, secret }: RouteDeps) {
+export function chatCompletionRoutes(app: FastifyZodInstance, { reads, secret }: RouteDeps) {
   app.get(
     '/bff/chat-completions',
     { config: { roles: rolesAllowedTo.seeOrganization }, schema: { querystring: chatCompletionQuerySchema, response: { 200: chatCompletionPageSchema } } },
-    async (request) => listChatCompletions({ db: db.db, secret }, viewerOf(request), request.query),
+    async (request) => reads((db) => listChatCompletions({ db, secret }, viewerOf(request), request.query)),
   );
 }

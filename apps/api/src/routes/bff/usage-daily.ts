@@ -4,10 +4,10 @@ import { getUsageDaily } from '../../domain/usage/usage-daily.js';
 import { viewerOf } from '../../plugins/session-auth.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
-export function usageDailyRoutes(app: FastifyZodInstance, { db }: RouteDeps) {
+export function usageDailyRoutes(app: FastifyZodInstance, { reads }: RouteDeps) {
   app.get(
     '/bff/usage/daily',
     { config: { roles: rolesAllowedTo.seeOrganization }, schema: { querystring: usageDailyQuerySchema, response: { 200: usageDailySchema } } },
-    async (request) => getUsageDaily(db.db, viewerOf(request), request.query, new Date()),
+    async (request) => reads((db) => getUsageDaily(db, viewerOf(request), request.query, new Date())),
   );
 }

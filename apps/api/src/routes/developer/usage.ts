@@ -7,7 +7,7 @@ import type { FastifyZodInstance } from '../../plugins/zod.js';
 import { developerFailures, developerRoute, notFound } from './openapi.js';
 
 /** The organisation's usage over HTTP: the calls as the console lists them, and the daily sums it charts. */
-export function usageRoutes(app: FastifyZodInstance, { db, secret }: RouteDeps) {
+export function usageRoutes(app: FastifyZodInstance, { reads, secret }: RouteDeps) {
   app.get(
     '/usage',
     {
@@ -20,7 +20,7 @@ export function usageRoutes(app: FastifyZodInstance, { db, secret }: RouteDeps) 
         response: { 200: chatCompletionPageSchema, ...developerFailures },
       },
     },
-    async (request) => listChatCompletions({ db: db.db, secret }, developerKeyOf(request), request.query),
+    async (request) => reads((db) => listChatCompletions({ db, secret }, developerKeyOf(request), request.query)),
   );
 
   app.get(
@@ -35,6 +35,6 @@ export function usageRoutes(app: FastifyZodInstance, { db, secret }: RouteDeps) 
         response: { 200: usageDailySchema, ...developerFailures, ...notFound },
       },
     },
-    async (request) => getUsageDaily(db.db, developerKeyOf(request), request.query, new Date()),
+    async (request) => reads((db) => getUsageDaily(db, developerKeyOf(request), request.query, new Date())),
   );
 }
