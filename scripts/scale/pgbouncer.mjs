@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ports, scaleDir } from './topology.mjs';
 import { database, psql, user } from './postgres.mjs';
-import { asPostgres, readPid, run } from './run.mjs';
+import { asPostgres, giveToPostgres, readPid, run } from './run.mjs';
 
 const dir = join(scaleDir, 'pgbouncer');
 const configFile = join(dir, 'pgbouncer.ini');
@@ -43,7 +43,7 @@ export function startPgbouncer(gateway, primary) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(configFile, config(gateway, primary));
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n"postgres" ""\n`);
-  run(['chown', '-R', 'postgres:postgres', dir]);
+  giveToPostgres(dir);
   run(asPostgres(['pgbouncer', '-d', configFile]));
 }
 

@@ -2,7 +2,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { logDir, onHost, ports, scaleDir } from './topology.mjs';
-import { asPostgres, run, runQuietly, waitFor } from './run.mjs';
+import { asPostgres, giveToPostgres, run, runQuietly, waitFor } from './run.mjs';
 
 const bin = '/usr/lib/postgresql/15/bin';
 const pgDir = join(scaleDir, 'pg');
@@ -21,7 +21,7 @@ export function psql(address, sql, { port = ports.postgres, db = 'postgres', use
 
 function ownDirs(host) {
   mkdirSync(socketDir(host), { recursive: true });
-  run(['chown', '-R', 'postgres:postgres', pgDir, logDir]);
+  giveToPostgres(pgDir, logDir);
 }
 
 function start(host) {

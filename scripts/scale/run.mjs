@@ -18,8 +18,15 @@ export function runQuietly(command) {
   return spawnSync(command[0], command.slice(1), { stdio: 'ignore' }).status === 0;
 }
 
-/** Postgres, initdb and PgBouncer refuse to run as root. */
-export const asPostgres = (command) => ['runuser', '-u', 'postgres', '--', ...command];
+const root = process.getuid?.() === 0;
+
+/** Postgres, initdb and PgBouncer refuse to run as root: as root they run as `postgres`, else as we are. */
+export const asPostgres = (command) => (root ? ['runuser', '-u', 'postgres', '--', ...command] : command);
+
+/** Hands what Postgres or PgBouncer writes to the user they run as (nothing to do unless root). */
+export function giveToPostgres(...paths) {
+  if (root) run(['chown', '-R', 'postgres:postgres', ...paths]);
+}
 
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
