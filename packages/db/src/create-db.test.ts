@@ -3,11 +3,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count } from 'drizzle-orm';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations, schema } from '../fixture/index.js';
 import { createDb, type DbHandle } from './create-db.js';
-import { createTestDb } from './testing/create-test-db.js';
+import { adminQuery, createTestDb } from './testing/create-test-db.js';
 import { pgBouncerInstalled, startPgBouncer } from './testing/pgbouncer.js';
 
 const opened: DbHandle<typeof schema>[] = [];
@@ -127,13 +126,3 @@ describe.skipIf(!process.env.DATABASE_URL || !pgBouncerInstalled())(
     });
   },
 );
-
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}

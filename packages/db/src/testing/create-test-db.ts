@@ -47,7 +47,8 @@ async function createPostgresTestDb<TSchema extends Schema>(serverUrl: string, o
   return { ...handle, close: drop, databaseUrl: url.toString() };
 }
 
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+/** Runs one statement on the server's own database (create or drop a database). */
+export async function adminQuery(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
