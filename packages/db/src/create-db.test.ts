@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations, schema } from '../fixture/index.js';
 import { createDb, type DbHandle } from './create-db.js';
+import type { Migrations } from './migrate.js';
 import { adminQuery, createTestDb } from './testing/create-test-db.js';
 import { pgBouncerInstalled, startPgBouncer } from './testing/pgbouncer.js';
 
@@ -57,6 +58,16 @@ describe('createDb on PGlite (no DATABASE_URL)', () => {
   });
 });
 
+/** Another service sharing the database, as identity shares the api's: the fixture's migrations in a schema and a history table of its own. */
+function secondService(): Migrations {
+  const folder = tempDir();
+  cpSync(migrations.folder, folder, { recursive: true });
+  for (const file of readdirSync(folder).filter((name) => name.endsWith('.sql'))) {
+    writeFileSync(join(folder, file), readFileSync(join(folder, file), 'utf8').replaceAll('"fixture"', '"fixture_two"'));
+  }
+  return { folder, table: 'fixture_two_migrations' };
+}
+
 // Debian's Postgres listens on this socket beside its TCP port.
 const socketDir = '/var/run/postgresql';
 
@@ -101,7 +112,7 @@ describe.skipIf(!process.env.DATABASE_URL)('createDb on Postgres (DATABASE_URL s
 describe.skipIf(!process.env.DATABASE_URL || !pgBouncerInstalled())(
   'createDb through PgBouncer in transaction mode (DATABASE_URL set, pgbouncer installed)',
   () => {
-    it('migrates a fresh database once when several instances boot together on fewer server connections than instances', async () => {
+    it('migrates a fresh database once when two services boot together, three instances each, on fewer server connections than instances', async () => {
       const serverUrl = process.env.DATABASE_URL!;
       const database = `meterway_test_${randomBytes(6).toString('hex')}`;
       await adminQuery(serverUrl, `create database "${database}"`);
@@ -109,15 +120,22 @@ describe.skipIf(!process.env.DATABASE_URL || !pgBouncerInstalled())(
       try {
         const url = new URL(serverUrl);
         url.pathname = `/${database}`;
-        const instances = await Promise.all([1, 2, 3].map(() => open(tempDir(), bouncer.through(url.toString()))));
-        await Promise.all(instances.map((instance) => instance.migrate(migrations)));
+        const second = secondService();
+        const instances = await Promise.all([1, 2, 3, 4, 5, 6].map(() => open(tempDir(), bouncer.through(url.toString()))));
+        await Promise.all(instances.map((instance, index) => instance.migrate(index % 2 ? second : migrations)));
         await instances[0]!.db.insert(schema.notes).values({ body: 'through the pooler' });
         const [row] = await instances[2]!.db.select({ n: count() }).from(schema.notes);
         expect(row?.n).toBe(1);
-        const applied = (await instances[1]!.db.execute(`select count(*)::int as n from drizzle."${migrations.table}"`)) as unknown as {
-          rows: { n: number }[];
+        for (const service of [migrations, second]) {
+          const applied = (await instances[1]!.db.execute(`select count(*)::int as n from drizzle."${service.table}"`)) as unknown as { rows: { n: number }[] };
+          expect(applied.rows[0]?.n).toBe(readdirSync(service.folder).filter((file) => file.endsWith('.sql')).length);
+        }
+        const notes = (await instances[3]!.db.execute(
+          "select table_schema from information_schema.tables where table_name = 'notes' order by 1",
+        )) as unknown as {
+          rows: { table_schema: string }[];
         };
-        expect(applied.rows[0]?.n).toBe(readdirSync(migrations.folder).filter((file) => file.endsWith('.sql')).length);
+        expect(notes.rows.map((table) => table.table_schema)).toEqual(['fixture', 'fixture_two']);
       } finally {
         await Promise.all(opened.splice(0).map((handle) => handle.close()));
         await bouncer.close();

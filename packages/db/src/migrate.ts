@@ -55,7 +55,8 @@ type Transaction = {
 
 /**
  * The pending migrations, then every function file, in the caller's one transaction, which a
- * transaction-level advisory lock serialises against instances booting together. No session
+ * transaction-level advisory lock serialises against every instance of every service booting
+ * together: one lock for all, as all create the shared `drizzle` schema. No session
  * state (a session lock, a second transaction), so it runs through a transaction pooler
  * (PgBouncer) too, and a failure leaves nothing half-applied. The bookkeeping is drizzle's
  * (`drizzle.<table>`: each applied migration's hash and folder timestamp), so databases migrated
@@ -63,7 +64,7 @@ type Transaction = {
  */
 async function migrateWithin(tx: Transaction, migrations: Migrations, pending: MigrationMeta[], functions: FunctionFile[]): Promise<void> {
   const table = `"drizzle"."${migrations.table}"`;
-  await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`meterway:migrate:${migrations.table}`]);
+  await tx.query("select pg_advisory_xact_lock(hashtext('meterway:migrate'))");
   await tx.exec(`create schema if not exists "drizzle"; create table if not exists ${table} (id serial primary key, hash text not null, created_at bigint)`);
   const { rows } = await tx.query(`select created_at from ${table} order by created_at desc limit 1`);
   const lastApplied = rows.length > 0 ? Number((rows[0] as { created_at: string | number }).created_at) : -Infinity;
