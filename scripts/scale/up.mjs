@@ -75,12 +75,9 @@ async function bringUp() {
   };
   mkdirSync(shared.DATA_DIR, { recursive: true });
 
-  // The first instance of each service migrates alone, one service after another: the services'
-  // migrations lock per service, and two running `create schema if not exists "drizzle"` at once
-  // can fail on its unique index (packages/db/src/migrate.ts). The rest boot onto a migrated schema.
-  const first = instances.filter((i) => i.name.endsWith('-1'));
-  const rest = instances.filter((i) => !i.name.endsWith('-1'));
-  for (const batch of [...first.map((instance) => [instance]), rest]) {
+  // The first instance of each service migrates alone; the rest boot onto a migrated schema.
+  const [first, rest] = [instances.filter((i) => i.name.endsWith('-1')), instances.filter((i) => !i.name.endsWith('-1'))];
+  for (const batch of [first, rest]) {
     step(`starting ${batch.map((instance) => `${instance.name} (${instance.host.name} ${instance.address})`).join(', ')}`);
     for (const instance of batch) startInstance(instance, shared);
     await Promise.all(batch.map(waitHealthy));
