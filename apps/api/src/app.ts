@@ -6,7 +6,7 @@ import { echoRequestId, fastifyOptions, packagePath, registerHealth, transportSe
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps, RouteDeps } from './deps.js';
-import { lagTolerantReads } from './db/lag-tolerant-reads.js';
+import { lagTolerantReads } from './plugins/lag-tolerant-reads.js';
 import { registerAlerts } from './plugins/alerts.js';
 import { registerAutoTopUp } from './plugins/auto-top-up.js';
 import { registerGrantExpiry } from './plugins/grant-expiry.js';

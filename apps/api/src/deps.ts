@@ -1,6 +1,6 @@
 import type { Mailer } from '@meterway/service';
 import type { ApiDb } from './db/index.js';
-import type { LagTolerantReads } from './db/lag-tolerant-reads.js';
+import type { LagTolerantReads } from './plugins/lag-tolerant-reads.js';
 import type { ApiConfig } from './env.js';
 import type { SecretKeyHasher } from './domain/keys/secret-key-hash.js';
 import type { Meter } from './domain/metering/meter.js';
@@ -38,6 +38,6 @@ export type RouteDeps = AppDeps & {
   meter: Meter;
   pricing: Pricing;
   mailer: Mailer;
-  /** Where the lag-tolerant reads go (db/lag-tolerant-reads.ts). */
+  /** Where the lag-tolerant reads go (plugins/lag-tolerant-reads.ts). */
   reads: LagTolerantReads;
 };

@@ -79,7 +79,7 @@ export function loadApiConfig(source: NodeJS.ProcessEnv = process.env) {
     trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
-    /** A streaming replica of DATABASE_URL for the lag-tolerant reads (db/lag-tolerant-reads.ts). */
+    /** A streaming replica of DATABASE_URL for the lag-tolerant reads (plugins/lag-tolerant-reads.ts). */
     databaseReplicaUrl: env.DATABASE_REPLICA_URL,
     ...publicUrls(env),
     systemAdminEmails: env.SYSTEM_ADMIN_EMAILS.map((email) => email.toLowerCase()),

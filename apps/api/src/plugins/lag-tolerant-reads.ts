@@ -1,7 +1,7 @@
 import type { Database } from '@meterway/db';
 import { isDatabaseUnavailable } from '@meterway/service';
 import type { FastifyBaseLogger } from 'fastify';
-import type { schema } from './index.js';
+import type { schema } from '../db/index.js';
 
 /**
  * Runs a read that may see data a moment old (the usage list, the chart, the CSV export, the

@@ -3,7 +3,7 @@ import { createTestDb } from '@meterway/db/testing';
 import pg from 'pg';
 import { fromPool } from '@meterway/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { organizations } from './schema/index.js';
+import { organizations } from '../db/schema/index.js';
 import { postEntry } from '../domain/credit/ledger.js';
 import { systemActor } from '../domain/audit/record-audit.js';
 import { createKey } from '../domain/keys/publishable-keys.js';
@@ -12,7 +12,7 @@ import { secretKeys } from '../domain/keys/secret-keys.js';
 import { dollarsToNanos } from '../domain/money.js';
 import { atRest } from '../testing/gateway-fixture.js';
 import { setupTestApp } from '../testing/setup-test-app.js';
-import { type ApiDb, migrations, schema } from './index.js';
+import { type ApiDb, migrations, schema } from '../db/index.js';
 
 // Issue #25: with DATABASE_REPLICA_URL, the reads that may lag (usage list, chart, CSV, admin lists)
 // go to the replica and the money stays on the primary. The "replica" here is a database of its own
