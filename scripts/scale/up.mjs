@@ -67,8 +67,6 @@ async function bringUp() {
     IDENTITY_URL: url('identity'),
     IDENTITY_INTERNAL_URL: url('identity'),
     DATABASE_URL: postgresUrl(topo.gateway, ports.pgbouncer),
-    // Direct to the primary, for whatever needs a whole session, which a transaction pooler cannot give.
-    DATABASE_DIRECT_URL: postgresUrl(primary.address),
     DATABASE_REPLICA_URL: postgresUrl(replica.address),
     // Only the gateway's X-Forwarded-For is believed: the per-address limits count client hosts.
     TRUST_PROXY: topo.gateway,
@@ -96,7 +94,8 @@ async function bringUp() {
     API_URL: shared.API_URL,
     IDENTITY_URL: shared.IDENTITY_URL,
     DATABASE_URL: shared.DATABASE_URL,
-    DATABASE_DIRECT_URL: shared.DATABASE_DIRECT_URL,
+    // The primary without the pooler, for a whole session (psql, pg_dump); the services need none.
+    DATABASE_DIRECT_URL: postgresUrl(primary.address),
     DATABASE_REPLICA_URL: shared.DATABASE_REPLICA_URL,
     DATA_DIR: shared.DATA_DIR,
     // Namespace names in netns mode (`ip netns exec <host> …`); in loopback mode, bind to the address.
