@@ -81,20 +81,4 @@ export const knownExceptions: Readonly<Record<string, string>> = {
     'refund and dispute events find the top-up by payment intent alone (stripe-charge-events.ts): a reference directory payment_objects (provider, id → organization_id) serves it',
   'webhook_endpoints: unique webhook_endpoints_pkey (id) without organization_id': 'webhook_deliveries refers to it by id alone; follows webhook_deliveries',
   'webhook_events: unique webhook_events_pkey (id) without organization_id': 'webhook_deliveries refers to it by id alone; follows webhook_deliveries',
-  'alert_deliveries: foreign key alert_deliveries_publishable_key_id_publishable_keys_id_fk to publishable_keys without organization_id':
-    'mechanical: a unique (organization_id, id) on publishable_keys, and this foreign key on (organization_id, publishable_key_id)',
-  'audit_entries: unique audit_entries_pkey (id) without organization_id': 'mechanical: nothing looks an entry up by id; the key becomes (organization_id, id)',
-  'chat_completions: foreign key chat_completions_publishable_key_id_publishable_keys_id_fk to publishable_keys without organization_id':
-    'mechanical: a unique (organization_id, id) on publishable_keys, and this foreign key on (organization_id, publishable_key_id)',
-  'chat_completions: unique chat_completions_pkey (id) without organization_id':
-    "mechanical: only app.settle_calls' unpaid update finds a row by id, and it knows the organisation",
-  'credit_entries: unique credit_entries_once_per_reference (kind, reference) without organization_id':
-    "mechanical: every reference (a completion, a checkout session, a charge, a grant) is one organisation's, and every writer knows it",
-  'credit_entries: unique credit_entries_pkey (id) without organization_id': 'mechanical: nothing looks an entry up by id',
-  'reservations: foreign key reservations_publishable_key_id_publishable_keys_id_fk to publishable_keys without organization_id':
-    'mechanical: a unique (organization_id, id) on publishable_keys, and this foreign key on (organization_id, publishable_key_id)',
-  'response_cache: foreign key response_cache_publishable_key_id_publishable_keys_id_fk to publishable_keys without organization_id':
-    'mechanical: a unique (organization_id, id) on publishable_keys, and this foreign key on (organization_id, publishable_key_id)',
-  'usage_daily: foreign key usage_daily_publishable_key_id_publishable_keys_id_fk to publishable_keys without organization_id':
-    'mechanical: a unique (organization_id, id) on publishable_keys, and this foreign key on (organization_id, publishable_key_id)',
 };

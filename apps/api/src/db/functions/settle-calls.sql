@@ -131,7 +131,7 @@ BEGIN
 			FROM settled AS s WHERE s.charge_nanos > 0
 	), unpaid AS (
 		UPDATE "app"."chat_completions" AS cc SET "unpaid_nanos" = s.cost_nanos - s.charge_nanos
-			FROM settled AS s WHERE cc."id" = s.completion_id AND s.charge_nanos < s.cost_nanos
+			FROM settled AS s WHERE cc."organization_id" = p_organization_id AND cc."id" = s.completion_id AND s.charge_nanos < s.cost_nanos
 	)
 	SELECT array_agg(s.cost_nanos - s.charge_nanos ORDER BY s.ord), coalesce(sum(s.charge_nanos), 0) INTO unpaids, charged_total FROM settled AS s;
 	IF promotional > 0 AND charged_total > 0 THEN

@@ -1,12 +1,12 @@
-import { bigint, boolean, index, integer, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
-import { keyOwnerColumns } from './key-owner-columns.js';
+import { keyOfOrganization, keyOwnerColumns } from './key-owner-columns.js';
 
 /** One metered gateway call; costs in nano-dollars. Written by the gateway, listed by the console. */
 export const chatCompletions = appSchema.table(
   'chat_completions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     ...keyOwnerColumns(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     model: text('model').notNull(),
@@ -38,6 +38,8 @@ export const chatCompletions = appSchema.table(
     cacheHit: boolean('cache_hit').notNull().default(false),
   },
   (table) => [
+    primaryKey({ columns: [table.organizationId, table.id] }),
+    keyOfOrganization('chat_completions_publishable_key_fk', table),
     // Keyset pagination: newest or oldest first, per organisation and per key.
     index('chat_completions_organization_page').on(table.organizationId, table.createdAt, table.id),
     index('chat_completions_key_page').on(table.organizationId, table.publishableKeyId, table.createdAt, table.id),

@@ -58,7 +58,7 @@ export type CreditEntryKind =
 export const creditEntries = appSchema.table(
   'credit_entries',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -75,7 +75,9 @@ export const creditEntries = appSchema.table(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (table) => [
-    uniqueIndex('credit_entries_once_per_reference').on(table.kind, table.reference),
+    primaryKey({ columns: [table.organizationId, table.id] }),
+    // Every reference (a completion, a checkout session, a charge, a grant) is one organisation's.
+    uniqueIndex('credit_entries_once_per_reference').on(table.organizationId, table.kind, table.reference),
     index('credit_entries_organization').on(table.organizationId, table.createdAt),
     // The credit history's pages: the ledger without usage charges and the debt payments it folds in.
     index('credit_entries_history')

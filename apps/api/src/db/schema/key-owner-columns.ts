@@ -1,13 +1,19 @@
-import { uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, type PgColumn, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './people.js';
 import { publishableKeys } from './publishable-keys.js';
 
-/** The organisation and the publishable key a gateway call's row belongs to; fresh builders for each table. */
+/**
+ * The organisation and the publishable key a gateway call's row belongs to; fresh builders for each
+ * table. The key is referred to with its organisation (keyOfOrganization), so a row's key is always
+ * its organisation's and the schema distributes by organisation (docs/scaling.md).
+ */
 export const keyOwnerColumns = () => ({
   organizationId: uuid('organization_id')
     .notNull()
     .references(() => organizations.id),
-  publishableKeyId: uuid('publishable_key_id')
-    .notNull()
-    .references(() => publishableKeys.id),
+  publishableKeyId: uuid('publishable_key_id').notNull(),
 });
+
+/** The foreign key from a row's (organization_id, publishable_key_id) to its key. */
+export const keyOfOrganization = (name: string, table: { organizationId: PgColumn; publishableKeyId: PgColumn }) =>
+  foreignKey({ name, columns: [table.organizationId, table.publishableKeyId], foreignColumns: [publishableKeys.organizationId, publishableKeys.id] });

@@ -1,6 +1,6 @@
 import { bigint, date, index, integer, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
-import { keyOwnerColumns } from './key-owner-columns.js';
+import { keyOfOrganization, keyOwnerColumns } from './key-owner-columns.js';
 
 /**
  * What an in-flight gateway call holds against its organisation's credit and its key's monthly
@@ -21,7 +21,7 @@ export const reservations = appSchema.table(
     /** Set once the call reached the provider: its charge if it is never settled (app.settle_calls' row for all that was reserved). */
     forwarded: jsonb('forwarded'),
   },
-  (table) => [index('reservations_expiry').on(table.expiresAt)],
+  (table) => [index('reservations_expiry').on(table.expiresAt), keyOfOrganization('reservations_publishable_key_fk', table)],
 );
 
 /**

@@ -73,6 +73,8 @@ export const publishableKeys = appSchema.table(
   },
   (table) => [
     uniqueIndex('publishable_keys_value').on(table.value),
+    // What the gateway's rows refer to a key by, with its organisation (key-owner-columns.ts).
+    uniqueIndex('publishable_keys_organization_key').on(table.organizationId, table.id),
     uniqueIndex('publishable_keys_previous_value').on(table.previousValue),
     index('publishable_keys_organization').on(table.organizationId, table.kind, table.createdAt),
     check(

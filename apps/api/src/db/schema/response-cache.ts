@@ -1,6 +1,6 @@
 import { index, integer, json, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
-import { keyOwnerColumns } from './key-owner-columns.js';
+import { keyOfOrganization, keyOwnerColumns } from './key-owner-columns.js';
 
 /**
  * A key's cached answers (issue #24): a non-streamed answer, by the hash of the request it
@@ -20,5 +20,9 @@ export const responseCache = appSchema.table(
     provider: text('provider').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.organizationId, table.publishableKeyId, table.requestHash] }), index('response_cache_expiry').on(table.expiresAt)],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.publishableKeyId, table.requestHash] }),
+    index('response_cache_expiry').on(table.expiresAt),
+    keyOfOrganization('response_cache_publishable_key_fk', table),
+  ],
 );

@@ -1,5 +1,5 @@
 import type { AuditChanges, Role } from '@meterway/contracts';
-import { index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations, persons } from './people.js';
 
@@ -33,7 +33,7 @@ export const invitations = appSchema.table(
 export const auditEntries = appSchema.table(
   'audit_entries',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -45,5 +45,8 @@ export const auditEntries = appSchema.table(
     changes: jsonb('changes').$type<AuditChanges>().notNull().default({}),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (table) => [index('audit_entries_organization_page').on(table.organizationId, table.createdAt, table.id)],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.id] }),
+    index('audit_entries_organization_page').on(table.organizationId, table.createdAt, table.id),
+  ],
 );

@@ -1,7 +1,7 @@
 import { bigint, date, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
+import { keyOfOrganization } from './key-owner-columns.js';
 import { organizations } from './people.js';
-import { publishableKeys } from './publishable-keys.js';
 
 /**
  * Chat completions summed per organisation, UTC day, key and model, so a 30-day chart reads a few
@@ -16,14 +16,15 @@ export const usageDaily = appSchema.table(
       .notNull()
       .references(() => organizations.id),
     day: date('day', { mode: 'string' }).notNull(),
-    publishableKeyId: uuid('publishable_key_id')
-      .notNull()
-      .references(() => publishableKeys.id),
+    publishableKeyId: uuid('publishable_key_id').notNull(),
     model: text('model').notNull(),
     calls: bigint('calls', { mode: 'bigint' }).notNull(),
     inputTokens: bigint('input_tokens', { mode: 'bigint' }).notNull(),
     outputTokens: bigint('output_tokens', { mode: 'bigint' }).notNull(),
     costNanos: bigint('cost_nanos', { mode: 'bigint' }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.organizationId, table.day, table.publishableKeyId, table.model] })],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.day, table.publishableKeyId, table.model] }),
+    keyOfOrganization('usage_daily_publishable_key_fk', table),
+  ],
 );
