@@ -65,6 +65,7 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   const meter = fastify.meter;
   const pricing = deps.pricing ?? loadPricing(config.gateway.pricingFile ?? packagePath(import.meta.url, 'pricing.json'));
   const mailer = createMailer(fastify, deps);
+  const metrics = apiMetrics(fastify, config, db, meter);
   const routeDeps: RouteDeps = {
     ...deps,
     secret,
@@ -73,10 +74,12 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
     pricing,
     mailer,
     payments: deps.payments ?? createPaymentProvider(config, secret, db.db),
-    reads: lagTolerantReads(db.db, deps.replica?.db, fastify.log),
+    reads: lagTolerantReads(db.db, deps.replica?.db, (error) => {
+      metrics.replicaFallback();
+      fastify.log.warn({ err: error }, 'the read replica cannot be reached; reading from the primary');
+    }),
   };
 
-  const metrics = apiMetrics(fastify, config, db, meter);
   const provider = deps.models ?? createModelProvider(config, { pricedModels: [...pricing.models.keys()], onResponseHeaders: metrics.upstreamHeaders });
   fastify.addHook('onClose', async () => provider.close?.());
   const gateway = {

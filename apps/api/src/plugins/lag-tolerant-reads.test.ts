@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDb } from '@meterway/db/testing';
+import { sampleValue } from '@meterway/service/read-metrics';
 import pg from 'pg';
 import { fromPool } from '@meterway/db';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,9 +88,11 @@ describe('with a read replica that cannot be reached', () => {
     },
   );
 
-  it('reads from the primary instead', async () => {
+  it('reads from the primary instead, and counts each such read', async () => {
     const { get } = await organisationWithOneCall(t);
     expect((await get('/v1/organization/usage')).items).toHaveLength(1);
     expect((await get('/v1/organization/usage/daily')).totals.calls).toBe(1);
+    const metrics = (await t.app.inject({ url: '/metrics' })).body;
+    expect(sampleValue(metrics, 'meterway_api_replica_fallbacks_total')).toBe(2);
   });
 });

@@ -12,7 +12,12 @@ const prefix = 'meterway_api_';
  * `GET /metrics` for the api (docs/operations.md lists every metric), and what the gateway counts
  * per call. A call only bumps children bound here once per label value: no label objects per call.
  */
-export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, meter: Meter): GatewayMetrics & { upstreamHeaders: (seconds: number) => void } {
+export function apiMetrics(
+  app: FastifyInstance,
+  config: ApiConfig,
+  db: ApiDb,
+  meter: Meter,
+): GatewayMetrics & { upstreamHeaders: (seconds: number) => void; replicaFallback: () => void } {
   const registers = [registerMetrics(app, { prefix, token: config.metricsToken, production: config.production, pool: db.pool })];
   const admissions = new Counter({
     name: `${prefix}gateway_admissions_total`,
@@ -48,6 +53,11 @@ export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, m
   const cacheHits = new Counter({
     name: `${prefix}gateway_cache_hits_total`,
     help: "Chat completions answered from their key's response cache: no provider, nothing charged.",
+    registers,
+  });
+  const replicaFallbacks = new Counter({
+    name: `${prefix}replica_fallbacks_total`,
+    help: 'Lag-tolerant reads (usage list, chart, CSV export, admin lists) sent to the primary because the read replica (DATABASE_REPLICA_URL) could not be reached.',
     registers,
   });
   let inCall = 0;
@@ -89,6 +99,7 @@ export function apiMetrics(app: FastifyInstance, config: ApiConfig, db: ApiDb, m
       child.inc();
     },
     upstreamHeaders: (seconds) => headers.observe(seconds),
+    replicaFallback: () => replicaFallbacks.inc(),
     upstreamTotal: (seconds) => total.observe(seconds),
     charged: (model, inputTokens, outputTokens, totalNanos, overHold) => {
       let byKind = tokensByModel.get(model);
