@@ -19,11 +19,11 @@ import { type ApiDb, migrations, schema } from '../db/index.js';
 // go to the replica and the money stays on the primary. The "replica" here is a database of its own
 // that has not caught up with the primary at all, so whichever answers shows which was read.
 
-/** An organisation on the primary with $20 of credit, an admin key, and one metered call. */
-async function organisationWithOneCall(t: ReturnType<typeof setupTestApp>) {
+/** An organisation on the primary (a new one, or a signed-up member's) with $20 of credit, an admin key, and one metered call. */
+async function organisationWithOneCall(t: ReturnType<typeof setupTestApp>, existing?: string) {
   const db = t.testDb.db;
-  const organizationId = randomUUID();
-  await db.insert(organizations).values({ id: organizationId, name: 'Replica reads' });
+  const organizationId = existing ?? randomUUID();
+  if (!existing) await db.insert(organizations).values({ id: organizationId, name: 'Replica reads' });
   await db.transaction((tx) => postEntry(tx, { organizationId, kind: 'top_up', amountNanos: dollarsToNanos(20), reference: `cs_${randomUUID()}` }));
   const acting = { ...systemActor, organizationId };
   const keys = secretKeys(db, await loadSecretKeyHasher(db, undefined));
@@ -70,6 +70,37 @@ describe('with a read replica', () => {
     const { remainingSpendAmount } = await get('/v1/organization/balance');
     expect(remainingSpendAmount).toBeLessThan(20);
     expect(remainingSpendAmount).toBeGreaterThan(19);
+  });
+});
+
+describe('the console and the admin lists with a read replica', () => {
+  const adminEmail = `replica-admin-${Date.now()}@example.com`;
+  const t = setupTestApp(
+    { SYSTEM_ADMIN_EMAILS: adminEmail },
+    {
+      identity: true,
+      replica: async () => {
+        const behind = await createTestDb({ schema, migrations });
+        replicas.push(behind);
+        return behind;
+      },
+    },
+  );
+
+  it('lists, charts and exports usage and lists persons and feedback from the replica; the viewer and the balance come from the primary', async () => {
+    const member = await t.signUpMember({ email: adminEmail });
+    await organisationWithOneCall(t, member.organizationId);
+    const get = (url: string) => t.app.inject({ url, headers: { cookie: member.cookie } });
+
+    expect((await get('/bff/chat-completions')).json().items).toEqual([]);
+    expect((await get('/bff/usage/daily')).json().totals.calls).toBe(0);
+    const csv = await get('/bff/chat-completions/export');
+    expect(csv.headers['x-total-count']).toBe('0');
+    expect((await get('/admin/persons')).json().items).toEqual([]);
+    expect((await get('/admin/feedback')).json().items).toEqual([]);
+    const me = (await get('/bff/me')).json();
+    expect(me.remainingSpendAmount).toBeLessThan(20);
+    expect(me.remainingSpendAmount).toBeGreaterThan(19);
   });
 });
 
