@@ -1,5 +1,9 @@
-/** Signs people up on a real identity service and hands back their browser cookies. */
-export function identityUsers(identityUrl: string) {
+/**
+ * Signs people up on a real identity service and hands back their browser cookies. `outboxes`:
+ * the identity instances whose dev outbox may hold the verification code (behind a load
+ * balancer, whichever served the sign-up).
+ */
+export function identityUsers(identityUrl: string, outboxes: readonly string[] = [identityUrl]) {
   let counter = 0;
   const password = 'a long and unusual passphrase 42';
 
@@ -22,6 +26,14 @@ export function identityUsers(identityUrl: string) {
     }
     return { status: response.status, body: (await response.json().catch(() => null)) as any };
   }
+  async function verificationCode(email: string): Promise<string> {
+    for (const outbox of outboxes) {
+      const mail = (await (await fetch(`${outbox}/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { code?: string }[] };
+      const code = mail.messages.at(-1)?.code;
+      if (code) return code;
+    }
+    throw new Error(`no verification code for ${email} in ${outboxes.join(', ')}`);
+  }
   const csrf = (flow: any) => flow.ui.nodes.find((node: any) => node.attributes.name === 'csrf_token').attributes.value;
 
   /** A new identity; `verified: false` leaves its address unverified. Returns its Cookie header. */
@@ -37,8 +49,7 @@ export function identityUsers(identityUrl: string) {
     });
     if (registered.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(registered.body)}`);
     if (options.verified !== false) {
-      const outbox = await call(cookies, 'GET', `/dev/outbox?to=${encodeURIComponent(email)}`);
-      const code = outbox.body.messages.at(-1).code as string;
+      const code = await verificationCode(email);
       const verificationId = registered.body.continue_with.find((item: any) => item.action === 'show_verification_ui').flow.id;
       await call(cookies, 'POST', `/self-service/verification?flow=${verificationId}`, { method: 'code', code });
     }
