@@ -55,9 +55,6 @@ export const knownExceptions: Readonly<Record<string, string>> = {
   'caller_hours: no organization_id column': keyedByKey('app.settle_calls, response-cache.ts, caller-hours.ts, key-callers.ts'),
   'rate_windows: no organization_id column':
     'its subject is `<key id>[ <address>]` (rate-windows.ts); gains organization_id and a key (organization_id, subject)',
-  'payment_disputes: no organization_id column': "a dispute finds its top-up by payment intent (stripe-charge-events.ts); gains its top-up's organization_id",
-  'webhook_deliveries: no organization_id column': "gains its event's organization_id (written with the event, read by the sender with it)",
-  'webhook_attempts: no organization_id column': "gains its delivery's organization_id",
   'publishable_keys: unique publishable_keys_pkey (id) without organization_id':
     'key_spend, caller_spend and caller_hours refer to it by id alone; it becomes (organization_id, id) once they carry the organisation',
   'publishable_keys: unique publishable_keys_value (value) without organization_id':
@@ -68,17 +65,13 @@ export const knownExceptions: Readonly<Record<string, string>> = {
     'accepting finds an invitation by its mailed token alone (accept-invitation.ts): the link carries the organisation and the key becomes (organization_id, token_hash)',
   'invitations: unique invitations_pkey (id) without organization_id': byIdAlone('accept-invitation.ts, resend-invitation.ts'),
   'reservations: unique reservations_pkey (id) without organization_id': byIdAlone('settlement.ts release, forwarded.ts'),
-  'credit_grants: unique credit_grants_pkey (id) without organization_id': byIdAlone('ledger.ts expireGrant'),
-  'alert_deliveries: unique alert_deliveries_pkey (id) without organization_id': byIdAlone('check-alerts.ts, send-alert.ts'),
   'auto_top_up_charges: unique auto_top_up_charges_pkey (id) without organization_id': byIdAlone(
     'process-charges.ts, charges.ts, stripe-saved-cards.ts, stripe-auto-top-up-events.ts, whose payment intents carry organization_id in metadata',
   ),
   'auto_top_up_charges: unique auto_top_up_charges_payment_intent (payment_intent_id) without organization_id':
     'becomes (organization_id, payment_intent_id): the payment intent names the organisation in its metadata',
   'checkout_sessions: unique checkout_sessions_pkey (id) without organization_id':
-    'Stripe webhooks find a session by its cs_ id alone (checkout-sessions.ts findCheckout), payment_disputes refers to it by id; the session carries organizationId in metadata and client_reference_id',
+    'Stripe webhooks find a session by its cs_ id alone (checkout-sessions.ts findCheckout); the session carries organizationId in metadata and client_reference_id',
   'checkout_sessions: unique checkout_sessions_payment_intent (payment_intent_id) without organization_id':
     'refund and dispute events find the top-up by payment intent alone (stripe-charge-events.ts): a reference directory payment_objects (provider, id → organization_id) serves it',
-  'webhook_endpoints: unique webhook_endpoints_pkey (id) without organization_id': 'webhook_deliveries refers to it by id alone; follows webhook_deliveries',
-  'webhook_events: unique webhook_events_pkey (id) without organization_id': 'webhook_deliveries refers to it by id alone; follows webhook_deliveries',
 };

@@ -12,5 +12,5 @@ CREATE OR REPLACE FUNCTION "app"."draw_grants"(p_organization_id uuid, p_amount_
 	UPDATE "app"."credit_grants" AS g
 		SET "remaining_nanos" = g."remaining_nanos" - least(g."remaining_nanos", p_amount_nanos - o.drawn_before)
 		FROM ordered AS o
-		WHERE g."id" = o."id" AND o.drawn_before < p_amount_nanos;
+		WHERE g."organization_id" = p_organization_id AND g."id" = o."id" AND o.drawn_before < p_amount_nanos;
 $$;

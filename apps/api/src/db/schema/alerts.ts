@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, foreignKey, index, integer, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, foreignKey, index, integer, primaryKey, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 import { publishableKeys } from './publishable-keys.js';
@@ -34,7 +34,7 @@ export type AlertKind = 'low_balance' | 'key_budget';
 export const alertDeliveries = appSchema.table(
   'alert_deliveries',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -48,6 +48,7 @@ export const alertDeliveries = appSchema.table(
     lastError: text('last_error'),
   },
   (table) => [
+    primaryKey({ columns: [table.organizationId, table.id] }),
     // With its organisation, as the gateway's rows refer to a key (key-owner-columns.ts); null for a balance alert.
     foreignKey({
       name: 'alert_deliveries_publishable_key_fk',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, foreignKey, index, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations, persons } from './people.js';
 
@@ -127,6 +127,8 @@ export const checkoutSessions = appSchema.table(
     completedAt: at('completed_at'),
   },
   (table) => [
+    // What a dispute refers to its top-up by, with its organisation; the primary key stays (id) until Stripe's events are found by organisation.
+    uniqueIndex('checkout_sessions_organization_key').on(table.organizationId, table.id),
     index('checkout_sessions_organization').on(table.organizationId, table.createdAt),
     index('checkout_sessions_open').on(table.status, table.expiresAt),
     uniqueIndex('checkout_sessions_payment_intent')
@@ -141,18 +143,29 @@ export type DisputeStatus = 'open' | 'won' | 'lost';
 export const paymentDisputes = appSchema.table(
   'payment_disputes',
   {
+    /** Its top-up's organisation. */
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     provider: text('provider').notNull(),
     id: text('id').notNull(),
-    checkoutSessionId: text('checkout_session_id')
-      .notNull()
-      .references(() => checkoutSessions.id),
+    checkoutSessionId: text('checkout_session_id').notNull(),
     /** The disputed amount of the charge (credit and tax), as the provider reports it. */
     amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
     status: text('status').$type<DisputeStatus>().notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.provider, table.id] }), index('payment_disputes_checkout_session').on(table.checkoutSessionId)],
+  (table) => [
+    // A dispute is of one charge, so of one top-up and one organisation: still recorded once (top-up-reversals.ts' ON CONFLICT).
+    primaryKey({ columns: [table.organizationId, table.provider, table.id] }),
+    foreignKey({
+      name: 'payment_disputes_checkout_session_fk',
+      columns: [table.organizationId, table.checkoutSessionId],
+      foreignColumns: [checkoutSessions.organizationId, checkoutSessions.id],
+    }),
+    index('payment_disputes_checkout_session').on(table.organizationId, table.checkoutSessionId),
+  ],
 );
 
 /** Webhook events already handled: at-least-once delivery becomes exactly-once handling. */
@@ -183,7 +196,7 @@ export const billingCustomers = appSchema.table('billing_customers', {
 export const creditGrants = appSchema.table(
   'credit_grants',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -194,6 +207,7 @@ export const creditGrants = appSchema.table(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (table) => [
+    primaryKey({ columns: [table.organizationId, table.id] }),
     check('credit_grants_amount_positive', sql`${table.amountNanos} > 0`),
     check('credit_grants_remaining_within_amount', sql`${table.remainingNanos} >= 0 AND ${table.remainingNanos} <= ${table.amountNanos}`),
     index('credit_grants_drawing_order')

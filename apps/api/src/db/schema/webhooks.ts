@@ -1,6 +1,6 @@
 import type { WebhookEventType } from '@meterway/contracts';
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { check, foreignKey, index, integer, jsonb, primaryKey, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 
@@ -10,7 +10,7 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 export const webhookEndpoints = appSchema.table(
   'webhook_endpoints',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -22,6 +22,7 @@ export const webhookEndpoints = appSchema.table(
     deletedAt: at('deleted_at'),
   },
   (table) => [
+    primaryKey({ columns: [table.organizationId, table.id] }),
     index('webhook_endpoints_live')
       .on(table.organizationId, table.createdAt)
       .where(sql`${table.deletedAt} IS NULL`),
@@ -33,7 +34,7 @@ export const webhookEvents = appSchema.table(
   'webhook_events',
   {
     /** `evt_…`, sent as the event's id and the Meterway-Event-Id header. */
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -41,7 +42,7 @@ export const webhookEvents = appSchema.table(
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (table) => [index('webhook_events_organization').on(table.organizationId, table.createdAt)],
+  (table) => [primaryKey({ columns: [table.organizationId, table.id] }), index('webhook_events_organization').on(table.organizationId, table.createdAt)],
 );
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -54,13 +55,13 @@ export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 export const webhookDeliveries = appSchema.table(
   'webhook_deliveries',
   {
-    id: uuid('id').primaryKey(),
-    eventId: text('event_id')
+    id: uuid('id').notNull(),
+    /** Its event's (and endpoint's) organisation. */
+    organizationId: uuid('organization_id')
       .notNull()
-      .references(() => webhookEvents.id),
-    endpointId: uuid('endpoint_id')
-      .notNull()
-      .references(() => webhookEndpoints.id),
+      .references(() => organizations.id),
+    eventId: text('event_id').notNull(),
+    endpointId: uuid('endpoint_id').notNull(),
     status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
     attemptCount: integer('attempt_count').notNull().default(0),
     nextAttemptAt: at('next_attempt_at'),
@@ -68,13 +69,25 @@ export const webhookDeliveries = appSchema.table(
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (table) => [
-    unique('webhook_deliveries_once').on(table.eventId, table.endpointId),
+    primaryKey({ columns: [table.organizationId, table.id] }),
+    foreignKey({
+      name: 'webhook_deliveries_event_fk',
+      columns: [table.organizationId, table.eventId],
+      foreignColumns: [webhookEvents.organizationId, webhookEvents.id],
+    }),
+    foreignKey({
+      name: 'webhook_deliveries_endpoint_fk',
+      columns: [table.organizationId, table.endpointId],
+      foreignColumns: [webhookEndpoints.organizationId, webhookEndpoints.id],
+    }),
+    // Once per event and endpoint: both are the delivery's organisation's (the foreign keys), so the organisation adds no second copy.
+    unique('webhook_deliveries_once').on(table.organizationId, table.eventId, table.endpointId),
     check('webhook_deliveries_status', sql`${table.status} IN ('pending', 'succeeded', 'failed')`),
     check('webhook_deliveries_pending_is_due', sql`(${table.status} = 'pending') = (${table.nextAttemptAt} IS NOT NULL)`),
     index('webhook_deliveries_due')
       .on(table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),
-    index('webhook_deliveries_endpoint').on(table.endpointId, table.createdAt),
+    index('webhook_deliveries_endpoint').on(table.organizationId, table.endpointId, table.createdAt),
   ],
 );
 
@@ -82,15 +95,25 @@ export const webhookDeliveries = appSchema.table(
 export const webhookAttempts = appSchema.table(
   'webhook_attempts',
   {
-    id: uuid('id').primaryKey(),
-    deliveryId: uuid('delivery_id')
+    id: uuid('id').notNull(),
+    /** Its delivery's organisation. */
+    organizationId: uuid('organization_id')
       .notNull()
-      .references(() => webhookDeliveries.id),
+      .references(() => organizations.id),
+    deliveryId: uuid('delivery_id').notNull(),
     at: at('at').notNull(),
     /** The endpoint's HTTP status; null when it gave none. */
     statusCode: integer('status_code'),
     error: text('error'),
     durationMs: integer('duration_ms').notNull(),
   },
-  (table) => [index('webhook_attempts_delivery').on(table.deliveryId, table.at)],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.id] }),
+    foreignKey({
+      name: 'webhook_attempts_delivery_fk',
+      columns: [table.organizationId, table.deliveryId],
+      foreignColumns: [webhookDeliveries.organizationId, webhookDeliveries.id],
+    }),
+    index('webhook_attempts_delivery').on(table.organizationId, table.deliveryId, table.at),
+  ],
 );

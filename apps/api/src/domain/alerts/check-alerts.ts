@@ -2,7 +2,7 @@ import type { Database } from '@meterway/db';
 import type { Mailer } from '@meterway/service';
 import { sql } from 'drizzle-orm';
 import { pgArray, rowsOf } from '../metering/sql-values.js';
-import { claimKeyBudgetAlerts, claimLowBalanceAlerts } from './claim-alerts.js';
+import { type ClaimedAlert, claimKeyBudgetAlerts, claimLowBalanceAlerts } from './claim-alerts.js';
 import { sendAlert } from './send-alert.js';
 
 export type AlertDeps = { db: Database; mailer: Mailer; consoleUrl: string };
@@ -16,20 +16,20 @@ const maxAttempts = retryDelaysMs.length;
  * bumping `attempts` from the value read: of several instances only one bump matches. A send
  * still running when its next attempt falls due (over a minute) could go out twice.
  */
-async function claimRetries(db: Database, now: Date): Promise<string[]> {
-  const due = rowsOf<{ id: string; attempts: number }>(
+async function claimRetries(db: Database, now: Date): Promise<ClaimedAlert[]> {
+  const due = rowsOf<{ organization_id: string; id: string; attempts: number }>(
     await db.execute(sql`
-      select id, attempts from app.alert_deliveries
+      select organization_id, id, attempts from app.alert_deliveries
       where sent_at is null and attempts < ${maxAttempts}
         and created_at <= ${now}::timestamptz - (${pgArray(retryDelaysMs)}::integer[])[attempts + 1] * interval '1 millisecond'
       order by created_at limit 50`),
   );
-  const claimed: string[] = [];
+  const claimed: ClaimedAlert[] = [];
   for (const row of due) {
     const taken = await db.execute(sql`
       update app.alert_deliveries set attempts = attempts + 1
-      where id = ${row.id} and attempts = ${row.attempts} and sent_at is null returning id`);
-    if (rowsOf(taken).length > 0) claimed.push(row.id);
+      where organization_id = ${row.organization_id} and id = ${row.id} and attempts = ${row.attempts} and sent_at is null returning id`);
+    if (rowsOf(taken).length > 0) claimed.push({ organizationId: row.organization_id, id: row.id });
   }
   return claimed;
 }
@@ -41,8 +41,12 @@ async function claimRetries(db: Database, now: Date): Promise<string[]> {
  */
 export async function checkAlerts(deps: AlertDeps, now: Date, since = new Date(0)): Promise<{ sent: number; failed: number }> {
   // Retries first: a delivery claimed in this round is never also due in it.
-  const ids = [...(await claimRetries(deps.db, now)), ...(await claimLowBalanceAlerts(deps.db, since)), ...(await claimKeyBudgetAlerts(deps.db, now, since))];
+  const claimed = [
+    ...(await claimRetries(deps.db, now)),
+    ...(await claimLowBalanceAlerts(deps.db, since)),
+    ...(await claimKeyBudgetAlerts(deps.db, now, since)),
+  ];
   let failed = 0;
-  for (const id of ids) await sendAlert(deps, id).catch(() => failed++);
-  return { sent: ids.length - failed, failed };
+  for (const delivery of claimed) await sendAlert(deps, delivery).catch(() => failed++);
+  return { sent: claimed.length - failed, failed };
 }

@@ -5,6 +5,9 @@ import { periodStart } from '../money.js';
 import { emitEvent, type WebhookEventData } from '../webhooks/emit-event.js';
 import { defaultAlertSettings } from './alert-settings.js';
 
+/** A claimed delivery, named with its organisation (its key, migration 0022). */
+export type ClaimedAlert = { organizationId: string; id: string };
+
 /**
  * Organisations worth a look: those whose balance moved (a top-up, or the gateway settling usage,
  * which also moves key spend), whose settings changed, or whose keys were edited since `since`.
@@ -20,9 +23,9 @@ const changedSince = (since: Date) => sql`
  * Claims a low-balance alert for every organisation below its threshold, once per re-arming
  * credit: the latest positive ledger entry that left the balance at or above the threshold (read
  * backwards on the ledger's (organisation, created_at) index). An organisation that never had that
- * much credit has nothing to re-arm and gets no mail. Returns the claimed deliveries' ids.
+ * much credit has nothing to re-arm and gets no mail. Returns the claimed deliveries.
  */
-export async function claimLowBalanceAlerts(db: Database, since: Date): Promise<string[]> {
+export async function claimLowBalanceAlerts(db: Database, since: Date): Promise<ClaimedAlert[]> {
   // Each claim also tells the organisation's webhooks (balance.low), in the claim's transaction.
   return db.transaction(async (tx) => {
     const result = await tx.execute(sql`
@@ -44,7 +47,7 @@ export async function claimLowBalanceAlerts(db: Database, since: Date): Promise<
     from claimed c join app.credit_balances b on b.organization_id = c.organization_id`);
     const claimed = rowsOf<{ id: string; organization_id: string; data: WebhookEventData['balance.low'] }>(result);
     for (const row of claimed) await emitEvent(tx, { organizationId: row.organization_id, type: 'balance.low', data: row.data });
-    return claimed.map((row) => row.id);
+    return claimed.map((row) => ({ organizationId: row.organization_id, id: row.id }));
   });
 }
 
@@ -53,7 +56,7 @@ export async function claimLowBalanceAlerts(db: Database, since: Date): Promise<
  * month reached one of the organisation's percentages of its budget (key_spend by primary key).
  * The period is the month, so each percentage alerts once a month.
  */
-export async function claimKeyBudgetAlerts(db: Database, now: Date, since: Date): Promise<string[]> {
+export async function claimKeyBudgetAlerts(db: Database, now: Date, since: Date): Promise<ClaimedAlert[]> {
   const month = periodStart(now);
   // Each claim also tells the organisation's webhooks (key.budget_threshold), in the claim's transaction.
   return db.transaction(async (tx) => {
@@ -75,6 +78,6 @@ export async function claimKeyBudgetAlerts(db: Database, now: Date, since: Date)
     join app.key_spend ks on ks.publishable_key_id = k.id and ks.period_start = ${month}`);
     const claimed = rowsOf<{ id: string; organization_id: string; data: WebhookEventData['key.budget_threshold'] }>(result);
     for (const row of claimed) await emitEvent(tx, { organizationId: row.organization_id, type: 'key.budget_threshold', data: row.data });
-    return claimed.map((row) => row.id);
+    return claimed.map((row) => ({ organizationId: row.organization_id, id: row.id }));
   });
 }

@@ -4,6 +4,7 @@ import type { Mail, Mailer } from '@meterway/service';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../metering/sql-values.js';
 import { keyBudgetMail, lowBalanceMail } from './alert-mail.js';
+import type { ClaimedAlert } from './claim-alerts.js';
 
 type DeliveryRow = {
   id: string;
@@ -25,7 +26,7 @@ const creditRoles = sql.join(
 );
 
 /** The figures are read when the mail is sent, so a retried mail tells the current state. */
-async function loadDelivery(db: Database, id: string): Promise<DeliveryRow | undefined> {
+async function loadDelivery(db: Database, { organizationId, id }: ClaimedAlert): Promise<DeliveryRow | undefined> {
   const result = await db.execute(sql`
     select d.id, d.kind, d.threshold::text, d.period, o.name as organization_name,
       (select string_agg(p.email, ', ' order by m.created_at, p.id) from app.memberships m join app.persons p on p.id = m.person_id
@@ -34,9 +35,9 @@ async function loadDelivery(db: Database, id: string): Promise<DeliveryRow | und
     from app.alert_deliveries d
     join app.organizations o on o.id = d.organization_id
     left join app.credit_balances b on b.organization_id = d.organization_id
-    left join app.publishable_keys k on k.id = d.publishable_key_id
+    left join app.publishable_keys k on k.organization_id = d.organization_id and k.id = d.publishable_key_id
     left join app.key_spend ks on ks.publishable_key_id = d.publishable_key_id and ks.period_start::text = d.period || '-01'
-    where d.id = ${id}`);
+    where d.organization_id = ${organizationId} and d.id = ${id}`);
   return rowsOf<DeliveryRow>(result)[0];
 }
 
@@ -65,16 +66,17 @@ function composeMail(row: DeliveryRow, to: string, consoleUrl: string): Mail {
  * Sends one claimed delivery to the members of its organisation who look after its credit (the
  * roles that may manage it) and marks it sent; a failure is recorded and left unsent for a later attempt.
  */
-export async function sendAlert(deps: { db: Database; mailer: Mailer; consoleUrl: string }, id: string): Promise<void> {
-  const row = await loadDelivery(deps.db, id);
+export async function sendAlert(deps: { db: Database; mailer: Mailer; consoleUrl: string }, delivery: ClaimedAlert): Promise<void> {
+  const { organizationId, id } = delivery;
+  const row = await loadDelivery(deps.db, delivery);
   if (!row) return;
   try {
     if (!row.recipients) throw new Error('the organisation has no one to write to');
     await deps.mailer.send(composeMail(row, row.recipients, deps.consoleUrl));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await deps.db.execute(sql`update app.alert_deliveries set last_error = ${message.slice(0, 500)} where id = ${id}`);
+    await deps.db.execute(sql`update app.alert_deliveries set last_error = ${message.slice(0, 500)} where organization_id = ${organizationId} and id = ${id}`);
     throw error;
   }
-  await deps.db.execute(sql`update app.alert_deliveries set sent_at = now(), last_error = null where id = ${id}`);
+  await deps.db.execute(sql`update app.alert_deliveries set sent_at = now(), last_error = null where organization_id = ${organizationId} and id = ${id}`);
 }

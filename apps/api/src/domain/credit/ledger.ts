@@ -148,7 +148,7 @@ export async function expireGrant(tx: Database, grant: { id: string; organizatio
   const [current] = await tx
     .select({ remainingNanos: creditGrants.remainingNanos, expiresAt: creditGrants.expiresAt })
     .from(creditGrants)
-    .where(and(eq(creditGrants.id, grant.id), eq(creditGrants.organizationId, grant.organizationId)));
+    .where(and(eq(creditGrants.organizationId, grant.organizationId), eq(creditGrants.id, grant.id)));
   if (!current || current.remainingNanos === 0n || current.expiresAt > now) return { posted: false };
   const free = account.balanceNanos - account.reservedNanos;
   const taken = current.remainingNanos < free ? current.remainingNanos : free > 0n ? free : 0n;
@@ -169,7 +169,7 @@ export async function expireGrant(tx: Database, grant: { id: string; organizatio
   await tx
     .update(creditGrants)
     .set({ remainingNanos: current.remainingNanos - taken })
-    .where(eq(creditGrants.id, grant.id));
+    .where(and(eq(creditGrants.organizationId, grant.organizationId), eq(creditGrants.id, grant.id)));
   await tx
     .update(creditBalances)
     .set({ balanceNanos, promotionalNanos: account.promotionalNanos - taken, updatedAt: now })

@@ -64,8 +64,11 @@ export async function renderInvoices(db: Database, organizationId: string, links
   const disputes = await db
     .select({ dispute: paymentDisputes })
     .from(paymentDisputes)
-    .innerJoin(checkoutSessions, eq(checkoutSessions.id, paymentDisputes.checkoutSessionId))
-    .where(eq(checkoutSessions.organizationId, organizationId))
+    .innerJoin(
+      checkoutSessions,
+      and(eq(checkoutSessions.organizationId, paymentDisputes.organizationId), eq(checkoutSessions.id, paymentDisputes.checkoutSessionId)),
+    )
+    .where(eq(paymentDisputes.organizationId, organizationId))
     .orderBy(paymentDisputes.createdAt);
   const disputesOf = (id: string) => disputes.map((row) => row.dispute).filter((dispute) => dispute.checkoutSessionId === id);
   const rows = sessions

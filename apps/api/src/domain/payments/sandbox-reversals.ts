@@ -37,7 +37,9 @@ export async function reverseSandboxTopUp(db: Database, input: { organizationId:
   const [open] = await db
     .select()
     .from(paymentDisputes)
-    .where(and(eq(paymentDisputes.checkoutSessionId, session.id), eq(paymentDisputes.status, 'open')));
+    .where(
+      and(eq(paymentDisputes.organizationId, session.organizationId), eq(paymentDisputes.checkoutSessionId, session.id), eq(paymentDisputes.status, 'open')),
+    );
 
   let notice: ChargeNotice;
   if (input.action === 'refund') {

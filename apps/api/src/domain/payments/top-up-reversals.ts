@@ -71,7 +71,7 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
       tx
         .select({ amountNanos: paymentDisputes.amountNanos, status: paymentDisputes.status })
         .from(paymentDisputes)
-        .where(eq(paymentDisputes.checkoutSessionId, session.id));
+        .where(and(eq(paymentDisputes.organizationId, session.organizationId), eq(paymentDisputes.checkoutSessionId, session.id)));
     const chargedNanos = session.chargedNanos ?? notice.chargedNanos;
     const before = creditTakenBack({ ...session, chargedNanos, disputes: await disputesOf() });
 
@@ -82,6 +82,7 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
       await tx
         .insert(paymentDisputes)
         .values({
+          organizationId: session.organizationId,
           provider: notice.provider,
           id: notice.disputeId,
           checkoutSessionId: session.id,
@@ -91,7 +92,8 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
           updatedAt: now,
         })
         .onConflictDoUpdate({
-          target: [paymentDisputes.provider, paymentDisputes.id],
+          // A dispute's organisation is its top-up's, so every notice of it finds this row (migration 0022).
+          target: [paymentDisputes.organizationId, paymentDisputes.provider, paymentDisputes.id],
           set: { status: notice.status, updatedAt: now },
           where: sql`${storedRank} < ${rank[notice.status]} and ${paymentDisputes.checkoutSessionId} = ${session.id}`,
         });

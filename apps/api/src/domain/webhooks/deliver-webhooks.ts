@@ -17,6 +17,7 @@ const batchSize = 20;
 export const keptAttempts = 10;
 
 type Claimed = {
+  organization_id: string;
   id: string;
   attempt_count: number;
   event_id: string;
@@ -38,13 +39,14 @@ async function claimDeliveries(db: Database, now: Date): Promise<Claimed[]> {
     update app.webhook_deliveries as d
     set attempt_count = d.attempt_count + 1, next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
     from (
-      select id from app.webhook_deliveries
+      select organization_id, id from app.webhook_deliveries
       where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
       order by next_attempt_at limit ${batchSize}
       for update skip locked
     ) as picked, app.webhook_events as e, app.webhook_endpoints as ep
-    where d.id = picked.id and e.id = d.event_id and ep.id = d.endpoint_id
-    returning d.id, d.attempt_count, e.id as event_id, e.type, e.data, to_json(e.created_at)#>>'{}' as created_at, ep.url, ep.secret,
+    where d.organization_id = picked.organization_id and d.id = picked.id
+      and e.organization_id = d.organization_id and e.id = d.event_id and ep.organization_id = d.organization_id and ep.id = d.endpoint_id
+    returning d.organization_id, d.id, d.attempt_count, e.id as event_id, e.type, e.data, to_json(e.created_at)#>>'{}' as created_at, ep.url, ep.secret,
       ep.deleted_at is not null as endpoint_deleted`);
   return rowsOf<Claimed>(result);
 }
@@ -61,13 +63,20 @@ async function recordAttempt(deps: WebhookDeliveryDeps, claimed: Claimed, outcom
     const [recorded] = await tx
       .update(webhookDeliveries)
       .set({ status, nextAttemptAt: next, updatedAt: now })
-      .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.attemptCount, claimed.attempt_count), eq(webhookDeliveries.status, 'pending')))
+      .where(
+        and(
+          eq(webhookDeliveries.organizationId, claimed.organization_id),
+          eq(webhookDeliveries.id, claimed.id),
+          eq(webhookDeliveries.attemptCount, claimed.attempt_count),
+          eq(webhookDeliveries.status, 'pending'),
+        ),
+      )
       .returning({ id: webhookDeliveries.id });
     if (!recorded) return;
-    await tx.insert(webhookAttempts).values({ id: randomUUID(), deliveryId: claimed.id, at: now, ...outcome });
+    await tx.insert(webhookAttempts).values({ id: randomUUID(), organizationId: claimed.organization_id, deliveryId: claimed.id, at: now, ...outcome });
     await tx.execute(sql`
-      delete from app.webhook_attempts where delivery_id = ${claimed.id} and id not in (
-        select id from app.webhook_attempts where delivery_id = ${claimed.id} order by at desc, id limit ${keptAttempts})`);
+      delete from app.webhook_attempts where organization_id = ${claimed.organization_id} and delivery_id = ${claimed.id} and id not in (
+        select id from app.webhook_attempts where organization_id = ${claimed.organization_id} and delivery_id = ${claimed.id} order by at desc, id limit ${keptAttempts})`);
   });
   return status === 'pending' ? 'retrying' : status;
 }
@@ -90,7 +99,7 @@ export async function deliverWebhooks(deps: WebhookDeliveryDeps, now: Date): Pro
   await Promise.all(
     claimed.map(async (delivery) => {
       if (delivery.endpoint_deleted) {
-        await failUnsent(deps.db, delivery.id, now);
+        await failUnsent(deps.db, delivery, now);
         counts.failed += 1;
         return;
       }
@@ -100,9 +109,9 @@ export async function deliverWebhooks(deps: WebhookDeliveryDeps, now: Date): Pro
   return counts;
 }
 
-async function failUnsent(db: Database, deliveryId: string, now: Date): Promise<void> {
+async function failUnsent(db: Database, delivery: Claimed, now: Date): Promise<void> {
   await db
     .update(webhookDeliveries)
     .set({ status: 'failed', nextAttemptAt: null, updatedAt: now })
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
+    .where(and(eq(webhookDeliveries.organizationId, delivery.organization_id), eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')));
 }

@@ -35,7 +35,7 @@ export async function emitEvent<T extends WebhookEventType>(tx: Database, event:
       where exists (select 1 from listening)
       returning id, created_at
     )
-    insert into app.webhook_deliveries (id, event_id, endpoint_id, next_attempt_at, created_at, updated_at)
-    select gen_random_uuid(), emitted.id, listening.id, emitted.created_at, emitted.created_at, emitted.created_at
+    insert into app.webhook_deliveries (id, organization_id, event_id, endpoint_id, next_attempt_at, created_at, updated_at)
+    select gen_random_uuid(), ${event.organizationId}, emitted.id, listening.id, emitted.created_at, emitted.created_at, emitted.created_at
     from emitted cross join listening`);
 }

@@ -71,7 +71,9 @@ export async function deleteWebhookEndpoint(db: Database, viewer: Acting, endpoi
     await tx
       .update(webhookDeliveries)
       .set({ status: 'failed', nextAttemptAt: null, updatedAt: now })
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
+      .where(
+        and(eq(webhookDeliveries.organizationId, viewer.organizationId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')),
+      );
     await recordAudit(tx, {
       organizationId: viewer.organizationId,
       actor: actorOf(viewer),
@@ -97,8 +99,8 @@ export async function listWebhookDeliveries(db: Database, viewer: Organization, 
       nextAttemptAt: webhookDeliveries.nextAttemptAt,
     })
     .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .innerJoin(webhookEvents, and(eq(webhookEvents.organizationId, webhookDeliveries.organizationId), eq(webhookEvents.id, webhookDeliveries.eventId)))
+    .where(and(eq(webhookDeliveries.organizationId, viewer.organizationId), eq(webhookDeliveries.endpointId, endpointId)))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(listedDeliveries);
   const attempts =
@@ -108,9 +110,12 @@ export async function listWebhookDeliveries(db: Database, viewer: Organization, 
           .select()
           .from(webhookAttempts)
           .where(
-            inArray(
-              webhookAttempts.deliveryId,
-              deliveries.map((delivery) => delivery.id),
+            and(
+              eq(webhookAttempts.organizationId, viewer.organizationId),
+              inArray(
+                webhookAttempts.deliveryId,
+                deliveries.map((delivery) => delivery.id),
+              ),
             ),
           )
           .orderBy(desc(webhookAttempts.at), desc(webhookAttempts.id));
