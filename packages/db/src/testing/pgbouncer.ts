@@ -48,8 +48,6 @@ export async function startPgBouncer(serverUrl: string, serverConnections: numbe
       'pool_mode = transaction',
       `default_pool_size = ${serverConnections}`,
       'max_client_conn = 200',
-      // node-postgres sends no startup parameters PgBouncer would refuse, but its tests may name one.
-      'ignore_startup_parameters = extra_float_digits',
       '',
     ].join('\n'),
   );
@@ -58,15 +56,27 @@ export async function startPgBouncer(serverUrl: string, serverConnections: numbe
   const child: ChildProcess = spawn(
     asRoot ? 'runuser' : binary,
     asRoot ? ['-u', 'postgres', '--', binary, join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+    // Its own process group, so stopping it reaches pgbouncer under runuser too.
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
+  const stop = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  // A test run cut short (a hook's timeout, Ctrl-C) must not leave it running; 'exit' handlers run synchronously.
+  const stopOnExit = () => {
+    stop('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', stopOnExit);
   try {
     await up(child);
   } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    process.off('exit', stopOnExit);
+    stopOnExit();
     throw error;
   }
   const exited = new Promise<void>((resolve) => (child.exitCode === null ? child.once('exit', () => resolve()) : resolve()));
@@ -78,7 +88,8 @@ export async function startPgBouncer(serverUrl: string, serverConnections: numbe
       return url.toString();
     },
     close: async () => {
-      child.kill('SIGTERM');
+      process.off('exit', stopOnExit);
+      stop('SIGTERM');
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },
