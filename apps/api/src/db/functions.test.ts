@@ -45,7 +45,7 @@ async function chargeOneCall(db: Db) {
   await db.execute(sql`insert into app.publishable_keys (id, organization_id, name, value, spend_limit_nanos, allowed_origins)
     values (${key}, ${organization}, 'test', ${keyValue}, 5000, ${origins}::jsonb)`);
 
-  await db.execute(sql`select app.admit_calls(${key}, ${keyValue}, 0, now(), ${period}::date,
+  await db.execute(sql`select app.admit_calls(${organization}, ${key}, ${keyValue}, 0, now(), ${period}::date,
     ${`{${reservation}}`}::uuid[], '{1000}'::bigint[], now() + interval '10 minutes')`);
   const [held] = rows<{ reserved: number }>(
     await db.execute(sql`select reserved_nanos::int as reserved from app.credit_balances where organization_id = ${organization}`),
@@ -80,7 +80,9 @@ async function chargeOneCall(db: Db) {
     ),
   );
   const [spend] = rows<{ spent: number; reserved: number }>(
-    await db.execute(sql`select spent_nanos::int as spent, reserved_nanos::int as reserved from app.key_spend where publishable_key_id = ${key}`),
+    await db.execute(
+      sql`select spent_nanos::int as spent, reserved_nanos::int as reserved from app.key_spend where organization_id = ${organization} and publishable_key_id = ${key}`,
+    ),
   );
   const ledger = rows<{ amount: number }>(
     await db.execute(sql`select amount_nanos::int as amount from app.credit_entries where organization_id = ${organization}`),

@@ -76,14 +76,14 @@ export async function callerOf(gateway: Gateway, request: Request, presented: Pr
 export async function withinRate(gateway: Gateway, key: GatewayKey, caller: Caller): Promise<void> {
   const now = new Date();
   if (key.clientRequestsPerMinute !== null) {
-    const retryAfter = await gateway.meter.rate.consume(`${key.id} ${caller.client}`, key.clientRequestsPerMinute, now);
+    const retryAfter = await gateway.meter.rate.consume(key.organizationId, `${key.id} ${caller.client}`, key.clientRequestsPerMinute, now);
     if (retryAfter) throw gatewayErrors.clientRateLimited(retryAfter);
   }
   if (key.endUserRequestsPerMinute !== null) {
-    const retryAfter = await gateway.meter.rate.consume(`${key.id} end-user ${endUserOf(caller)}`, key.endUserRequestsPerMinute, now);
+    const retryAfter = await gateway.meter.rate.consume(key.organizationId, `${key.id} end-user ${endUserOf(caller)}`, key.endUserRequestsPerMinute, now);
     if (retryAfter) throw gatewayErrors.endUserRateLimited(retryAfter);
   }
-  const retryAfter = await gateway.meter.rate.consume(key.id, gateway.rateLimitPerMinute, now);
+  const retryAfter = await gateway.meter.rate.consume(key.organizationId, key.id, gateway.rateLimitPerMinute, now);
   if (retryAfter) throw gatewayErrors.rateLimited(retryAfter);
 }
 

@@ -165,7 +165,7 @@ async function failed(gateway: Gateway, call: Call, forwarded: Forwarded, error:
   } else {
     forwarded.done();
     gateway.metrics.holdDone();
-    await gateway.meter.release(call.admission.reservationId);
+    await gateway.meter.release({ organizationId: call.key.organizationId, id: call.admission.reservationId });
   }
   return error instanceof UpstreamTimeout || deadline.aborted ? gatewayErrors.upstreamTimeout(billable) : gatewayErrors.upstream(billable);
 }

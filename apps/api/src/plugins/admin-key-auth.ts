@@ -78,7 +78,7 @@ export function requireAdminKey(app: FastifyInstance, deps: { db: ApiDb['db']; h
       throw gatewayErrors.secretKeyInBrowser();
     }
     if (key.scope !== 'admin') throw developerErrors.gatewayKey();
-    const retryAfter = await deps.rate.consume(`developer-api ${key.id}`, developerApiRequestsPerMinute, now);
+    const retryAfter = await deps.rate.consume(key.organizationId, `developer-api ${key.id}`, developerApiRequestsPerMinute, now);
     if (retryAfter) throw developerErrors.rateLimited(retryAfter);
     request.developerKey = key;
   });

@@ -51,9 +51,9 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
         sql`select s.publishable_key_id as key, s.period_start::text as period, k.spend_limit_nanos::text as limit,
           s.spent_nanos::text as spent, s.reserved_nanos::text as reserved,
           (select coalesce(sum(r.amount_nanos), 0) from app.reservations r
-            where r.publishable_key_id = s.publishable_key_id and r.period_start = s.period_start)::text as held,
-          (select coalesce(sum(c.over_hold_nanos), 0) from app.chat_completions c where c.publishable_key_id = s.publishable_key_id)::text as over
-        from app.key_spend s join app.publishable_keys k on k.id = s.publishable_key_id`,
+            where r.organization_id = s.organization_id and r.publishable_key_id = s.publishable_key_id and r.period_start = s.period_start)::text as held,
+          (select coalesce(sum(c.over_hold_nanos), 0) from app.chat_completions c where c.organization_id = s.organization_id and c.publishable_key_id = s.publishable_key_id)::text as over
+        from app.key_spend s join app.publishable_keys k on k.organization_id = s.organization_id and k.id = s.publishable_key_id`,
       );
       for (const spend of spends) {
         const [limit, spent, reserved, held, over] = [spend.limit, spend.spent, spend.reserved, spend.held, spend.over].map(BigInt) as [
@@ -83,9 +83,9 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
             else k.end_user_spend_per_month_nanos end)::text as limit,
           a.spent_nanos::text as spent, a.reserved_nanos::text as reserved,
           (select coalesce(sum(r.amount_nanos), 0) from app.reservations r
-            where r.publishable_key_id = a.publishable_key_id and a.allowance = any(r.allowances))::text as held,
-          (select coalesce(sum(c.over_hold_nanos), 0) from app.chat_completions c where c.publishable_key_id = a.publishable_key_id)::text as over
-        from app.caller_spend a join app.publishable_keys k on k.id = a.publishable_key_id`,
+            where r.organization_id = a.organization_id and r.publishable_key_id = a.publishable_key_id and a.allowance = any(r.allowances))::text as held,
+          (select coalesce(sum(c.over_hold_nanos), 0) from app.chat_completions c where c.organization_id = a.organization_id and c.publishable_key_id = a.publishable_key_id)::text as over
+        from app.caller_spend a join app.publishable_keys k on k.organization_id = a.organization_id and k.id = a.publishable_key_id`,
       );
       for (const allowance of allowances) {
         const [spent, reserved, held, over] = [allowance.spent, allowance.reserved, allowance.held, allowance.over].map(BigInt) as [
@@ -107,10 +107,10 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
       const callers = await rows<{ key: string; calls: string; counted: string; spent: string; cost: string }>(
         tx,
         sql`select k.id as key,
-          (select count(*) from app.chat_completions c where c.publishable_key_id = k.id and c.client_network is not null)::text as calls,
-          (select coalesce(sum(h.calls), 0) from app.caller_hours h where h.publishable_key_id = k.id and h.kind = 'address')::text as counted,
-          (select coalesce(sum(h.spent_nanos), 0) from app.caller_hours h where h.publishable_key_id = k.id and h.kind = 'address')::text as spent,
-          (select coalesce(sum(c.total_cost_nanos), 0) from app.chat_completions c where c.publishable_key_id = k.id and c.client_network is not null)::text as cost
+          (select count(*) from app.chat_completions c where c.organization_id = k.organization_id and c.publishable_key_id = k.id and c.client_network is not null)::text as calls,
+          (select coalesce(sum(h.calls), 0) from app.caller_hours h where h.organization_id = k.organization_id and h.publishable_key_id = k.id and h.kind = 'address')::text as counted,
+          (select coalesce(sum(h.spent_nanos), 0) from app.caller_hours h where h.organization_id = k.organization_id and h.publishable_key_id = k.id and h.kind = 'address')::text as spent,
+          (select coalesce(sum(c.total_cost_nanos), 0) from app.chat_completions c where c.organization_id = k.organization_id and c.publishable_key_id = k.id and c.client_network is not null)::text as cost
         from app.publishable_keys k`,
       );
       for (const key of callers) {
@@ -123,8 +123,8 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
       const keys = await rows<{ key: string; spent: string; cost: string }>(
         tx,
         sql`select k.id as key,
-          (select coalesce(sum(s.spent_nanos), 0) from app.key_spend s where s.publishable_key_id = k.id)::text as spent,
-          (select coalesce(sum(c.total_cost_nanos), 0) from app.chat_completions c where c.publishable_key_id = k.id)::text as cost
+          (select coalesce(sum(s.spent_nanos), 0) from app.key_spend s where s.organization_id = k.organization_id and s.publishable_key_id = k.id)::text as spent,
+          (select coalesce(sum(c.total_cost_nanos), 0) from app.chat_completions c where c.organization_id = k.organization_id and c.publishable_key_id = k.id)::text as cost
         from app.publishable_keys k`,
       );
       for (const key of keys) checks.push([key.spent === key.cost, () => `key ${key.key}: spent ${key.spent} ≠ cost of its completions ${key.cost}`]);

@@ -27,6 +27,7 @@
 -- after its call was admitted would leave that call, which reaches the provider, with nothing to
 -- settle, so it would go uncharged (the Postgres-restart soak test catches that).
 CREATE OR REPLACE FUNCTION "app"."admit_calls"(
+	p_organization_id uuid,
 	p_key_id uuid,
 	p_key_value text,
 	p_key_version integer,
@@ -42,25 +43,24 @@ CREATE OR REPLACE FUNCTION "app"."admit_calls"(
 ) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	total bigint := (SELECT coalesce(sum(amount), 0) FROM unnest(p_amounts) AS amount);
-	organization uuid;
 	spend_limit bigint;
 BEGIN
-	SELECT "organization_id", "spend_limit_nanos" INTO organization, spend_limit
+	SELECT "spend_limit_nanos" INTO spend_limit
 		FROM "app"."publishable_keys"
-		WHERE "id" = p_key_id AND "deleted_at" IS NULL AND "version" = p_key_version
+		WHERE "organization_id" = p_organization_id AND "id" = p_key_id AND "deleted_at" IS NULL AND "version" = p_key_version
 			AND ("value" = p_key_value OR ("previous_value" = p_key_value AND "previous_value_expires_at" > p_now));
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'key changed' USING ERRCODE = 'MW401';
 	END IF;
 	UPDATE "app"."credit_balances"
 		SET "reserved_nanos" = "reserved_nanos" + total
-		WHERE "organization_id" = organization AND "balance_nanos" - "reserved_nanos" >= total + p_keep_free;
+		WHERE "organization_id" = p_organization_id AND "balance_nanos" - "reserved_nanos" >= total + p_keep_free;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'insufficient credit' USING ERRCODE = 'MW402';
 	END IF;
-	INSERT INTO "app"."key_spend" AS s ("publishable_key_id", "period_start", "reserved_nanos")
-		SELECT p_key_id, p_period_start, total WHERE total + p_keep_free <= spend_limit
-		ON CONFLICT ("publishable_key_id", "period_start") DO UPDATE
+	INSERT INTO "app"."key_spend" AS s ("organization_id", "publishable_key_id", "period_start", "reserved_nanos")
+		SELECT p_organization_id, p_key_id, p_period_start, total WHERE total + p_keep_free <= spend_limit
+		ON CONFLICT ("organization_id", "publishable_key_id", "period_start") DO UPDATE
 			SET "reserved_nanos" = s."reserved_nanos" + excluded."reserved_nanos"
 			WHERE s."spent_nanos" + s."reserved_nanos" + excluded."reserved_nanos" + p_keep_free <= spend_limit;
 	IF NOT FOUND THEN
@@ -68,9 +68,9 @@ BEGIN
 		RAISE EXCEPTION 'key budget exhausted' USING ERRCODE = 'MW429';
 	END IF;
 	FOR i IN 1 .. coalesce(array_length(p_allowances, 1), 0) LOOP
-		INSERT INTO "app"."caller_spend" AS c ("publishable_key_id", "allowance", "ends_on", "reserved_nanos")
-			SELECT p_key_id, p_allowances[i], p_allowance_ends[i], total WHERE total + p_keep_free <= p_allowance_limits[i]
-			ON CONFLICT ("publishable_key_id", "allowance") DO UPDATE
+		INSERT INTO "app"."caller_spend" AS c ("organization_id", "publishable_key_id", "allowance", "ends_on", "reserved_nanos")
+			SELECT p_organization_id, p_key_id, p_allowances[i], p_allowance_ends[i], total WHERE total + p_keep_free <= p_allowance_limits[i]
+			ON CONFLICT ("organization_id", "publishable_key_id", "allowance") DO UPDATE
 				SET "reserved_nanos" = c."reserved_nanos" + excluded."reserved_nanos"
 				WHERE c."spent_nanos" + c."reserved_nanos" + excluded."reserved_nanos" + p_keep_free <= p_allowance_limits[i];
 		IF NOT FOUND THEN
@@ -78,7 +78,7 @@ BEGIN
 		END IF;
 	END LOOP;
 	INSERT INTO "app"."reservations" ("id", "organization_id", "publishable_key_id", "period_start", "amount_nanos", "expires_at", "allowances")
-		SELECT id, organization, p_key_id, p_period_start, amount, p_expires_at, nullif(p_allowances, '{}')
+		SELECT id, p_organization_id, p_key_id, p_period_start, amount, p_expires_at, nullif(p_allowances, '{}')
 		FROM unnest(p_reservation_ids, p_amounts) AS batch(id, amount);
 END;
 $$;

@@ -73,13 +73,13 @@ BEGIN
 			FROM calls
 	), callers AS (
 		-- Who called, hour by hour (rows without a client come from before it was recorded).
-		INSERT INTO "app"."caller_hours" AS h ("publishable_key_id", "hour", "kind", "caller", "calls", "spent_nanos")
-			SELECT p_key_id, date_trunc('hour', calls.created_at), caller.kind, caller.name, count(*), sum(calls.total_cost_nanos)
+		INSERT INTO "app"."caller_hours" AS h ("organization_id", "publishable_key_id", "hour", "kind", "caller", "calls", "spent_nanos")
+			SELECT p_organization_id, p_key_id, date_trunc('hour', calls.created_at), caller.kind, caller.name, count(*), sum(calls.total_cost_nanos)
 			FROM calls CROSS JOIN LATERAL (VALUES ('address', calls.client), ('end_user', calls.end_user)) AS caller(kind, name)
 			WHERE caller.name IS NOT NULL
-			GROUP BY 2, 3, 4
-			ORDER BY 2, 3, 4
-		ON CONFLICT ("publishable_key_id", "hour", "kind", "caller") DO UPDATE
+			GROUP BY 3, 4, 5
+			ORDER BY 3, 4, 5
+		ON CONFLICT ("organization_id", "publishable_key_id", "hour", "kind", "caller") DO UPDATE
 			SET "calls" = h."calls" + excluded."calls", "spent_nanos" = h."spent_nanos" + excluded."spent_nanos"
 	), by_allowance AS (
 		SELECT allowance, sum(calls.total_cost_nanos)::bigint AS cost, sum(calls.reserved_nanos)::bigint AS held
@@ -144,12 +144,12 @@ BEGIN
 	UPDATE "app"."key_spend"
 		SET "spent_nanos" = "spent_nanos" + cost_total,
 			"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0)
-		WHERE "publishable_key_id" = p_key_id AND "period_start" = p_period_start;
+		WHERE "organization_id" = p_organization_id AND "publishable_key_id" = p_key_id AND "period_start" = p_period_start;
 	-- The key's spend row, locked just above, orders every settlement of the key's callers.
 	UPDATE "app"."caller_spend" AS c
 		SET "spent_nanos" = c."spent_nanos" + t.cost, "reserved_nanos" = greatest(c."reserved_nanos" - t.held, 0)
 		FROM unnest(allowances, allowance_costs, allowance_helds) AS t(allowance, cost, held)
-		WHERE c."publishable_key_id" = p_key_id AND c."allowance" = t.allowance;
+		WHERE c."organization_id" = p_organization_id AND c."publishable_key_id" = p_key_id AND c."allowance" = t.allowance;
 	RETURN QUERY SELECT * FROM unnest(completion_ids, overs, unpaids);
 END;
 $$;

@@ -1,16 +1,7 @@
 export { appSchema } from './app-schema.js';
 export { memberships, organizations, persons } from './people.js';
 export { auditEntries, invitations } from './teams.js';
-export {
-  callerHours,
-  callerSpend,
-  type EndUserTokens,
-  type KeyBlockRow,
-  type KeyKind,
-  keySpend,
-  publishableKeys,
-  type SecretKeyScope,
-} from './publishable-keys.js';
+export { type EndUserTokens, type KeyBlockRow, type KeyKind, publishableKeys, type SecretKeyScope } from './publishable-keys.js';
 export { chatCompletions } from './chat-completions.js';
 export { responseCache } from './response-cache.js';
 export { feedback } from './feedback.js';
@@ -27,7 +18,7 @@ export {
   paymentEvents,
 } from './credit.js';
 export type { AutoTopUpChargeStatus, CheckoutStatus, CreditEntryKind, DisputeStatus } from './credit.js';
-export { rateWindows, reservations } from './metering.js';
+export { callerHours, callerSpend, keySpend, rateWindows, reservations } from './metering.js';
 export { usageDaily } from './usage-daily.js';
 export { alertDeliveries, alertSettings } from './alerts.js';
 export type { AlertKind } from './alerts.js';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 
@@ -22,7 +22,7 @@ export type SecretKeyScope = 'gateway' | 'admin';
 export const publishableKeys = appSchema.table(
   'publishable_keys',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -72,9 +72,9 @@ export const publishableKeys = appSchema.table(
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
   (table) => [
-    uniqueIndex('publishable_keys_value').on(table.value),
     // What the gateway's rows refer to a key by, with its organisation (key-owner-columns.ts).
-    uniqueIndex('publishable_keys_organization_key').on(table.organizationId, table.id),
+    primaryKey({ columns: [table.organizationId, table.id] }),
+    uniqueIndex('publishable_keys_value').on(table.value),
     uniqueIndex('publishable_keys_previous_value').on(table.previousValue),
     index('publishable_keys_organization').on(table.organizationId, table.kind, table.createdAt),
     check(
@@ -82,64 +82,4 @@ export const publishableKeys = appSchema.table(
       sql`(${table.kind} = 'publishable' AND ${table.scope} IS NULL AND ${table.prefix} IS NULL) OR (${table.kind} = 'secret' AND ${table.scope} IN ('gateway', 'admin') AND ${table.prefix} IS NOT NULL)`,
     ),
   ],
-);
-
-/** What was spent and what calls hold reserved, in nano-dollars: the money columns of key_spend and caller_spend. */
-const spentAndReserved = () => ({
-  spentNanos: bigint('spent_nanos', { mode: 'bigint' })
-    .notNull()
-    .default(sql`0`),
-  reservedNanos: bigint('reserved_nanos', { mode: 'bigint' })
-    .notNull()
-    .default(sql`0`),
-});
-
-/** What a key spent (and holds reserved) in one UTC calendar month; written by the gateway. */
-export const keySpend = appSchema.table(
-  'key_spend',
-  {
-    publishableKeyId: uuid('publishable_key_id')
-      .notNull()
-      .references(() => publishableKeys.id),
-    periodStart: date('period_start', { mode: 'string' }).notNull(),
-    ...spentAndReserved(),
-  },
-  (table) => [primaryKey({ columns: [table.publishableKeyId, table.periodStart] })],
-);
-
-/**
- * What one caller of a key spent (and holds reserved) in one period, for each allowance the key
- * sets: a client address's UTC day, an end user's UTC day or month. `allowance` names caller and
- * period (allowances.ts); `endsOn` is the period's last day, for the sweeper.
- */
-export const callerSpend = appSchema.table(
-  'caller_spend',
-  {
-    publishableKeyId: uuid('publishable_key_id')
-      .notNull()
-      .references(() => publishableKeys.id),
-    allowance: text('allowance').notNull(),
-    endsOn: date('ends_on', { mode: 'string' }).notNull(),
-    ...spentAndReserved(),
-  },
-  (table) => [primaryKey({ columns: [table.publishableKeyId, table.allowance] })],
-);
-
-/**
- * A key's callers hour by hour, for the last day's view of who calls it: per client address (its
- * full form, clientOf) and per end user, calls and spend. Kept 48 hours, then deleted.
- */
-export const callerHours = appSchema.table(
-  'caller_hours',
-  {
-    publishableKeyId: uuid('publishable_key_id')
-      .notNull()
-      .references(() => publishableKeys.id),
-    hour: timestamp('hour', { withTimezone: true, precision: 3 }).notNull(),
-    kind: text('kind', { enum: ['address', 'end_user'] }).notNull(),
-    caller: text('caller').notNull(),
-    calls: integer('calls').notNull(),
-    spentNanos: bigint('spent_nanos', { mode: 'bigint' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.publishableKeyId, table.hour, table.kind, table.caller] }), index('caller_hours_hour').on(table.hour)],
 );

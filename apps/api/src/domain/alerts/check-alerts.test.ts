@@ -50,11 +50,14 @@ async function key(organizationId: string, budgetDollars: number) {
 }
 
 /** What the gateway leaves behind when a key spends: its month's total. */
-const spent = (keyId: string, dollars: number, now = new Date()) =>
+const spent = (organizationId: string, keyId: string, dollars: number, now = new Date()) =>
   testDb.db
     .insert(keySpend)
-    .values({ publishableKeyId: keyId, periodStart: periodStart(now), spentNanos: dollarsToNanos(dollars) })
-    .onConflictDoUpdate({ target: [keySpend.publishableKeyId, keySpend.periodStart], set: { spentNanos: dollarsToNanos(dollars) } });
+    .values({ organizationId, publishableKeyId: keyId, periodStart: periodStart(now), spentNanos: dollarsToNanos(dollars) })
+    .onConflictDoUpdate({
+      target: [keySpend.organizationId, keySpend.publishableKeyId, keySpend.periodStart],
+      set: { spentNanos: dollarsToNanos(dollars) },
+    });
 
 const subjects = (email: string) => mail.mailsTo(email).map(subjectOf);
 
@@ -138,17 +141,17 @@ describe('key budget alerts', () => {
     const { organizationId, email } = await organization();
     await post(organizationId, 'top_up', 100);
     const keyId = await key(organizationId, 10);
-    await spent(keyId, 4.99);
+    await spent(organizationId, keyId, 4.99);
     await check();
     expect(mail.mailsTo(email)).toHaveLength(0);
 
-    await spent(keyId, 5);
+    await spent(organizationId, keyId, 5);
     await check();
     await check();
     expect(subjects(email)).toEqual(['Key "Production" reached 50% of its monthly budget']);
     expect(decodedText(mail.mailsTo(email)[0]!)).toContain(`it spent $5.00 of $10.00 in ${periodStart(new Date()).slice(0, 7)} (UTC)`);
 
-    await spent(keyId, 10);
+    await spent(organizationId, keyId, 10);
     await check();
     await check();
     expect(subjects(email).sort()).toEqual([
@@ -158,7 +161,7 @@ describe('key budget alerts', () => {
     ]);
 
     const nextMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 2));
-    await spent(keyId, 6, nextMonth);
+    await spent(organizationId, keyId, 6, nextMonth);
     await check(nextMonth);
     expect(subjects(email).filter((subject) => subject.includes('50%'))).toHaveLength(2);
   });
@@ -168,10 +171,10 @@ describe('key budget alerts', () => {
     await post(organizationId, 'top_up', 100);
     const deleted = await key(organizationId, 10);
     await testDb.db.update(publishableKeys).set({ deletedAt: new Date() }).where(eq(publishableKeys.id, deleted));
-    await spent(deleted, 10);
+    await spent(organizationId, deleted, 10);
     const live = await key(organizationId, 10);
     await saveAlertSettings(testDb.db, viewer, { lowBalance: 5, keyBudgetPercents: [25] }, new Date());
-    await spent(live, 7);
+    await spent(organizationId, live, 7);
     await check();
     await check();
     expect(subjects(email)).toEqual(['Key "Production" reached 25% of its monthly budget']);

@@ -65,7 +65,7 @@ export async function claimKeyBudgetAlerts(db: Database, now: Date, since: Date)
     insert into app.alert_deliveries (id, organization_id, kind, publishable_key_id, threshold, period, attempts)
     select gen_random_uuid(), k.organization_id, 'key_budget', k.id, p.percent, ${month.slice(0, 7)}, 1
     from app.publishable_keys k
-    join app.key_spend ks on ks.publishable_key_id = k.id and ks.period_start = ${month}
+    join app.key_spend ks on ks.organization_id = k.organization_id and ks.publishable_key_id = k.id and ks.period_start = ${month}
     left join app.alert_settings s on s.organization_id = k.organization_id
     cross join lateral unnest(coalesce(s.key_budget_percents, ${pgArray(defaultAlertSettings.keyBudgetPercents)}::integer[])) as p(percent)
     where k.organization_id in (${changedSince(since)}) and k.deleted_at is null and k.spend_limit_nanos > 0
@@ -74,8 +74,8 @@ export async function claimKeyBudgetAlerts(db: Database, now: Date, since: Date)
     returning id, organization_id, publishable_key_id, threshold)
     select c.id, c.organization_id, jsonb_build_object('keyId', k.id, 'name', k.name, 'kind', k.kind, 'percent', c.threshold,
       'spentAmount', trim_scale(ks.spent_nanos / 1e9), 'budgetAmount', trim_scale(k.spend_limit_nanos / 1e9)) as data
-    from claimed c join app.publishable_keys k on k.id = c.publishable_key_id
-    join app.key_spend ks on ks.publishable_key_id = k.id and ks.period_start = ${month}`);
+    from claimed c join app.publishable_keys k on k.organization_id = c.organization_id and k.id = c.publishable_key_id
+    join app.key_spend ks on ks.organization_id = k.organization_id and ks.publishable_key_id = k.id and ks.period_start = ${month}`);
     const claimed = rowsOf<{ id: string; organization_id: string; data: WebhookEventData['key.budget_threshold'] }>(result);
     for (const row of claimed) await emitEvent(tx, { organizationId: row.organization_id, type: 'key.budget_threshold', data: row.data });
     return claimed.map((row) => ({ organizationId: row.organization_id, id: row.id }));

@@ -36,7 +36,7 @@ async function loadDelivery(db: Database, { organizationId, id }: ClaimedAlert):
     join app.organizations o on o.id = d.organization_id
     left join app.credit_balances b on b.organization_id = d.organization_id
     left join app.publishable_keys k on k.organization_id = d.organization_id and k.id = d.publishable_key_id
-    left join app.key_spend ks on ks.publishable_key_id = d.publishable_key_id and ks.period_start::text = d.period || '-01'
+    left join app.key_spend ks on ks.organization_id = d.organization_id and ks.publishable_key_id = d.publishable_key_id and ks.period_start::text = d.period || '-01'
     where d.organization_id = ${organizationId} and d.id = ${id}`);
   return rowsOf<DeliveryRow>(result)[0];
 }

@@ -12,11 +12,13 @@ const sinceOf = (now: Date) => new Date(Math.floor((now.getTime() - 86_400_000) 
 
 type Totals = { caller: string; calls: number; spentNanos: bigint };
 
+type KeyOf = { organizationId: string; keyId: string };
+
 /**
  * The key's callers of the last 24 hours, of one kind: the top by calls and the top by spend,
  * together, highest spend first.
  */
-async function topCallers(db: Database, keyId: string, kind: 'address' | 'end_user', since: Date): Promise<Totals[]> {
+async function topCallers(db: Database, key: KeyOf, kind: 'address' | 'end_user', since: Date): Promise<Totals[]> {
   const totals = db
     .select({
       caller: callerHours.caller,
@@ -24,7 +26,14 @@ async function topCallers(db: Database, keyId: string, kind: 'address' | 'end_us
       spentNanos: sql<bigint>`sum(${callerHours.spentNanos})`.as('spent_nanos'),
     })
     .from(callerHours)
-    .where(and(eq(callerHours.publishableKeyId, keyId), eq(callerHours.kind, kind), gte(callerHours.hour, since)))
+    .where(
+      and(
+        eq(callerHours.organizationId, key.organizationId),
+        eq(callerHours.publishableKeyId, key.keyId),
+        eq(callerHours.kind, kind),
+        gte(callerHours.hour, since),
+      ),
+    )
     .groupBy(callerHours.caller)
     .as('totals');
   const [byCalls, bySpend] = await Promise.all(
@@ -39,7 +48,8 @@ export async function listCallers(db: Database, viewer: Viewer, keyId: string, n
   const [key] = await db.select({ blocks: publishableKeys.blocks }).from(publishableKeys).where(liveKeyOf(viewer, keyId));
   if (!key) throw new AppError('NotFound', 'Unknown publishable key.');
   const since = sinceOf(now);
-  const [addresses, endUsers] = await Promise.all([topCallers(db, keyId, 'address', since), topCallers(db, keyId, 'end_user', since)]);
+  const ofKey = { organizationId: viewer.organizationId, keyId };
+  const [addresses, endUsers] = await Promise.all([topCallers(db, ofKey, 'address', since), topCallers(db, ofKey, 'end_user', since)]);
   const blockedClients = new Set(key.blocks.map((block) => block.client));
   const blockedEndUsers = new Set(key.blocks.map((block) => block.endUser));
   return {

@@ -122,7 +122,14 @@ export async function listKeysOf<C>(db: Database, spec: KeyKindSpec<C, never, ne
   const rows = await db
     .select({ key: publishableKeys, spent: keySpend.spentNanos, reserved: keySpend.reservedNanos })
     .from(publishableKeys)
-    .leftJoin(keySpend, and(eq(keySpend.publishableKeyId, publishableKeys.id), eq(keySpend.periodStart, periodStart(now))))
+    .leftJoin(
+      keySpend,
+      and(
+        eq(keySpend.organizationId, publishableKeys.organizationId),
+        eq(keySpend.publishableKeyId, publishableKeys.id),
+        eq(keySpend.periodStart, periodStart(now)),
+      ),
+    )
     .where(and(eq(publishableKeys.organizationId, organizationId), eq(publishableKeys.kind, spec.kind), isNull(publishableKeys.deletedAt)))
     .orderBy(asc(publishableKeys.createdAt), asc(publishableKeys.id));
   return rows.map((row) => spec.toContract(row.key, { spent: row.spent ?? 0n, reserved: row.reserved ?? 0n }, now));
@@ -180,11 +187,11 @@ async function changeLiveKey(
   return key;
 }
 
-async function spentThisPeriod(db: Database, keyId: string, now: Date): Promise<Spend> {
+async function spentThisPeriod(db: Database, key: { organizationId: string; id: string }, now: Date): Promise<Spend> {
   const [spend] = await db
     .select({ spent: keySpend.spentNanos, reserved: keySpend.reservedNanos })
     .from(keySpend)
-    .where(and(eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, periodStart(now))));
+    .where(and(eq(keySpend.organizationId, key.organizationId), eq(keySpend.publishableKeyId, key.id), eq(keySpend.periodStart, periodStart(now))));
   return spend ?? nothingSpent;
 }
 
@@ -213,7 +220,7 @@ export async function updateKeyOf<C, I extends KeyForm>(
       ...controlsOf(input),
     };
     const row = await changeLiveKey(tx, spec, viewer, keyId, change, now);
-    const key = spec.toContract(row, await spentThisPeriod(tx, row.id, now), now);
+    const key = spec.toContract(row, await spentThisPeriod(tx, row, now), now);
     const changes = changesBetween(spec.settingsOf(spec.toContract(before, nothingSpent, now)), spec.settingsOf(key));
     if (Object.keys(changes).length > 0) {
       await recordAudit(tx, { organizationId: viewer.organizationId, actor: actorOf(viewer), action: 'key.updated', target: row.name, changes });
@@ -258,7 +265,7 @@ export async function rollKeyOf<C>(
       target: key.name,
       changes: initialValues({ overlapHours }),
     });
-    return spec.toContract(key, await spentThisPeriod(tx, key.id, now), now, value.shown);
+    return spec.toContract(key, await spentThisPeriod(tx, key, now), now, value.shown);
   });
 }
 

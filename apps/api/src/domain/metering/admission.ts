@@ -68,11 +68,11 @@ async function available(db: Database, key: GatewayKey, period: string, allowanc
   const result = await db.execute(sql`select b.balance_nanos - b.reserved_nanos as credit, b.reserved_nanos as credit_held,
       k.spend_limit_nanos - coalesce(s.spent_nanos + s.reserved_nanos, 0) as budget, coalesce(s.reserved_nanos, 0) as budget_held,
       (select coalesce(json_object_agg(c.allowance, json_build_array((c.spent_nanos + c.reserved_nanos)::text, c.reserved_nanos::text)), '{}')
-        from app.caller_spend c where c.publishable_key_id = k.id and c.allowance = any(${pgTextArray(allowances.map((allowance) => allowance.name))}::text[])) as allowances
+        from app.caller_spend c where c.organization_id = k.organization_id and c.publishable_key_id = k.id and c.allowance = any(${pgTextArray(allowances.map((allowance) => allowance.name))}::text[])) as allowances
     from app.publishable_keys k
     left join app.credit_balances b on b.organization_id = k.organization_id
-    left join app.key_spend s on s.publishable_key_id = k.id and s.period_start = ${period}::date
-    where k.id = ${key.id}::uuid`);
+    left join app.key_spend s on s.organization_id = k.organization_id and s.publishable_key_id = k.id and s.period_start = ${period}::date
+    where k.organization_id = ${key.organizationId}::uuid and k.id = ${key.id}::uuid`);
   type Row = Record<'credit' | 'credit_held' | 'budget' | 'budget_held', string | null> & { allowances: Record<string, [used: string, held: string]> | string };
   const [row] = rowsOf<Row>(result);
   if (!row) throw new StaleKey();

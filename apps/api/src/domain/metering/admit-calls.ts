@@ -66,7 +66,7 @@ export async function admitHolds(db: Database, holds: Holds): Promise<void> {
   const { key, value } = holds.presented;
   try {
     await db.execute(sql`select app.admit_calls(
-      ${key.id}::uuid, ${value}, ${key.version}::integer, ${holds.now.toISOString()}::timestamptz, ${holds.period}::date,
+      ${key.organizationId}::uuid, ${key.id}::uuid, ${value}, ${key.version}::integer, ${holds.now.toISOString()}::timestamptz, ${holds.period}::date,
       ${pgArray(holds.ids)}::uuid[], ${pgArray(holds.amounts)}::bigint[], ${holds.expiresAt.toISOString()}::timestamptz,
       ${(holds.keepFree ?? 0n).toString()}::bigint, ${pgTextArray(holds.allowances.map((allowance) => allowance.name))}::text[],
       ${pgArray(holds.allowances.map((allowance) => allowance.limitNanos))}::bigint[], ${pgArray(holds.allowances.map((allowance) => allowance.endsOn))}::date[])`);

@@ -44,6 +44,8 @@ const spentOf = async (keyId: string) =>
 
 type Presented = Awaited<ReturnType<typeof keyWith>>;
 
+const holdIds = (presented: Presented, ids: string[]) => ids.map((id) => ({ organizationId: presented.key.organizationId, id }));
+
 function hold(presented: Presented, caller: Caller, amounts: bigint[], at = now) {
   const ids = amounts.map(() => randomUUID());
   const allowances = allowancesOf(presented.key, caller, at);
@@ -87,7 +89,7 @@ describe("a caller's allowances in the database", () => {
     // Another address has its own allowance.
     await hold(presented, { client: '203.0.113.10', endUser: null }, [300n]).admit();
 
-    await release(t.db, [first.ids[0]!]);
+    await release(t.db, [{ organizationId: presented.key.organizationId, id: first.ids[0]! }]);
     expect((await spentOf(presented.key.id))[name]).toMatchObject({ reservedNanos: 400n, spentNanos: 0n });
 
     const call = forwardedCall(presented, anonymous, first.ids[1]!, 400n);
@@ -126,7 +128,7 @@ describe("a caller's allowances in the database", () => {
     expect(rows[`2026-11 end-user ${alice.endUser}`]).toMatchObject({ reservedNanos: 800n, endsOn: '2026-11-30' });
 
     // Releasing gives back every allowance the hold counted against.
-    await release(t.db, today.ids);
+    await release(t.db, holdIds(presented, today.ids));
     const released = await spentOf(presented.key.id);
     expect(released[`2026-11-25 end-user ${alice.endUser}`]).toMatchObject({ reservedNanos: 0n });
     expect(released[`2026-11 end-user ${alice.endUser}`]).toMatchObject({ reservedNanos: 300n });
@@ -161,7 +163,7 @@ describe("a caller's allowances in the database", () => {
     const presented = await keyWith({ clientSpendPerDayNanos: 1_000n, endUserSpendPerMonthNanos: 1_000n });
     const spent = hold(presented, anonymous, [100n]);
     await spent.admit();
-    await release(t.db, spent.ids);
+    await release(t.db, holdIds(presented, spent.ids));
     const day = '2026-11-25 address 203.0.113.9';
     const month = '2026-11 end-user 203.0.113.9';
     await deletePastAllowances(t.db, new Date('2026-11-26T12:00:00Z'));

@@ -35,9 +35,10 @@ export function createForwardedRecords(db: Database): ForwardedRecords {
     pending.clear();
     if (calls.length === 0) return;
     try {
+      const records = calls.map((call) => ({ organization_id: call.reserved.organizationId, row: settlementRow(call.reserved) }));
       await db.execute(sql`update app.reservations as r set forwarded = c.row
-        from jsonb_array_elements(${JSON.stringify(calls.map((call) => settlementRow(call.reserved)))}::jsonb) as c(row)
-        where r.id = (c.row->>'reservation_id')::uuid`);
+        from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as c(organization_id uuid, row jsonb)
+        where r.organization_id = c.organization_id and r.id = (c.row->>'reservation_id')::uuid`);
     } catch (error) {
       for (const call of calls) call.onError(error);
     }

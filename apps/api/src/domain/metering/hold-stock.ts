@@ -95,8 +95,12 @@ export function createHoldStocks(db: Database): HoldStocks {
   const confirming = new WeakSet<GatewayKey>();
 
   /** Gives holds back in the background, tracked so giveBack can wait; a failure leaves them to expire. */
-  function returnHolds(ids: string[]): Promise<void> {
-    const returned: Promise<void> = release(db, ids)
+  function returnHolds(stock: Stock, ids: string[]): Promise<void> {
+    const organizationId = stock.presented.key.organizationId;
+    const returned: Promise<void> = release(
+      db,
+      ids.map((id) => ({ organizationId, id })),
+    )
       .catch(() => undefined)
       .finally(() => returning.delete(returned));
     returning.add(returned);
@@ -110,7 +114,10 @@ export function createHoldStocks(db: Database): HoldStocks {
     clearTimeout(stock.idle);
     const name = nameOf(stock.presented, stock.period, stock.allowances);
     if (byName.get(name) === stock) byName.delete(name);
-    void returnHolds(stock.spare.splice(0).map((spare) => spare.id));
+    void returnHolds(
+      stock,
+      stock.spare.splice(0).map((spare) => spare.id),
+    );
     if (stock.topping) {
       const topping = stock.topping;
       returning.add(topping);
@@ -145,7 +152,7 @@ export function createHoldStocks(db: Database): HoldStocks {
         stock.topping = undefined;
         confirming.delete(key);
         confirm(key, startedAt);
-        if (stock.closed) return returnHolds(ids);
+        if (stock.closed) return returnHolds(stock, ids);
         const usableUntil = started + Math.min(30_000, stock.ttlMs / 4);
         stock.spare.push(...ids.map((id) => ({ id, usableUntil })));
       },
@@ -172,7 +179,10 @@ export function createHoldStocks(db: Database): HoldStocks {
     if (worst > stock.amount || sinceConfirmed > stockTrustMs) return undefined;
     const now = Date.now();
     if ((stock.spare[0]?.usableUntil ?? Infinity) <= now) {
-      void returnHolds(stock.spare.filter((spare) => spare.usableUntil <= now).map((spare) => spare.id));
+      void returnHolds(
+        stock,
+        stock.spare.filter((spare) => spare.usableUntil <= now).map((spare) => spare.id),
+      );
       stock.spare = stock.spare.filter((spare) => spare.usableUntil > now);
     }
     // Oldest first: the top-ups append.

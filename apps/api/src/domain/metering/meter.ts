@@ -8,7 +8,7 @@ import { deletePastCallerHours } from './caller-hours.js';
 import { deleteExpiredAnswers, type ResponseCache, responseCacheOn } from './response-cache.js';
 import { createRateWindows, deletePastWindows, type RateWindows } from './rate-windows.js';
 import { type AfterAnswer, createSettlements } from './settle-after-answer.js';
-import { type Metered, release, releaseExpired } from './settlement.js';
+import { type HoldId, type Metered, release, releaseExpired } from './settlement.js';
 
 export type MeterOptions = {
   db: Database;
@@ -37,7 +37,7 @@ export type Meter = {
   /** Keys' cached answers (response-cache.ts). */
   responseCache: ResponseCache;
   /** Gives a call's hold back: the provider cannot bill it. */
-  release: (reservationId: string) => Promise<void>;
+  release: (hold: HoldId) => Promise<void>;
   /** A key changed on this instance: its holds reserved ahead go back at once. */
   forgetKey: (keyId: string) => void;
   /** How many holds this instance reserved ahead and keeps unused (metrics). */
@@ -76,7 +76,7 @@ export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions
     forwarding: forwarded.mark,
     settle: settlements.afterAnswer,
     responseCache: responseCacheOn(db),
-    release: (reservationId) => release(db, [reservationId]),
+    release: (hold) => release(db, [hold]),
     forgetKey: stocks.forgetKey,
     spareHolds: stocks.spareCount,
     settling,

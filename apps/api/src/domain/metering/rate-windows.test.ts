@@ -1,19 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { setupTestDb } from '@meterway/db/testing';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
 import { rateWindows } from '../../db/schema/index.js';
 import { createRateWindows, deletePastWindows } from './rate-windows.js';
 
 const t = setupTestDb({ schema, migrations });
-const consumeKeyRate = (keyId: string, limit: number, at: Date) => rate.consume(keyId, limit, at);
+// Windows are an organisation's: the same subject of another organisation is another window.
+const organizationId = randomUUID();
+const consumeKeyRate = (subject: string, limit: number, at: Date) => rate.consume(organizationId, subject, limit, at);
 let rate: ReturnType<typeof createRateWindows>;
 beforeAll(() => {
   rate = createRateWindows(t.db);
 });
 afterAll(() => rate.close());
-const sharedCount = async (keyId: string) => (await t.db.select().from(rateWindows).where(eq(rateWindows.subject, keyId)))[0]?.count ?? 0;
+const sharedCount = async (subject: string) =>
+  (
+    await t.db
+      .select()
+      .from(rateWindows)
+      .where(and(eq(rateWindows.organizationId, organizationId), eq(rateWindows.subject, subject)))
+  )[0]?.count ?? 0;
 // The middle of a minute, so no window boundary falls inside a test.
 const now = () => new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
 

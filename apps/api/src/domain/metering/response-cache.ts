@@ -76,11 +76,11 @@ export async function recordCacheHit(db: Database, hit: Hit): Promise<void> {
         ${hit.priceVersion}, ${caller.endUser}, ${networkOf(caller.client)}, ${entry.provider}, true
       )
     )
-    insert into app.caller_hours as h (publishable_key_id, hour, kind, caller, calls, spent_nanos)
-      select ${hit.publishableKeyId}::uuid, date_trunc('hour', ${now}::timestamptz), kind, name, 1, 0
+    insert into app.caller_hours as h (organization_id, publishable_key_id, hour, kind, caller, calls, spent_nanos)
+      select ${hit.organizationId}::uuid, ${hit.publishableKeyId}::uuid, date_trunc('hour', ${now}::timestamptz), kind, name, 1, 0
       from (values ('address', ${caller.client}::text), ('end_user', ${caller.endUser}::text)) as callers(kind, name)
       where name is not null
-    on conflict (publishable_key_id, hour, kind, caller) do update set calls = h.calls + 1`);
+    on conflict (organization_id, publishable_key_id, hour, kind, caller) do update set calls = h.calls + 1`);
 }
 
 /** The cache on one database, as the gateway uses it. */

@@ -1,10 +1,13 @@
 import type { Database } from '@meterway/db';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { callerSpend, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import { networkOf } from '@meterway/service';
 import type { Prices } from '../money.js';
 import type { Caller } from './allowances.js';
-import { rowsOf } from './sql-values.js';
+import { pgArray, rowsOf } from './sql-values.js';
+
+/** A reservation, by its primary key. */
+export type HoldId = { organizationId: string; id: string };
 
 /**
  * Gives reservations back to the credit, the budgets and the caller allowances they held, in one
@@ -12,21 +15,27 @@ import { rowsOf } from './sql-values.js';
  * ones. Those already gone (settled or swept) are skipped. Balance rows, then key spend rows, then
  * caller spend rows, as admission locks them.
  */
-export async function release(db: Database, reservationIds: string[]): Promise<void> {
-  if (reservationIds.length === 0) return;
+export async function release(db: Database, holds: HoldId[]): Promise<void> {
+  if (holds.length === 0) return;
   await db.transaction(async (tx) => {
-    const released = await tx.delete(reservations).where(inArray(reservations.id, reservationIds)).returning();
+    const released = await tx
+      .delete(reservations)
+      .where(
+        sql`(${reservations.organizationId}, ${reservations.id}) in (select * from unnest(${pgArray(holds.map((hold) => hold.organizationId))}::uuid[], ${pgArray(holds.map((hold) => hold.id))}::uuid[]))`,
+      )
+      .returning();
     // What the holds gave back, summed per row they held against: a balance, a key's month, a caller's allowance.
     const sum = <T extends object>(byName: Map<string, T & { amount: bigint }>, name: string, row: T, amount: bigint) =>
       byName.set(name, { ...row, amount: (byName.get(name)?.amount ?? 0n) + amount });
     const byOrganization = new Map<string, { organizationId: string; amount: bigint }>();
-    const byKeyPeriod = new Map<string, { keyId: string; period: string; amount: bigint }>();
-    const byAllowance = new Map<string, { keyId: string; allowance: string; amount: bigint }>();
+    const byKeyPeriod = new Map<string, { organizationId: string; keyId: string; period: string; amount: bigint }>();
+    const byAllowance = new Map<string, { organizationId: string; keyId: string; allowance: string; amount: bigint }>();
     for (const hold of released) {
-      sum(byOrganization, hold.organizationId, { organizationId: hold.organizationId }, hold.amountNanos);
-      sum(byKeyPeriod, `${hold.publishableKeyId} ${hold.periodStart}`, { keyId: hold.publishableKeyId, period: hold.periodStart }, hold.amountNanos);
+      const { organizationId, publishableKeyId: keyId } = hold;
+      sum(byOrganization, organizationId, { organizationId }, hold.amountNanos);
+      sum(byKeyPeriod, `${keyId} ${hold.periodStart}`, { organizationId, keyId, period: hold.periodStart }, hold.amountNanos);
       for (const allowance of hold.allowances ?? []) {
-        sum(byAllowance, `${hold.publishableKeyId} ${allowance}`, { keyId: hold.publishableKeyId, allowance }, hold.amountNanos);
+        sum(byAllowance, `${keyId} ${allowance}`, { organizationId, keyId, allowance }, hold.amountNanos);
       }
     }
     // Always in the same order, so two releases of several rows never deadlock.
@@ -37,17 +46,17 @@ export async function release(db: Database, reservationIds: string[]): Promise<v
         .set({ reservedNanos: sql`greatest(${creditBalances.reservedNanos} - ${amount}, 0)` })
         .where(eq(creditBalances.organizationId, organizationId));
     }
-    for (const { keyId, period, amount } of sorted(byKeyPeriod)) {
+    for (const { organizationId, keyId, period, amount } of sorted(byKeyPeriod)) {
       await tx
         .update(keySpend)
         .set({ reservedNanos: sql`greatest(${keySpend.reservedNanos} - ${amount}, 0)` })
-        .where(and(eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, period)));
+        .where(and(eq(keySpend.organizationId, organizationId), eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, period)));
     }
-    for (const { keyId, allowance, amount } of sorted(byAllowance)) {
+    for (const { organizationId, keyId, allowance, amount } of sorted(byAllowance)) {
       await tx
         .update(callerSpend)
         .set({ reservedNanos: sql`greatest(${callerSpend.reservedNanos} - ${amount}, 0)` })
-        .where(and(eq(callerSpend.publishableKeyId, keyId), eq(callerSpend.allowance, allowance)));
+        .where(and(eq(callerSpend.organizationId, organizationId), eq(callerSpend.publishableKeyId, keyId), eq(callerSpend.allowance, allowance)));
     }
   });
 }
@@ -148,7 +157,7 @@ export async function releaseExpired(db: Database, now: Date): Promise<number> {
   );
   await release(
     db,
-    expired.filter((hold) => !hold.forwarded).map((hold) => hold.id),
+    expired.filter((hold) => !hold.forwarded).map((hold) => ({ organizationId: hold.organization_id, id: hold.id })),
   );
   const byKey = new Map<string, Expired[]>();
   for (const hold of expired.filter((candidate) => candidate.forwarded)) {

@@ -64,7 +64,9 @@ describe('emitting webhook events', () => {
     await testDb.db
       .insert(publishableKeys)
       .values({ id: keyId, organizationId, name: 'Storefront', value: newKeyValue(), spendLimitNanos: dollarsToNanos(10), allowedOrigins: [] });
-    await testDb.db.insert(keySpend).values({ publishableKeyId: keyId, periodStart: periodStart(new Date()), spentNanos: dollarsToNanos(8.25) });
+    await testDb.db
+      .insert(keySpend)
+      .values({ organizationId, publishableKeyId: keyId, periodStart: periodStart(new Date()), spentNanos: dollarsToNanos(8.25) });
     const failing = { send: async () => Promise.reject(new Error('no mail today')) };
     await checkAlerts({ db: testDb.db, mailer: failing, consoleUrl: 'https://console.example.com' }, new Date());
     await checkAlerts({ db: testDb.db, mailer, consoleUrl: 'https://console.example.com' }, new Date());

@@ -311,9 +311,9 @@ describe('publishable keys', () => {
     const now = Date.now();
     const hour = (ago: number) => new Date(Math.floor((now - ago * 3_600_000) / 3_600_000) * 3_600_000);
     await t.testDb.db.insert(callerHours).values([
-      { publishableKeyId: key.id, hour: hour(1), kind: 'end_user', caller: 'auth0|alice', calls: 7, spentNanos: 2_000_000n },
-      { publishableKeyId: key.id, hour: hour(3), kind: 'end_user', caller: 'auth0|alice', calls: 1, spentNanos: 500_000n },
-      { publishableKeyId: key.id, hour: hour(26), kind: 'end_user', caller: 'auth0|old', calls: 100, spentNanos: 100_000_000n },
+      { organizationId, publishableKeyId: key.id, hour: hour(1), kind: 'end_user', caller: 'auth0|alice', calls: 7, spentNanos: 2_000_000n },
+      { organizationId, publishableKeyId: key.id, hour: hour(3), kind: 'end_user', caller: 'auth0|alice', calls: 1, spentNanos: 500_000n },
+      { organizationId, publishableKeyId: key.id, hour: hour(26), kind: 'end_user', caller: 'auth0|old', calls: 100, spentNanos: 100_000_000n },
     ]);
     await call(alice.cookie, 'POST', `/bff/publishable-keys/${key.id}/blocks`, { clientAddress: '198.51.100.4' });
 
