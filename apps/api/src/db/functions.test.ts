@@ -6,6 +6,7 @@ import { type Database } from '@meterway/db';
 import { createTestDb, setupTestDb } from '@meterway/db/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { keyFinder } from '../domain/metering/find-key.js';
 import { migrations, schema } from './index.js';
 
 type Db = Database<typeof schema>;
@@ -176,6 +177,26 @@ describe('a database the previous migrations left', () => {
       await handle.migrate(migrations);
       await expectOneOfEach(handle.db);
       await expectChargedInFull(handle.db);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('migrated through 0025 with keys, rolled and not, finds them all by their values afterwards (key_values)', async () => {
+    const handle = await createTestDb({ schema, migrations: { folder: migrationsThrough('0025_payment_objects'), table: migrations.table } });
+    try {
+      const organization = randomUUID();
+      const [kept, rolled] = [randomUUID(), randomUUID()];
+      await handle.db.execute(sql`insert into app.organizations (id, name) values (${organization}, 'before the directory')`);
+      await handle.db
+        .execute(sql`insert into app.publishable_keys (id, organization_id, name, value, previous_value, previous_value_expires_at, spend_limit_nanos, allowed_origins)
+        values (${kept}, ${organization}, 'kept', 'pk_live_keptkeptkeptkeptkeptkept', null, null, 1, '[]'),
+          (${rolled}, ${organization}, 'rolled', 'pk_live_newnewnewnewnewnewnewnew', 'pk_live_oldoldoldoldoldoldoldold', now() + interval '1 hour', 1, '[]')`);
+      await handle.migrate(migrations);
+      const findKey = keyFinder(handle.db);
+      expect((await findKey('pk_live_keptkeptkeptkeptkeptkept'))?.id).toBe(kept);
+      expect((await findKey('pk_live_newnewnewnewnewnewnewnew'))?.id).toBe(rolled);
+      expect((await findKey('pk_live_oldoldoldoldoldoldoldold'))?.id).toBe(rolled);
     } finally {
       await handle.close();
     }

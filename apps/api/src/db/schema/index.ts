@@ -2,6 +2,7 @@ export { appSchema } from './app-schema.js';
 export { memberships, organizations, persons } from './people.js';
 export { auditEntries, invitations } from './teams.js';
 export { type EndUserTokens, type KeyBlockRow, type KeyKind, publishableKeys, type SecretKeyScope } from './publishable-keys.js';
+export { keyValues } from './key-values.js';
 export { chatCompletions } from './chat-completions.js';
 export { responseCache } from './response-cache.js';
 export { feedback } from './feedback.js';

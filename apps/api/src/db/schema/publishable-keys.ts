@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 
@@ -74,8 +74,6 @@ export const publishableKeys = appSchema.table(
   (table) => [
     // What the gateway's rows refer to a key by, with its organisation (key-owner-columns.ts).
     primaryKey({ columns: [table.organizationId, table.id] }),
-    uniqueIndex('publishable_keys_value').on(table.value),
-    uniqueIndex('publishable_keys_previous_value').on(table.previousValue),
     index('publishable_keys_organization').on(table.organizationId, table.kind, table.createdAt),
     check(
       'publishable_keys_kind',

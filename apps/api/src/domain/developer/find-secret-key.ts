@@ -1,8 +1,8 @@
 import type { Database } from '@meterway/db';
 import { and, eq, isNull } from 'drizzle-orm';
-import { publishableKeys } from '../../db/schema/index.js';
+import { keyValues, publishableKeys } from '../../db/schema/index.js';
 import type { Acting } from '../audit/record-audit.js';
-import { authenticatesWith } from '../metering/find-key.js';
+import { authenticatesWith, ownsValue } from '../metering/find-key.js';
 
 export type PresentedSecretKey = {
   id: string;
@@ -28,6 +28,7 @@ export async function findSecretKey(db: Database, storedHash: string, now: Date)
       scope: publishableKeys.scope,
     })
     .from(publishableKeys)
+    .innerJoin(keyValues, ownsValue(storedHash))
     .where(and(eq(publishableKeys.kind, 'secret'), isNull(publishableKeys.deletedAt), authenticatesWith(storedHash, now)))
     .limit(1);
   if (!key) return undefined;

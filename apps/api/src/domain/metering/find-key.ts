@@ -1,6 +1,6 @@
 import type { Database } from '@meterway/db';
 import { and, eq, gt, isNull, or, type SQLWrapper, sql } from 'drizzle-orm';
-import { publishableKeys } from '../../db/schema/index.js';
+import { keyValues, publishableKeys } from '../../db/schema/index.js';
 
 export type GatewayKey = typeof publishableKeys.$inferSelect;
 
@@ -11,25 +11,30 @@ const storedValuePattern = /^(pk_live_[0-9A-Za-z]{24,64}|hmac-sha256:[0-9A-Za-z_
 export const authenticatesWith = (value: SQLWrapper | string, now: SQLWrapper | Date) =>
   or(eq(publishableKeys.value, value), and(eq(publishableKeys.previousValue, value), gt(publishableKeys.previousValueExpiresAt, now)));
 
+/** Joins a key to the key_values directory's entry for a value (a secret key's: its hash): the key that value ever belonged to. */
+export const ownsValue = (value: SQLWrapper | string) =>
+  and(eq(keyValues.value, value), eq(keyValues.organizationId, publishableKeys.organizationId), eq(keyValues.publishableKeyId, publishableKeys.id));
+
 /**
  * Finds the live key with this value (a secret key's: its hash), or whose previous value (after a roll) still works at `now`;
- * a deleted key never authenticates again. One statement, answered from the value index or the
- * previous-value index (a BitmapOr), built once: every gateway call looks its key up, and building
- * the query each time costs four times as much. Its statement is unnamed, parsed by the server on
- * each run: a named one exists only on the server connection that prepared it, and a transaction
- * pooler (PgBouncer) hands each transaction whichever connection is free.
+ * a deleted key never authenticates again. One statement, the value's directory entry then its key
+ * by primary key, built once: every gateway call looks its key up, and building the query each
+ * time costs four times as much. Its statement is unnamed, parsed by the server on each run: a
+ * named one exists only on the server connection that prepared it, and a transaction pooler
+ * (PgBouncer) hands each transaction whichever connection is free.
  */
 export function keyFinder(db: Database): (value: string, now?: Date) => Promise<GatewayKey | undefined> {
   const lookup = db
-    .select()
+    .select({ key: publishableKeys })
     .from(publishableKeys)
+    .innerJoin(keyValues, ownsValue(sql.placeholder('value')))
     .where(and(authenticatesWith(sql.placeholder('value'), sql.placeholder('now')), isNull(publishableKeys.deletedAt)))
     .limit(1)
     .prepare('');
   return async (value, now = new Date()) => {
     if (!storedValuePattern.test(value)) return undefined;
-    const [key] = await lookup.execute({ value, now });
-    return key;
+    const [found] = await lookup.execute({ value, now });
+    return found?.key;
   };
 }
 

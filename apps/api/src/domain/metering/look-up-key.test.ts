@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { setupTestDb } from '@meterway/db/testing';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
 import { organizations, publishableKeys } from '../../db/schema/index.js';
 import { newKeyValue } from '../keys/key-value.js';
 import { keyLookup } from './look-up-key.js';
+import { sqlErrorOf } from './sql-values.js';
 
 const t = setupTestDb({ schema, migrations });
 
-async function createKey() {
+async function createKey(value = newKeyValue()) {
   const organizationId = randomUUID();
   await t.db.insert(organizations).values({ id: organizationId, name: 'Lookup' });
-  const value = newKeyValue();
   const [key] = await t.db
     .insert(publishableKeys)
     .values({ id: randomUUID(), organizationId, name: 'Key', value, spendLimitNanos: 1_000_000_000n, allowedOrigins: ['localhost'] })
@@ -40,5 +40,26 @@ describe('keyLookup', () => {
     const after = lookUpKey(key.value);
     expect((await before)?.id).toBe(key.id);
     expect(await after).toBeUndefined();
+  });
+
+  it('finds a key by each value it had while that value works, and never gives a value it had to another key', async () => {
+    const key = await createKey();
+    const rolled = newKeyValue();
+    const update = (expiresAt: Date) =>
+      t.db
+        .update(publishableKeys)
+        .set({ value: rolled, previousValue: key.value, previousValueExpiresAt: expiresAt })
+        .where(and(eq(publishableKeys.organizationId, key.organizationId), eq(publishableKeys.id, key.id)));
+    await update(new Date(Date.now() + 3_600_000));
+    expect((await lookUpKey(rolled))?.id).toBe(key.id);
+    expect((await lookUpKey(key.value))?.id).toBe(key.id);
+
+    await update(new Date(Date.now() - 1000));
+    expect(await lookUpKey(key.value)).toBeUndefined();
+    // The key_values directory keeps a value unique across organisations, the retired one too.
+    for (const taken of [rolled, key.value]) {
+      const error = await createKey(taken).catch((caught: unknown) => caught);
+      expect(sqlErrorOf(error).code).toBe('23505');
+    }
   });
 });
