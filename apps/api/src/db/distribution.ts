@@ -61,9 +61,6 @@ export const knownExceptions: Readonly<Record<string, string>> = {
     'the gateway finds a key by its value alone (find-key.ts, look-up-key.ts): a reference directory key_values (value → organization_id, id) serves it and keeps values globally unique',
   'publishable_keys: unique publishable_keys_previous_value (previous_value) without organization_id':
     'as publishable_keys_value: a rolled key’s previous value goes in the same directory',
-  'invitations: unique invitations_token_hash (token_hash) without organization_id':
-    'accepting finds an invitation by its mailed token alone (accept-invitation.ts): the link carries the organisation and the key becomes (organization_id, token_hash)',
-  'invitations: unique invitations_pkey (id) without organization_id': byIdAlone('accept-invitation.ts, resend-invitation.ts'),
   'reservations: unique reservations_pkey (id) without organization_id': byIdAlone('settlement.ts release, forwarded.ts'),
   'auto_top_up_charges: unique auto_top_up_charges_pkey (id) without organization_id': byIdAlone(
     'process-charges.ts, charges.ts, stripe-saved-cards.ts, stripe-auto-top-up-events.ts, whose payment intents carry organization_id in metadata',
