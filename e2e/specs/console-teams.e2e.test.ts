@@ -93,7 +93,7 @@ describe('teams in Chromium, with the mail caught by a real SMTP server', () => 
 
       // The mail carries the console's link to the invitation.
       const invitation = await mailTo(inviteeEmail, 1, `${ownerEmail} invited you to join ${organizationName} on Meterway as a developer`);
-      const link = decodedText(invitation).match(new RegExp(`${stack.consoleUrl}/invitations/[A-Za-z0-9_-]+`))?.[0];
+      const link = decodedText(invitation).match(new RegExp(`${stack.consoleUrl}/invitations/[A-Za-z0-9._-]+`))?.[0];
       if (!link) throw new Error(`no invitation link in the mail:\n${invitation.raw}`);
 
       // The invitee, in a browser of their own: the link, Sign up, the mailed code, and the tab comes back to the invitation.

@@ -155,8 +155,12 @@ const matrix: Record<string, Case> = {
   'POST /bff/invitations': { url: () => '/bff/invitations', body: { email: invitedByEach, role: 'developer' }, expect: signedIn(201) },
   'POST /bff/invitations/:invitationId/resend': { url: () => `/bff/invitations/${f.invitationOfA}/resend`, expect: ownerOnly(200) },
   'DELETE /bff/invitations/:invitationId': { url: () => `/bff/invitations/${f.invitationOfA}`, expect: ownerOnly(204) },
-  // Any signed-in person may present a link; one that was never mailed opens nothing.
-  'POST /bff/invitations/accept': { url: () => '/bff/invitations/accept', body: { token: 'x'.repeat(43) }, expect: signedIn(404) },
+  // Any signed-in person may present a link; one that was never mailed (here of A's organisation) opens nothing.
+  'POST /bff/invitations/accept': {
+    url: () => '/bff/invitations/accept',
+    body: () => ({ token: `${organizationOf.userA}.${'x'.repeat(43)}` }),
+    expect: signedIn(404),
+  },
   'PUT /bff/current-organization': {
     url: () => '/bff/current-organization',
     body: () => ({ organizationId: organizationOf.userA }),

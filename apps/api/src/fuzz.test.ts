@@ -1088,7 +1088,7 @@ const specs: Record<string, Spec> = {
         bodies(fc.constant({})),
       ),
   },
-  // No link was ever mailed here: every token, well-formed or not, opens nothing.
+  // No link was ever mailed here: every token, well-formed (`<organization id>.<secret>`) or not, opens nothing.
   'POST /bff/invitations/accept': {
     family: 'problem',
     runs: 200,
@@ -1096,7 +1096,20 @@ const specs: Record<string, Spec> = {
       request(
         'POST',
         anyQuery.map((query) => `/bff/invitations/accept${query}`),
-        bodies(fc.record({ token: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), nastyString) })),
+        bodies(
+          fc.record({
+            token: fc.oneof(
+              fc
+                .tuple(
+                  fc.oneof(fc.uuid(), fc.constantFrom(f.organizationOf.owner, f.organizationOf.other), nastyString),
+                  fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), nastyString),
+                )
+                .map(([organization, secret]) => `${organization}.${secret}`),
+              fc.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+              nastyString,
+            ),
+          }),
+        ),
       ),
   },
   // Switching to one's own current organisation changes nothing; to the other's is 404.

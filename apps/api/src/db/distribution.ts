@@ -48,9 +48,6 @@ const byIdAlone = (where: string) => `looked up by id alone (${where}): those st
  * left"). The test fails on any violation not listed here and on any listed that no longer occurs.
  */
 export const knownExceptions: Readonly<Record<string, string>> = {
-  'invitations: unique invitations_token_hash (token_hash) without organization_id':
-    'accepting finds an invitation by its mailed token alone (accept-invitation.ts): the link carries the organisation and the key becomes (organization_id, token_hash)',
-  'invitations: unique invitations_pkey (id) without organization_id': byIdAlone('accept-invitation.ts, resend-invitation.ts'),
   'auto_top_up_charges: unique auto_top_up_charges_pkey (id) without organization_id': byIdAlone(
     'process-charges.ts, charges.ts, stripe-saved-cards.ts, stripe-auto-top-up-events.ts, whose payment intents carry organization_id in metadata',
   ),

@@ -67,10 +67,10 @@ export type InvitationInput = z.input<typeof invitationInputSchema>;
 export const invitationParamsSchema = z.object({ invitationId: z.uuid({ error: 'invitationId must be a UUID' }) });
 
 /**
- * POST /bff/invitations/accept: the token of the mailed link `CONSOLE_URL/invitations/{token}`. It answers the organisation
- * joined (organizationMembershipSchema), now the current one; an unknown or expired token is 404, a person signed in with
- * another address than the invited one 403 (naming that address). A person already a member gets success with the role
- * they have (the invitation is used up, it changes no role).
+ * POST /bff/invitations/accept: the token of the mailed link `CONSOLE_URL/invitations/{token}`, `<organization id>.<secret>`.
+ * It answers the organisation joined (organizationMembershipSchema), now the current one; an unknown or expired token, or one
+ * of another shape, is 404, a person signed in with another address than the invited one 403 (naming that address). A
+ * person already a member gets success with the role they have (the invitation is used up, it changes no role).
  */
 export const invitationAcceptSchema = z.object({ token: z.string({ error: m.required }).min(1, m.required).max(200, m.maxLength(200)) });
 

@@ -7,12 +7,13 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 
 /**
  * An invitation to join an organisation, pending until accepted, revoked (both delete it) or past
- * `expiresAt`. The mailed link carries a token; only its SHA-256 is kept.
+ * `expiresAt`. The mailed link carries a token, `<organization id>.<secret>`; only its SHA-256 is
+ * kept, and the invitation is found by its organisation and that hash.
  */
 export const invitations = appSchema.table(
   'invitations',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -26,7 +27,11 @@ export const invitations = appSchema.table(
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
   },
-  (table) => [uniqueIndex('invitations_organization_email').on(table.organizationId, table.email), uniqueIndex('invitations_token_hash').on(table.tokenHash)],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.id] }),
+    uniqueIndex('invitations_organization_email').on(table.organizationId, table.email),
+    uniqueIndex('invitations_token_hash').on(table.organizationId, table.tokenHash),
+  ],
 );
 
 /** One line of an organisation's audit log, written in the transaction of the change it records. */

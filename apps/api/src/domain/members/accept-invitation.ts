@@ -5,7 +5,7 @@ import { invitations, memberships, organizations, persons } from '../../db/schem
 import { AppError } from '../../errors/app-error.js';
 import { actorOf, recordAudit } from '../audit/record-audit.js';
 import type { Viewer } from '../people/ensure-person.js';
-import { hashInvitationToken } from './invitation-rows.js';
+import { parseInvitationToken } from './invitation-rows.js';
 
 /**
  * The signed-in person joins the organisation of the link's invitation with its role, and works in
@@ -13,15 +13,16 @@ import { hashInvitationToken } from './invitation-rows.js';
  * member keeps the role they have: accepting again (a second click, two tabs) succeeds and changes nothing else.
  */
 export async function acceptInvitation(db: Database, viewer: Viewer, token: string, now: Date): Promise<OrganizationMembership> {
+  const unknown = () => new AppError('NotFound', 'This invitation link is unknown or has expired. Ask for a new invitation.');
+  const link = parseInvitationToken(token);
+  if (!link) throw unknown();
   return db.transaction(async (tx) => {
     const [invitation] = await tx
       .select()
       .from(invitations)
-      .where(eq(invitations.tokenHash, hashInvitationToken(token)))
+      .where(and(eq(invitations.organizationId, link.organizationId), eq(invitations.tokenHash, link.tokenHash)))
       .for('update');
-    if (!invitation || invitation.expiresAt <= now) {
-      throw new AppError('NotFound', 'This invitation link is unknown or has expired. Ask for a new invitation.');
-    }
+    if (!invitation || invitation.expiresAt <= now) throw unknown();
     if (viewer.email.toLowerCase() !== invitation.email) {
       throw new AppError('Forbidden', `This invitation was sent to ${invitation.email}. Sign in with that address to accept it.`, {
         invitedEmail: invitation.email,
@@ -34,7 +35,7 @@ export async function acceptInvitation(db: Database, viewer: Viewer, token: stri
       .values({ organizationId: invitation.organizationId, personId: viewer.personId, role: invitation.role })
       .onConflictDoNothing()
       .returning({ role: memberships.role });
-    await tx.delete(invitations).where(eq(invitations.id, invitation.id));
+    await tx.delete(invitations).where(and(eq(invitations.organizationId, invitation.organizationId), eq(invitations.id, invitation.id)));
     await tx.update(persons).set({ organizationId: invitation.organizationId }).where(eq(persons.id, viewer.personId));
     if (joined) {
       await recordAudit(tx, {

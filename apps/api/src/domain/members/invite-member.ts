@@ -19,7 +19,7 @@ export type InvitationRequest = { email: string; role: Role };
  * is replaced. Only an owner invites an owner.
  */
 export async function inviteMember(deps: InvitationMailDeps & { db: Database }, viewer: Viewer, input: InvitationRequest, now: Date): Promise<Invitation> {
-  const { token, tokenHash } = newInvitationToken();
+  const { token, tokenHash } = newInvitationToken(viewer.organizationId);
   const expiresAt = invitationExpiry(now);
   const row = await deps.db.transaction(async (tx) => {
     const members = await lockMembers(tx, viewer.organizationId);

@@ -14,7 +14,7 @@ import { lockMembers, managerAmong } from './locked-members.js';
  * link stops working. An expired invitation may be resent too.
  */
 export async function resendInvitation(deps: InvitationMailDeps & { db: Database }, viewer: Viewer, invitationId: string, now: Date): Promise<Invitation> {
-  const { token, tokenHash } = newInvitationToken();
+  const { token, tokenHash } = newInvitationToken(viewer.organizationId);
   const expiresAt = invitationExpiry(now);
   const row = await deps.db.transaction(async (tx) => {
     const role = managerAmong(await lockMembers(tx, viewer.organizationId), viewer);
@@ -28,7 +28,7 @@ export async function resendInvitation(deps: InvitationMailDeps & { db: Database
     const [updated] = await tx
       .update(invitations)
       .set({ tokenHash, expiresAt, invitedBy: viewer.personId })
-      .where(eq(invitations.id, invitationId))
+      .where(and(eq(invitations.organizationId, viewer.organizationId), eq(invitations.id, invitationId)))
       .returning();
     await recordAudit(tx, { organizationId: viewer.organizationId, actor: actorOf(viewer), action: 'member.invitation_resent', target: invitation.email });
     return updated ?? invitation;

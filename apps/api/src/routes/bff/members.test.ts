@@ -68,7 +68,8 @@ describe('invitations', () => {
 
     const [mail] = mailsTo(invitee.email);
     const token = await tokenFor(invitee.email);
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The organisation it was sent from, then 32 random bytes.
+    expect(token).toMatch(new RegExp(`^${owner.organizationId}\\.[A-Za-z0-9_-]{43}$`));
     const { organizationName } = await me(owner);
     expect(mail).toMatchObject({ to: invitee.email, link: `${consoleUrl}/invitations/${token}` });
     expect(mail?.subject).toBe(`${owner.email} invited you to join ${organizationName} on Meterway as a developer`);
@@ -117,6 +118,56 @@ describe('invitations', () => {
     const unknown = await accept(stranger, 'x'.repeat(43));
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().detail).toBe('This invitation link is unknown or has expired. Ask for a new invitation.');
+  });
+
+  it('a token naming another organisation, of another shape or mailed before tokens named one opens nothing (404)', async () => {
+    const invitee = await t.users.signUp();
+    const { invitationId } = (await invite(owner, invitee.email, 'developer')).json();
+    const token = await tokenFor(invitee.email);
+    const secret = token.slice(token.indexOf('.') + 1);
+    const theirs = (await me(invitee)).organizationId;
+    // A link mailed before: 32 random bytes alone, stored as their hash.
+    const older = { token: 'o'.repeat(43), email: `older-${Date.now()}@example.com` };
+    await t.testDb.db.insert(invitations).values({
+      id: randomUUID(),
+      organizationId: owner.organizationId,
+      email: older.email,
+      role: 'developer',
+      tokenHash: sha256(older.token),
+      invitedBy: owner.personId,
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    const olderInvitee = await t.users.signUp({ email: older.email });
+    const refused: [Person, string][] = [
+      [olderInvitee, older.token],
+      [olderInvitee, `${owner.organizationId}.${older.token}`],
+      ...[
+        `${theirs}.${secret}`,
+        `${randomUUID()}.${secret}`,
+        secret,
+        `not-a-uuid.${secret}`,
+        `${owner.organizationId.toUpperCase()}.${secret}`,
+        `${owner.organizationId.replaceAll('-', '')}.${secret}`,
+        `{${owner.organizationId}}.${secret}`,
+        `${owner.organizationId}.`,
+        `${owner.organizationId}`,
+        `.${secret}`,
+        `${token}.${secret}`,
+        `${token} `,
+        `${token}\n`,
+        `${owner.organizationId}.${secret}%00`,
+        `'; select pg_sleep(1); --.${secret}`,
+      ].map((forged): [Person, string] => [invitee, forged]),
+    ];
+    for (const [who, forged] of refused) {
+      const response = await accept(who, forged);
+      expect(response.statusCode, JSON.stringify(forged)).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.json().detail).toBe('This invitation link is unknown or has expired. Ask for a new invitation.');
+    }
+    expect((await me(invitee)).organizationId).toBe(theirs);
+    expect((await members(owner)).invitations).toContainEqual(expect.objectContaining({ invitationId }));
+    expect((await accept(invitee, token)).statusCode).toBe(200);
   });
 
   it('an expired link answers 404 and is no longer listed; inviting the address again replaces it', async () => {
@@ -215,7 +266,7 @@ describe('invitations', () => {
     const member = await t.users.signUp();
     await join(owner, member, 'developer');
     // A second link to the same person, stored before they joined (the one pending invitation per address rules it out since).
-    const token = 'a-second-link-to-a-member';
+    const token = `${owner.organizationId}.a-second-link-to-a-member`;
     const invitationId = randomUUID();
     await t.testDb.db.insert(invitations).values({
       id: invitationId,

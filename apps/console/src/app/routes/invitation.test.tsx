@@ -24,7 +24,8 @@ beforeEach(() => {
 });
 afterEach(() => sessionStorage.clear());
 
-const token = 'inv_tok_9f8e7d6c5b4a';
+// The shape the api mails: the inviting organisation's id, a dot, 32 random bytes in base64url.
+const token = '0b5e3f9a-7c41-4d2e-9a86-3f1c5d7e2b90.q8Vn2xK4pL7sR1tY6wZ3aB5cD9eF0gH2iJ4kM6nO8pQ';
 const joined = buildMembership({ organizationName: 'Difference Engines', role: 'developer' });
 const inJoined = { organizationId: joined.organizationId, organizationName: joined.organizationName, role: joined.role };
 const toast = (title: 'Wooops!' | 'Success!') => screen.findByText(title).then((element) => element.closest('.mantine-Notification-root') as HTMLElement);
