@@ -4,6 +4,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { ports, scaleDir } from './topology.mjs';
 import { readPid, run } from './run.mjs';
+import { haproxyBinary } from './tools.mjs';
 
 const dir = join(scaleDir, 'haproxy');
 const configFile = join(dir, 'haproxy.cfg');
@@ -62,8 +63,8 @@ function config(gateway, instances) {
 export function startHaproxy(gateway, instances) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(configFile, config(gateway, instances));
-  run(['haproxy', '-c', '-q', '-f', configFile]);
-  run(['haproxy', '-D', '-f', configFile, '-p', pidFile]);
+  run([haproxyBinary, '-c', '-q', '-f', configFile]);
+  run([haproxyBinary, '-D', '-f', configFile, '-p', pidFile]);
 }
 
 export const haproxyPid = () => readPid(pidFile);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ports, scaleDir } from './topology.mjs';
 import { database, psql, user } from './postgres.mjs';
 import { asPostgres, giveToPostgres, readPid, run } from './run.mjs';
+import { pgbouncerBinary } from './tools.mjs';
 
 const dir = join(scaleDir, 'pgbouncer');
 const configFile = join(dir, 'pgbouncer.ini');
@@ -44,7 +45,7 @@ export function startPgbouncer(gateway, primary) {
   writeFileSync(configFile, config(gateway, primary));
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n"postgres" ""\n`);
   giveToPostgres(dir);
-  run(asPostgres(['pgbouncer', '-d', configFile]));
+  run(asPostgres([pgbouncerBinary, '-d', configFile]));
 }
 
 /**
