@@ -39,7 +39,7 @@ export const distributedTables: readonly string[] = [
 ];
 
 /** Reference tables: small or rarely written, read by anyone without knowing an organisation. */
-export const referenceTables: readonly string[] = ['organizations', 'persons', 'feedback', 'payment_events', 'secrets'];
+export const referenceTables: readonly string[] = ['organizations', 'persons', 'feedback', 'payment_events', 'payment_objects', 'secrets'];
 
 const byIdAlone = (where: string) => `looked up by id alone (${where}): those statements must carry the organisation before the key can lead with it`;
 const keyedByKey = (writer: string) =>
@@ -65,13 +65,4 @@ export const knownExceptions: Readonly<Record<string, string>> = {
     'accepting finds an invitation by its mailed token alone (accept-invitation.ts): the link carries the organisation and the key becomes (organization_id, token_hash)',
   'invitations: unique invitations_pkey (id) without organization_id': byIdAlone('accept-invitation.ts, resend-invitation.ts'),
   'reservations: unique reservations_pkey (id) without organization_id': byIdAlone('settlement.ts release, forwarded.ts'),
-  'auto_top_up_charges: unique auto_top_up_charges_pkey (id) without organization_id': byIdAlone(
-    'process-charges.ts, charges.ts, stripe-saved-cards.ts, stripe-auto-top-up-events.ts, whose payment intents carry organization_id in metadata',
-  ),
-  'auto_top_up_charges: unique auto_top_up_charges_payment_intent (payment_intent_id) without organization_id':
-    'becomes (organization_id, payment_intent_id): the payment intent names the organisation in its metadata',
-  'checkout_sessions: unique checkout_sessions_pkey (id) without organization_id':
-    'Stripe webhooks find a session by its cs_ id alone (checkout-sessions.ts findCheckout); the session carries organizationId in metadata and client_reference_id',
-  'checkout_sessions: unique checkout_sessions_payment_intent (payment_intent_id) without organization_id':
-    'refund and dispute events find the top-up by payment intent alone (stripe-charge-events.ts): a reference directory payment_objects (provider, id → organization_id) serves it',
 };
