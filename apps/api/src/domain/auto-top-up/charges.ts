@@ -36,10 +36,7 @@ export async function recordChargePayment<T extends { provider: 'stripe' | 'sand
  * failure left it (off, with its reason) until someone turns it on. `receiptUrl` is the provider's
  * receipt of the payment, where it gives one. False when already succeeded.
  */
-export async function markChargeSucceeded(
-  db: Database,
-  input: ChargeKey & { paymentIntentId?: string; receiptUrl?: string; now: Date },
-): Promise<boolean> {
+export async function markChargeSucceeded(db: Database, input: ChargeKey & { paymentIntentId?: string; receiptUrl?: string; now: Date }): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [charge] = await tx
       .update(autoTopUpCharges)

@@ -93,7 +93,13 @@ async function starterOf(tx: Database, personId: string | null): Promise<Actor> 
 }
 
 /** A terminal failure (declined, expired): only an open session moves, so nothing undoes a success. */
-export async function markClosed(db: Database, key: CheckoutKey, status: Exclude<CheckoutStatus, 'IN_PROGRESS' | 'SUCCEEDED'>, now: Date, failureMessage?: string) {
+export async function markClosed(
+  db: Database,
+  key: CheckoutKey,
+  status: Exclude<CheckoutStatus, 'IN_PROGRESS' | 'SUCCEEDED'>,
+  now: Date,
+  failureMessage?: string,
+) {
   const updated = await db
     .update(checkoutSessions)
     .set({ status, updatedAt: now, completedAt: now, failureMessage: failureMessage ?? null })

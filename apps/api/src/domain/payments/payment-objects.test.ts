@@ -79,6 +79,6 @@ describe('payment_objects', () => {
     expect(directory.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
       { provider: 'stripe', id: 'pi_backfill_top_up', organizationId },
       { provider: 'sandbox', id: `pi_sandbox_${chargeId}`, organizationId },
-    ].sort((a, b) => a.id.localeCompare(b.id)));
+    ]);
   });
 });

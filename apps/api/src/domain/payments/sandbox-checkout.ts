@@ -68,7 +68,14 @@ export async function confirmSandboxCheckout(
   if (card.outcome === 'save') {
     // Nothing is charged, so nothing waits for a webhook: the card is saved now.
     const { brand, last4 } = card;
-    const saved = await saveCard(db, { organizationId: session.organizationId, checkoutSessionId: session.id, paymentMethodId: sandboxPaymentMethodId(card.offSession), brand, last4, now: input.now });
+    const saved = await saveCard(db, {
+      organizationId: session.organizationId,
+      checkoutSessionId: session.id,
+      paymentMethodId: sandboxPaymentMethodId(card.offSession),
+      brand,
+      last4,
+      now: input.now,
+    });
     if (!saved) throw new AppError('Conflict', 'This checkout session is no longer open. Start a new top-up.');
     return;
   }

@@ -53,7 +53,13 @@ const cents = (amount: number) => BigInt(amount) * nanosPerCent;
 async function topUpNotice(deps: Deps, event: ChargeEvent, charge: Stripe.Charge) {
   const topUp = await topUpOf(deps, charge);
   if (!topUp) return undefined;
-  return { provider: 'stripe' as const, eventId: event.id, organizationId: topUp.organizationId, checkoutSessionId: topUp.id, chargedNanos: cents(charge.amount) };
+  return {
+    provider: 'stripe' as const,
+    eventId: event.id,
+    organizationId: topUp.organizationId,
+    checkoutSessionId: topUp.id,
+    chargedNanos: cents(charge.amount),
+  };
 }
 
 /** Won (or an inquiry closed, or prevented: no money left) gives back; lost keeps; anything else is still open. */

@@ -263,7 +263,9 @@ describe('Stripe off-session charges: payment_intent webhooks', () => {
     expect(await t.testDb.db.select().from(paymentEvents).where(eq(paymentEvents.id, forged.id))).toEqual([]);
     // The event names the right organisation, but Stripe's own copy of the payment names another: not this charge's money.
     intent.metadata = { ...intent.metadata, organization_id: other.organizationId };
-    await expectReceived(fake.event('payment_intent.succeeded', intent.id, { metadata: { auto_top_up_charge_id: charge.id, organization_id: user.organizationId } }));
+    await expectReceived(
+      fake.event('payment_intent.succeeded', intent.id, { metadata: { auto_top_up_charge_id: charge.id, organization_id: user.organizationId } }),
+    );
     intent.metadata = { ...intent.metadata, organization_id: user.organizationId };
     expect(await creditsOf(charge.id)).toHaveLength(0);
     expect([await balanceOf(user), await balanceOf(other)]).toEqual([0, 0]);

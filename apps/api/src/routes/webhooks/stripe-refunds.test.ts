@@ -33,7 +33,10 @@ async function credit(cookie: string) {
 }
 
 const directoryOf = (paymentIntentId: string) =>
-  t.testDb.db.select({ provider: paymentObjects.provider, organizationId: paymentObjects.organizationId }).from(paymentObjects).where(eq(paymentObjects.id, paymentIntentId));
+  t.testDb.db
+    .select({ provider: paymentObjects.provider, organizationId: paymentObjects.organizationId })
+    .from(paymentObjects)
+    .where(eq(paymentObjects.id, paymentIntentId));
 
 async function entries(organizationId: string) {
   const rows = await t.testDb.db.select().from(creditEntries).where(eq(creditEntries.organizationId, organizationId)).orderBy(creditEntries.createdAt);
