@@ -17,16 +17,9 @@ export const chargeByKey = (key: ChargeKey) => and(eq(autoTopUpCharges.organizat
 const paymentIntentOf = (paymentIntentId: string | undefined) =>
   paymentIntentId === undefined ? {} : { paymentIntentId: sql`coalesce(${autoTopUpCharges.paymentIntentId}, ${paymentIntentId})` };
 
-/**
- * Records the charge's payment (now set on the row) in payment_objects, in the transaction that set
- * it; returns the charge.
- */
-export async function recordChargePayment<T extends { provider: 'stripe' | 'sandbox'; organizationId: string; paymentIntentId: string | null }>(
-  tx: Database,
-  charge: T,
-): Promise<T> {
+/** Records the charge's payment (now set on the row) in payment_objects, in the transaction that set it. */
+export async function recordChargePayment(tx: Database, charge: typeof autoTopUpCharges.$inferSelect): Promise<void> {
   if (charge.paymentIntentId) await recordPaymentObject(tx, { provider: charge.provider, id: charge.paymentIntentId, organizationId: charge.organizationId });
-  return charge;
 }
 
 /**

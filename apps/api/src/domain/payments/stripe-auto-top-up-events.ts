@@ -1,8 +1,7 @@
 import type { Database } from '@meterway/db';
-import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { autoTopUpCharges } from '../../db/schema/index.js';
-import { markChargeFailed, markChargeSucceeded } from '../auto-top-up/charges.js';
+import { chargeByKey, markChargeFailed, markChargeSucceeded } from '../auto-top-up/charges.js';
 import { saveCard } from '../auto-top-up/save-card.js';
 import { nanosPerCent } from '../money.js';
 import { type CheckoutKey, markClosed } from './checkout-sessions.js';
@@ -56,10 +55,7 @@ export async function applyStripePaymentIntentEvent(deps: Deps, event: PaymentIn
   const chargeId = event.data.object.metadata?.auto_top_up_charge_id;
   const organizationId = organizationIdOf(event.data.object.metadata?.organization_id);
   if (!chargeId || !uuid.test(chargeId) || !organizationId) return 'ignored';
-  const [charge] = await deps.db
-    .select()
-    .from(autoTopUpCharges)
-    .where(and(eq(autoTopUpCharges.organizationId, organizationId), eq(autoTopUpCharges.id, chargeId)));
+  const [charge] = await deps.db.select().from(autoTopUpCharges).where(chargeByKey({ organizationId, chargeId }));
   if (!charge || charge.provider !== 'stripe') return 'ignored';
   if (await alreadyHandled(deps.db, event.id)) return 'duplicate';
 
