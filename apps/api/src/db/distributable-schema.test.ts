@@ -2,7 +2,7 @@ import { type Database } from '@meterway/db';
 import { setupTestDb } from '@meterway/db/testing';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { distributedTables, distributionColumn, knownExceptions, referenceTables } from './distribution.js';
+import { distributedTables, distributionColumn, referenceTables } from './distribution.js';
 import { migrations, schema } from './index.js';
 
 type Db = Database<typeof schema>;
@@ -92,16 +92,7 @@ describe('the app schema distributes by organisation (docs/scaling.md)', () => {
     expect(tables, 'every table of the app schema, and only those, is placed in distribution.ts').toEqual([...placed].sort());
   });
 
-  it('keeps the organisation in every distributed key, unique index and foreign key, but for the known exceptions', async () => {
-    const violations = await violationsOf(testDb.db);
-    const excepted = Object.keys(knownExceptions);
-    expect(
-      violations.filter((violation) => !excepted.includes(violation)),
-      'new violations: add organization_id to the key (or place the table as a reference table)',
-    ).toEqual([]);
-    expect(
-      excepted.filter((exception) => !violations.includes(exception)),
-      'exceptions that no longer occur: remove them from distribution.ts and docs/scaling.md',
-    ).toEqual([]);
+  it('keeps the organisation in every distributed key, unique index and foreign key', async () => {
+    expect(await violationsOf(testDb.db), 'add organization_id to the key, or place the table as a reference table').toEqual([]);
   });
 });

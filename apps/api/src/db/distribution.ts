@@ -39,22 +39,4 @@ export const distributedTables: readonly string[] = [
 ];
 
 /** Reference tables: small or rarely written, read by anyone without knowing an organisation. */
-export const referenceTables: readonly string[] = ['organizations', 'persons', 'feedback', 'payment_events', 'secrets', 'key_values'];
-
-const byIdAlone = (where: string) => `looked up by id alone (${where}): those statements must carry the organisation before the key can lead with it`;
-
-/**
- * Violations the schema still has, each with the work that removes it (docs/scaling.md, "What is
- * left"). The test fails on any violation not listed here and on any listed that no longer occurs.
- */
-export const knownExceptions: Readonly<Record<string, string>> = {
-  'auto_top_up_charges: unique auto_top_up_charges_pkey (id) without organization_id': byIdAlone(
-    'process-charges.ts, charges.ts, stripe-saved-cards.ts, stripe-auto-top-up-events.ts, whose payment intents carry organization_id in metadata',
-  ),
-  'auto_top_up_charges: unique auto_top_up_charges_payment_intent (payment_intent_id) without organization_id':
-    'becomes (organization_id, payment_intent_id): the payment intent names the organisation in its metadata',
-  'checkout_sessions: unique checkout_sessions_pkey (id) without organization_id':
-    'Stripe webhooks find a session by its cs_ id alone (checkout-sessions.ts findCheckout); the session carries organizationId in metadata and client_reference_id',
-  'checkout_sessions: unique checkout_sessions_payment_intent (payment_intent_id) without organization_id':
-    'refund and dispute events find the top-up by payment intent alone (stripe-charge-events.ts): a reference directory payment_objects (provider, id → organization_id) serves it',
-};
+export const referenceTables: readonly string[] = ['organizations', 'persons', 'feedback', 'payment_events', 'payment_objects', 'secrets', 'key_values'];

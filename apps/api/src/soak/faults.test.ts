@@ -124,6 +124,9 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
       mode: 'payment',
       line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 2500, product_data: { name: 'Usage credit' } } }],
       return_url: 'https://console.example.com/add-credits',
+      // As stripe-provider.ts names the organisation, which the webhook finds the session under.
+      metadata: { organizationId: account.organizationId },
+      client_reference_id: account.organizationId,
     });
     await recordCheckout(stack.db.db, {
       id: session.id,

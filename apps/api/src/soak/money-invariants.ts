@@ -21,7 +21,9 @@ const rows = async <Row>(db: Database, query: SQL) => rowsOf<Row>(await db.execu
  * - every completion with a cost is charged exactly once, for exactly its cost less what the
  *   credit could not pay of an over-hold report, to its own organisation, and no usage charge
  *   lacks its completion;
- * - every paid checkout is credited exactly once, for its amount, and nothing else is.
+ * - every paid checkout is credited exactly once, for its amount, to its own organisation, and
+ *   nothing else is; every payment intent recorded on a top-up or an auto top-up charge is in
+ *   payment_objects under that organisation (where refunds and disputes find it).
  * `settled`: nothing is in flight any more, so no reservation may remain and nothing may be held.
  */
 export async function checkMoney(db: Database, options: { settled?: boolean } = {}): Promise<InvariantReport> {
@@ -155,8 +157,9 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
       const checkouts = await rows<{ id: string; status: string; credit: string; entries: number; credited: string }>(
         tx,
         sql`select s.id, s.status, s.credit_nanos::text as credit, count(e.id)::int as entries, coalesce(sum(e.amount_nanos), 0)::text as credited
-        from app.checkout_sessions s left join app.credit_entries e on e.kind = 'top_up' and e.reference = s.id
-        group by s.id, s.status, s.credit_nanos`,
+        from app.checkout_sessions s
+        left join app.credit_entries e on e.organization_id = s.organization_id and e.kind = 'top_up' and e.reference = s.id
+        group by s.organization_id, s.id, s.status, s.credit_nanos`,
       );
       for (const checkout of checkouts) {
         const paid = checkout.status === 'SUCCEEDED';
@@ -165,6 +168,21 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
           () => `checkout ${checkout.id} (${checkout.status}, ${checkout.credit}): ${checkout.entries} top-up(s) totalling ${checkout.credited}`,
         ]);
       }
+
+      const undirected = await rows<{ source: string; id: string; payment: string }>(
+        tx,
+        sql`select 'checkout_sessions' as source, s.id, s.payment_intent_id as payment from app.checkout_sessions s
+            where s.payment_intent_id is not null and not exists (select from app.payment_objects p
+              where p.provider = s.provider and p.id = s.payment_intent_id and p.organization_id = s.organization_id)
+          union all
+          select 'auto_top_up_charges', c.id::text, c.payment_intent_id from app.auto_top_up_charges c
+            where c.payment_intent_id is not null and not exists (select from app.payment_objects p
+              where p.provider = c.provider and p.id = c.payment_intent_id and p.organization_id = c.organization_id)`,
+      );
+      checks.push([
+        undirected.length === 0,
+        () => `payments missing from payment_objects: ${undirected.map((row) => `${row.source} ${row.id} (${row.payment})`).join(', ')}`,
+      ]);
 
       if (options.settled) {
         const [open] = await rows<{ count: number }>(tx, sql`select count(*)::int as count from app.reservations`);

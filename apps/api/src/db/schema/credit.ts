@@ -92,7 +92,7 @@ export type CheckoutStatus = 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED';
 export const checkoutSessions = appSchema.table(
   'checkout_sessions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -127,12 +127,13 @@ export const checkoutSessions = appSchema.table(
     completedAt: at('completed_at'),
   },
   (table) => [
-    // What a dispute refers to its top-up by, with its organisation; the primary key stays (id) until Stripe's events are found by organisation.
-    uniqueIndex('checkout_sessions_organization_key').on(table.organizationId, table.id),
+    // Stripe's events name the organisation (metadata), refunds and disputes through payment_objects (migration 0025).
+    primaryKey({ columns: [table.organizationId, table.id] }),
     index('checkout_sessions_organization').on(table.organizationId, table.createdAt),
     index('checkout_sessions_open').on(table.status, table.expiresAt),
+    // Unique everywhere by payment_objects' key, written with it.
     uniqueIndex('checkout_sessions_payment_intent')
-      .on(table.paymentIntentId)
+      .on(table.organizationId, table.paymentIntentId)
       .where(sql`${table.paymentIntentId} IS NOT NULL`),
   ],
 );
@@ -248,7 +249,7 @@ export type AutoTopUpChargeStatus = 'pending' | 'processing' | 'succeeded' | 'fa
 export const autoTopUpCharges = appSchema.table(
   'auto_top_up_charges',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
@@ -264,6 +265,8 @@ export const autoTopUpCharges = appSchema.table(
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (table) => [
+    // Its payment intent's metadata names the organisation beside the charge (stripe-saved-cards.ts).
+    primaryKey({ columns: [table.organizationId, table.id] }),
     index('auto_top_up_charges_organization').on(table.organizationId, table.createdAt),
     index('auto_top_up_charges_open')
       .on(table.status, table.updatedAt)
@@ -271,8 +274,9 @@ export const autoTopUpCharges = appSchema.table(
     index('auto_top_up_charges_unmailed')
       .on(table.updatedAt)
       .where(sql`${table.status} = 'failed' AND ${table.failureMailedAt} IS NULL`),
+    // Unique everywhere by payment_objects' key, written with it.
     uniqueIndex('auto_top_up_charges_payment_intent')
-      .on(table.paymentIntentId)
+      .on(table.organizationId, table.paymentIntentId)
       .where(sql`${table.paymentIntentId} IS NOT NULL`),
   ],
 );

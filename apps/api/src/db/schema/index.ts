@@ -18,6 +18,7 @@ export {
   paymentDisputes,
   paymentEvents,
 } from './credit.js';
+export { paymentObjects } from './payment-objects.js';
 export type { AutoTopUpChargeStatus, CheckoutStatus, CreditEntryKind, DisputeStatus } from './credit.js';
 export { callerHours, callerSpend, keySpend, rateWindows, reservations } from './metering.js';
 export { usageDaily } from './usage-daily.js';

@@ -41,8 +41,8 @@ const now = new Date();
 describe('markChargeSucceeded', () => {
   it('credits the charge once, however often the success is told', async () => {
     const { organizationId, chargeId } = await claimedCharge();
-    expect(await markChargeSucceeded(db(), { chargeId, paymentIntentId: 'pi_1', now })).toBe(true);
-    expect(await markChargeSucceeded(db(), { chargeId, paymentIntentId: 'pi_1', now })).toBe(false);
+    expect(await markChargeSucceeded(db(), { organizationId, chargeId, paymentIntentId: 'pi_1', now })).toBe(true);
+    expect(await markChargeSucceeded(db(), { organizationId, chargeId, paymentIntentId: 'pi_1', now })).toBe(false);
     expect(await statusOf(chargeId)).toMatchObject({ status: 'succeeded', paymentIntentId: 'pi_1' });
     const credited = (await entriesOf(organizationId)).filter((entry) => entry.kind === 'auto_top_up');
     expect(credited).toMatchObject([{ amountNanos: 20_000_000_000n, reference: chargeId, balanceAfterNanos: 22_000_000_000n }]);
@@ -53,9 +53,9 @@ describe('markChargeSucceeded', () => {
 
   it('wins over an earlier failure, which cannot undo it', async () => {
     const { organizationId, chargeId } = await claimedCharge();
-    expect(await markChargeFailed(db(), { chargeId, message: 'Your card was declined.', now })).toBe(true);
-    expect(await markChargeSucceeded(db(), { chargeId, now })).toBe(true);
-    expect(await markChargeFailed(db(), { chargeId, message: 'Your card was declined.', now })).toBe(false);
+    expect(await markChargeFailed(db(), { organizationId, chargeId, message: 'Your card was declined.', now })).toBe(true);
+    expect(await markChargeSucceeded(db(), { organizationId, chargeId, now })).toBe(true);
+    expect(await markChargeFailed(db(), { organizationId, chargeId, message: 'Your card was declined.', now })).toBe(false);
     expect((await statusOf(chargeId)).status).toBe('succeeded');
     expect((await entriesOf(organizationId)).filter((entry) => entry.kind === 'auto_top_up')).toHaveLength(1);
   });
@@ -65,7 +65,7 @@ describe('markChargeFailed', () => {
   it('turns auto top-up off with the reason and disarms it', async () => {
     const { organizationId, chargeId } = await claimedCharge();
     await db().update(creditBalances).set({ autoTopUpBelowNanos: 5_000_000_000n }).where(eq(creditBalances.organizationId, organizationId));
-    expect(await markChargeFailed(db(), { chargeId, paymentIntentId: 'pi_2', message: 'Your card was declined.', now })).toBe(true);
+    expect(await markChargeFailed(db(), { organizationId, chargeId, paymentIntentId: 'pi_2', message: 'Your card was declined.', now })).toBe(true);
     expect(await statusOf(chargeId)).toMatchObject({
       status: 'failed',
       failureMessage: 'Your card was declined.',
@@ -81,13 +81,13 @@ describe('markChargeFailed', () => {
 describe('saveCard', () => {
   it('saves the card of a setup session once, keeping the reason auto top-up turned off', async () => {
     const { organizationId, chargeId } = await claimedCharge();
-    await markChargeFailed(db(), { chargeId, message: 'Your card was declined.', now });
+    await markChargeFailed(db(), { organizationId, chargeId, message: 'Your card was declined.', now });
     const id = `cs_${randomUUID()}`;
     await db()
       .insert(checkoutSessions)
       .values({ id, organizationId, provider: 'sandbox', mode: 'setup', creditNanos: 0n, expiresAt: new Date(Date.now() + 60_000) });
-    expect(await saveCard(db(), { checkoutSessionId: id, paymentMethodId: 'pm_new', brand: 'mastercard', last4: '4444', now })).toBe(true);
-    expect(await saveCard(db(), { checkoutSessionId: id, paymentMethodId: 'pm_other', brand: 'visa', last4: '0000', now })).toBe(false);
+    expect(await saveCard(db(), { organizationId, checkoutSessionId: id, paymentMethodId: 'pm_new', brand: 'mastercard', last4: '4444', now })).toBe(true);
+    expect(await saveCard(db(), { organizationId, checkoutSessionId: id, paymentMethodId: 'pm_other', brand: 'visa', last4: '0000', now })).toBe(false);
     expect(await settingsOf(organizationId)).toMatchObject({
       enabled: false,
       paymentMethodId: 'pm_new',
@@ -104,12 +104,12 @@ describe('saveCard', () => {
     await db()
       .insert(checkoutSessions)
       .values({ id: payment, organizationId, provider: 'sandbox', creditNanos: 5_000_000_000n, expiresAt: new Date(Date.now() + 60_000) });
-    expect(await saveCard(db(), { checkoutSessionId: payment, paymentMethodId: 'pm_x', brand: 'visa', last4: '4242', now })).toBe(false);
+    expect(await saveCard(db(), { organizationId, checkoutSessionId: payment, paymentMethodId: 'pm_x', brand: 'visa', last4: '4242', now })).toBe(false);
     const setup = `cs_${randomUUID()}`;
     await db()
       .insert(checkoutSessions)
       .values({ id: setup, organizationId, provider: 'sandbox', mode: 'setup', creditNanos: 0n, expiresAt: new Date(Date.now() + 60_000) });
-    expect(await saveCard(db(), { checkoutSessionId: setup, paymentMethodId: 'pm_x', brand: 'visa', last4: '4242', now })).toBe(true);
+    expect(await saveCard(db(), { organizationId, checkoutSessionId: setup, paymentMethodId: 'pm_x', brand: 'visa', last4: '4242', now })).toBe(true);
     expect(await settingsOf(organizationId)).toMatchObject({
       enabled: false,
       thresholdNanos: 5_000_000_000n,

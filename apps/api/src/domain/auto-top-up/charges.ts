@@ -5,11 +5,22 @@ import { recordAudit, systemActor } from '../audit/record-audit.js';
 import { postEntry } from '../credit/ledger.js';
 import { dollarsText, recordCreditAudit } from '../credit/record-credit-audit.js';
 import { nanosToDollars } from '../money.js';
+import { recordPaymentObject } from '../payments/payment-objects.js';
 import { emitEvent } from '../webhooks/emit-event.js';
 
-/** Keeps a payment id already known (the unique index allows one charge per payment). */
+/** An auto top-up charge is named by its organisation and its id (the table's key, migration 0025). */
+export type ChargeKey = { organizationId: string; chargeId: string };
+
+export const chargeByKey = (key: ChargeKey) => and(eq(autoTopUpCharges.organizationId, key.organizationId), eq(autoTopUpCharges.id, key.chargeId));
+
+/** Keeps a payment id already known (one charge per payment: the unique index within the organisation, payment_objects across them). */
 const paymentIntentOf = (paymentIntentId: string | undefined) =>
   paymentIntentId === undefined ? {} : { paymentIntentId: sql`coalesce(${autoTopUpCharges.paymentIntentId}, ${paymentIntentId})` };
+
+/** Records the charge's payment (now set on the row) in payment_objects, in the transaction that set it. */
+export async function recordChargePayment(tx: Database, charge: typeof autoTopUpCharges.$inferSelect): Promise<void> {
+  if (charge.paymentIntentId) await recordPaymentObject(tx, { provider: charge.provider, id: charge.paymentIntentId, organizationId: charge.organizationId });
+}
 
 /**
  * The provider took the money: the charge becomes succeeded and the organisation is credited once
@@ -18,10 +29,7 @@ const paymentIntentOf = (paymentIntentId: string | undefined) =>
  * failure left it (off, with its reason) until someone turns it on. `receiptUrl` is the provider's
  * receipt of the payment, where it gives one. False when already succeeded.
  */
-export async function markChargeSucceeded(
-  db: Database,
-  input: { chargeId: string; paymentIntentId?: string; receiptUrl?: string; now: Date },
-): Promise<boolean> {
+export async function markChargeSucceeded(db: Database, input: ChargeKey & { paymentIntentId?: string; receiptUrl?: string; now: Date }): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [charge] = await tx
       .update(autoTopUpCharges)
@@ -32,9 +40,10 @@ export async function markChargeSucceeded(
         ...paymentIntentOf(input.paymentIntentId),
         ...(input.receiptUrl === undefined ? {} : { receiptUrl: input.receiptUrl }),
       })
-      .where(and(eq(autoTopUpCharges.id, input.chargeId), ne(autoTopUpCharges.status, 'succeeded')))
+      .where(and(chargeByKey(input), ne(autoTopUpCharges.status, 'succeeded')))
       .returning();
     if (!charge) return false;
+    await recordChargePayment(tx, charge);
     const posted = await postEntry(tx, { organizationId: charge.organizationId, kind: 'auto_top_up', amountNanos: charge.amountNanos, reference: charge.id });
     if (posted.posted) {
       await recordCreditAudit(tx, {
@@ -57,14 +66,15 @@ export async function markChargeSucceeded(
  * again; the failure is mailed later (failure_mailed_at). The balance row is locked before the
  * settings row, in the order the settings' save takes them.
  */
-export async function markChargeFailed(db: Database, input: { chargeId: string; paymentIntentId?: string; message: string; now: Date }): Promise<boolean> {
+export async function markChargeFailed(db: Database, input: ChargeKey & { paymentIntentId?: string; message: string; now: Date }): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [charge] = await tx
       .update(autoTopUpCharges)
       .set({ status: 'failed', failureMessage: input.message, updatedAt: input.now, ...paymentIntentOf(input.paymentIntentId) })
-      .where(and(eq(autoTopUpCharges.id, input.chargeId), inArray(autoTopUpCharges.status, ['pending', 'processing'])))
+      .where(and(chargeByKey(input), inArray(autoTopUpCharges.status, ['pending', 'processing'])))
       .returning();
     if (!charge) return false;
+    await recordChargePayment(tx, charge);
     await tx.update(creditBalances).set({ autoTopUpBelowNanos: null, updatedAt: input.now }).where(eq(creditBalances.organizationId, charge.organizationId));
     await emitEvent(tx, {
       organizationId: charge.organizationId,

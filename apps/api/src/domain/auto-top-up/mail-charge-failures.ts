@@ -31,11 +31,11 @@ export async function mailChargeFailures(
   now: Date,
 ): Promise<{ mailed: number; errors: unknown[] }> {
   const result = { mailed: 0, errors: [] as unknown[] };
-  const unmailed = rowsOf<{ id: string }>(
+  const unmailed = rowsOf<{ organization_id: string; id: string }>(
     await deps.db.execute(sql`
-      select id from app.auto_top_up_charges where status = 'failed' and failure_mailed_at is null order by updated_at limit 50`),
+      select organization_id, id from app.auto_top_up_charges where status = 'failed' and failure_mailed_at is null order by updated_at limit 50`),
   );
-  for (const { id } of unmailed) {
+  for (const { organization_id: organizationId, id } of unmailed) {
     try {
       const sent = await deps.db.transaction(async (tx) => {
         const [row] = rowsOf<FailureRow>(
@@ -46,7 +46,7 @@ export async function mailChargeFailures(
             from app.auto_top_up_charges c
             join app.organizations o on o.id = c.organization_id
             left join app.auto_top_ups a on a.organization_id = c.organization_id
-            where c.id = ${id} and c.status = 'failed' and c.failure_mailed_at is null
+            where c.organization_id = ${organizationId} and c.id = ${id} and c.status = 'failed' and c.failure_mailed_at is null
             for update of c skip locked`),
         );
         if (!row) return false;
@@ -61,7 +61,9 @@ export async function mailChargeFailures(
             consoleUrl: deps.consoleUrl,
           }),
         );
-        await tx.execute(sql`update app.auto_top_up_charges set failure_mailed_at = ${now.toISOString()}::timestamptz where id = ${id}`);
+        await tx.execute(
+          sql`update app.auto_top_up_charges set failure_mailed_at = ${now.toISOString()}::timestamptz where organization_id = ${organizationId} and id = ${id}`,
+        );
         return true;
       });
       if (sent) result.mailed += 1;

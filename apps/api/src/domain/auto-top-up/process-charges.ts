@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { autoTopUpCharges, autoTopUps } from '../../db/schema/index.js';
 import { rowsOf } from '../metering/sql-values.js';
 import type { PaymentProvider } from '../payments/payment-provider.js';
-import { markChargeFailed, markChargeSucceeded } from './charges.js';
+import { chargeByKey, markChargeFailed, markChargeSucceeded, recordChargePayment } from './charges.js';
 import { mailChargeFailures } from './mail-charge-failures.js';
 
 export type AutoTopUpDeps = { db: Database; payments: PaymentProvider; mailer: Mailer; consoleUrl: string };
@@ -24,29 +24,30 @@ async function claimCharges(db: Database, now: Date): Promise<Claimed[]> {
   const result = await db.execute(sql`
     update app.auto_top_up_charges as c set status = 'processing', updated_at = ${now.toISOString()}::timestamptz
     from (
-      select id from app.auto_top_up_charges
+      select organization_id, id from app.auto_top_up_charges
       where (status = 'pending' or (status = 'processing' and updated_at < ${stuckBefore.toISOString()}::timestamptz))
       order by created_at limit ${batchSize}
       for update skip locked
     ) as picked
-    where c.id = picked.id
+    where c.organization_id = picked.organization_id and c.id = picked.id
     returning c.id, c.organization_id, c.provider, c.amount_nanos::text`);
   return rowsOf<Claimed>(result);
 }
 
 /** Charges one claimed charge with the saved card; a provider still working on it answers by webhook later. */
 async function charge(deps: AutoTopUpDeps, claimed: Claimed, now: Date): Promise<'succeeded' | 'failed' | 'processing'> {
+  const key = { organizationId: claimed.organization_id, chargeId: claimed.id };
   const [card] = await deps.db
     .select({ paymentMethodId: autoTopUps.paymentMethodId })
     .from(autoTopUps)
     .where(eq(autoTopUps.organizationId, claimed.organization_id));
   if (!card?.paymentMethodId) {
-    await markChargeFailed(deps.db, { chargeId: claimed.id, message: 'There is no saved card to charge. Save a card again.', now });
+    await markChargeFailed(deps.db, { ...key, message: 'There is no saved card to charge. Save a card again.', now });
     return 'failed';
   }
   // A card saved with another provider (the sandbox's, before Stripe was configured) cannot be charged here.
   if (claimed.provider !== deps.payments.name) {
-    await markChargeFailed(deps.db, { chargeId: claimed.id, message: 'The saved card was saved with another payment provider. Save a card again.', now });
+    await markChargeFailed(deps.db, { ...key, message: 'The saved card was saved with another payment provider. Save a card again.', now });
     return 'failed';
   }
   const outcome = await deps.payments.chargeSavedCard({
@@ -56,20 +57,24 @@ async function charge(deps: AutoTopUpDeps, claimed: Claimed, now: Date): Promise
     paymentMethodId: card.paymentMethodId,
   });
   if (outcome.outcome === 'succeeded') {
-    await markChargeSucceeded(deps.db, { chargeId: claimed.id, paymentIntentId: outcome.paymentIntentId, now });
+    await markChargeSucceeded(deps.db, { ...key, paymentIntentId: outcome.paymentIntentId, now });
   } else if (outcome.outcome === 'failed') {
     await markChargeFailed(deps.db, {
-      chargeId: claimed.id,
+      ...key,
       message: outcome.message,
       now,
       ...(outcome.paymentIntentId ? { paymentIntentId: outcome.paymentIntentId } : {}),
     });
   } else {
-    // The webhook finds the charge by its payment.
-    await deps.db
-      .update(autoTopUpCharges)
-      .set({ paymentIntentId: sql`coalesce(${autoTopUpCharges.paymentIntentId}, ${outcome.paymentIntentId})` })
-      .where(eq(autoTopUpCharges.id, claimed.id));
+    // The charge knows its payment (a resend reads it back), recorded in payment_objects with it.
+    await deps.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(autoTopUpCharges)
+        .set({ paymentIntentId: sql`coalesce(${autoTopUpCharges.paymentIntentId}, ${outcome.paymentIntentId})` })
+        .where(chargeByKey(key))
+        .returning();
+      if (updated) await recordChargePayment(tx, updated);
+    });
   }
   return outcome.outcome;
 }

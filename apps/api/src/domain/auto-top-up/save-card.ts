@@ -13,13 +13,20 @@ import { dollarsToNanos } from '../money.js';
  */
 export async function saveCard(
   db: Database,
-  input: { checkoutSessionId: string; paymentMethodId: string; brand: string; last4: string; now: Date },
+  input: { organizationId: string; checkoutSessionId: string; paymentMethodId: string; brand: string; last4: string; now: Date },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [session] = await tx
       .update(checkoutSessions)
       .set({ status: 'SUCCEEDED', updatedAt: input.now, completedAt: input.now, failureMessage: null })
-      .where(and(eq(checkoutSessions.id, input.checkoutSessionId), eq(checkoutSessions.mode, 'setup'), ne(checkoutSessions.status, 'SUCCEEDED')))
+      .where(
+        and(
+          eq(checkoutSessions.organizationId, input.organizationId),
+          eq(checkoutSessions.id, input.checkoutSessionId),
+          eq(checkoutSessions.mode, 'setup'),
+          ne(checkoutSessions.status, 'SUCCEEDED'),
+        ),
+      )
       .returning();
     if (!session) return false;
     const card = {

@@ -4,8 +4,14 @@ import { type CheckoutStatus, checkoutSessions, persons } from '../../db/schema/
 import { type Actor, systemActor } from '../audit/record-audit.js';
 import { postEntry } from '../credit/ledger.js';
 import { recordCreditAudit } from '../credit/record-credit-audit.js';
+import { recordPaymentObject } from './payment-objects.js';
 
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+
+/** A checkout session is named by its organisation and its id (the table's key, migration 0025). */
+export type CheckoutKey = { organizationId: string; id: string };
+
+const byKey = (key: CheckoutKey) => and(eq(checkoutSessions.organizationId, key.organizationId), eq(checkoutSessions.id, key.id));
 
 export async function recordCheckout(
   db: Database,
@@ -24,8 +30,9 @@ export async function recordCheckout(
   await db.insert(checkoutSessions).values({ ...session, clientSecretHash: session.clientSecretHash ?? null, startedBy: session.startedBy ?? null });
 }
 
-export async function findCheckout(db: Database, id: string): Promise<CheckoutSession | undefined> {
-  const [session] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+/** The session of this organisation with this id; none when the id is another organisation's (or no one's). */
+export async function findCheckout(db: Database, key: CheckoutKey): Promise<CheckoutSession | undefined> {
+  const [session] = await db.select().from(checkoutSessions).where(byKey(key)).limit(1);
   return session;
 }
 
@@ -34,13 +41,14 @@ export async function findCheckout(db: Database, id: string): Promise<CheckoutSe
  * wins over an earlier FAILED or EXPIRED (a paid completion is authoritative, whatever order the
  * provider's notifications arrive in); a session credits at most once, by its ledger reference.
  * `creditNanos` is what the provider says was paid for (Stripe's subtotal), when it says;
- * `paymentIntentId` the payment a later refund or dispute names (Stripe's payment_intent);
+ * `paymentIntentId` the payment a later refund or dispute names (Stripe's payment_intent), recorded
+ * in payment_objects with the session, where those find the organisation;
  * `receiptUrl` the provider's receipt of the payment (Stripe's charge receipt_url). The
  * audit log records the credit added, by the person who started the top-up.
  */
 export async function markSucceeded(
   db: Database,
-  id: string,
+  key: CheckoutKey,
   now: Date,
   paid: { creditNanos?: bigint; paymentIntentId?: string; receiptUrl?: string } = {},
 ): Promise<boolean> {
@@ -56,9 +64,12 @@ export async function markSucceeded(
         ...(paid.paymentIntentId !== undefined ? { paymentIntentId: paid.paymentIntentId } : {}),
         ...(paid.receiptUrl !== undefined ? { receiptUrl: paid.receiptUrl } : {}),
       })
-      .where(and(eq(checkoutSessions.id, id), ne(checkoutSessions.status, 'SUCCEEDED')))
+      .where(and(byKey(key), ne(checkoutSessions.status, 'SUCCEEDED')))
       .returning();
     if (!session) return false;
+    if (session.paymentIntentId) {
+      await recordPaymentObject(tx, { provider: session.provider, id: session.paymentIntentId, organizationId: session.organizationId });
+    }
     const posted = await postEntry(tx, { organizationId: session.organizationId, kind: 'top_up', amountNanos: session.creditNanos, reference: session.id });
     if (posted.posted) {
       await recordCreditAudit(tx, {
@@ -82,11 +93,17 @@ async function starterOf(tx: Database, personId: string | null): Promise<Actor> 
 }
 
 /** A terminal failure (declined, expired): only an open session moves, so nothing undoes a success. */
-export async function markClosed(db: Database, id: string, status: Exclude<CheckoutStatus, 'IN_PROGRESS' | 'SUCCEEDED'>, now: Date, failureMessage?: string) {
+export async function markClosed(
+  db: Database,
+  key: CheckoutKey,
+  status: Exclude<CheckoutStatus, 'IN_PROGRESS' | 'SUCCEEDED'>,
+  now: Date,
+  failureMessage?: string,
+) {
   const updated = await db
     .update(checkoutSessions)
     .set({ status, updatedAt: now, completedAt: now, failureMessage: failureMessage ?? null })
-    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'IN_PROGRESS')))
+    .where(and(byKey(key), eq(checkoutSessions.status, 'IN_PROGRESS')))
     .returning({ id: checkoutSessions.id });
   return updated.length > 0;
 }

@@ -4,7 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { checkoutSessions } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { nanosToDollars } from '../money.js';
-import { expireOverdue, findCheckout, markSucceeded, type CheckoutSession } from './checkout-sessions.js';
+import { expireOverdue, markSucceeded, type CheckoutSession } from './checkout-sessions.js';
 import { saveCard } from '../auto-top-up/save-card.js';
 import { pastExpiryMessage, sandboxCard, sandboxCardToSave } from './sandbox-cards.js';
 import { hashSecret, sandboxPaymentMethodId } from './sandbox-provider.js';
@@ -12,9 +12,18 @@ import { hashSecret, sandboxPaymentMethodId } from './sandbox-provider.js';
 /** The one outcome the sandbox records; a refused card never gets this far. */
 const succeeded = 'succeed';
 
-/** The checkout session behind a sandbox client secret; a wrong secret is answered as unknown. */
+/**
+ * The checkout session behind a sandbox client secret; a wrong secret is answered as unknown. The
+ * secret is the credential and the page knows no organisation, so this one read finds the session by
+ * its id alone (the sandbox's random cs_sandbox_…; on Citus a read of every node); what it then
+ * changes is named with the organisation found.
+ */
 export async function sandboxSession(db: Database, id: string, clientSecret: string): Promise<CheckoutSession> {
-  const session = await findCheckout(db, id);
+  const [session] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.provider, 'sandbox')))
+    .limit(1);
   const expected = Buffer.from(session?.clientSecretHash ?? '');
   const given = Buffer.from(hashSecret(clientSecret));
   if (!session || session.provider !== 'sandbox' || expected.length !== given.length || !timingSafeEqual(expected, given)) {
@@ -59,7 +68,14 @@ export async function confirmSandboxCheckout(
   if (card.outcome === 'save') {
     // Nothing is charged, so nothing waits for a webhook: the card is saved now.
     const { brand, last4 } = card;
-    const saved = await saveCard(db, { checkoutSessionId: session.id, paymentMethodId: sandboxPaymentMethodId(card.offSession), brand, last4, now: input.now });
+    const saved = await saveCard(db, {
+      organizationId: session.organizationId,
+      checkoutSessionId: session.id,
+      paymentMethodId: sandboxPaymentMethodId(card.offSession),
+      brand,
+      last4,
+      now: input.now,
+    });
     if (!saved) throw new AppError('Conflict', 'This checkout session is no longer open. Start a new top-up.');
     return;
   }
@@ -70,7 +86,7 @@ export async function confirmSandboxCheckout(
   const claimed = await db
     .update(checkoutSessions)
     .set({ pendingOutcome: succeeded, updatedAt: input.now })
-    .where(and(eq(checkoutSessions.id, session.id), isNull(checkoutSessions.pendingOutcome)))
+    .where(and(eq(checkoutSessions.organizationId, session.organizationId), eq(checkoutSessions.id, session.id), isNull(checkoutSessions.pendingOutcome)))
     .returning({ id: checkoutSessions.id });
   if (claimed.length === 0) throw new AppError('Conflict', 'This payment is already being processed.');
 }
@@ -78,9 +94,9 @@ export async function confirmSandboxCheckout(
 /** Applies recorded payments (SUCCEEDED and credited) and expires overdue sessions. */
 export async function settleSandbox(db: Database, now: Date): Promise<void> {
   const paid = await db
-    .select({ id: checkoutSessions.id })
+    .select({ organizationId: checkoutSessions.organizationId, id: checkoutSessions.id })
     .from(checkoutSessions)
     .where(and(eq(checkoutSessions.provider, 'sandbox'), eq(checkoutSessions.status, 'IN_PROGRESS'), eq(checkoutSessions.pendingOutcome, succeeded)));
-  for (const { id } of paid) await markSucceeded(db, id, now);
+  for (const key of paid) await markSucceeded(db, key, now);
   await expireOverdue(db, now, 'sandbox');
 }

@@ -33,7 +33,7 @@ export async function reverseSandboxTopUp(db: Database, input: { organizationId:
   if (!session) throw new AppError('NotFound', 'Unknown top-up.');
   const chargedNanos = session.creditNanos + session.taxNanos;
   const left = chargedNanos - session.refundedNanos;
-  const base = { provider: 'sandbox' as const, eventId: sandboxId('evt'), checkoutSessionId: session.id, chargedNanos };
+  const base = { provider: 'sandbox' as const, eventId: sandboxId('evt'), organizationId: session.organizationId, checkoutSessionId: session.id, chargedNanos };
   const [open] = await db
     .select()
     .from(paymentDisputes)

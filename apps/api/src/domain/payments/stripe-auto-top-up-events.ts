@@ -1,11 +1,11 @@
 import type { Database } from '@meterway/db';
-import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { autoTopUpCharges } from '../../db/schema/index.js';
-import { markChargeFailed, markChargeSucceeded } from '../auto-top-up/charges.js';
+import { chargeByKey, markChargeFailed, markChargeSucceeded } from '../auto-top-up/charges.js';
 import { saveCard } from '../auto-top-up/save-card.js';
 import { nanosPerCent } from '../money.js';
-import { markClosed } from './checkout-sessions.js';
+import { type CheckoutKey, markClosed } from './checkout-sessions.js';
+import { organizationIdOf } from './payment-objects.js';
 import type { WebhookReceipt } from './payment-provider.js';
 import { callStripe, idOf, receiptOf } from './stripe-call.js';
 import { alreadyHandled, recordEvent } from './stripe-event-log.js';
@@ -24,14 +24,14 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * re-read: once complete, its SetupIntent (with the card expanded) names the saved card, which
  * becomes the organisation's auto top-up card; an expired one closes. Nothing else moves it.
  */
-export async function applyStripeSetupEvent(deps: Deps, event: Stripe.Event, checkoutSessionId: string, now: Date): Promise<Outcome> {
-  const session = await callStripe('read the setup session', () => deps.stripe.checkout.sessions.retrieve(checkoutSessionId));
+export async function applyStripeSetupEvent(deps: Deps, event: Stripe.Event, ours: CheckoutKey, now: Date): Promise<Outcome> {
+  const session = await callStripe('read the setup session', () => deps.stripe.checkout.sessions.retrieve(ours.id));
   const setupIntentId = idOf(session.setup_intent);
   const card = session.status === 'complete' && setupIntentId ? await savedCard(deps.stripe, setupIntentId) : undefined;
   return deps.db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event))) return 'duplicate';
-    if (card) await saveCard(tx, { checkoutSessionId, ...card, now });
-    else if (session.status === 'expired') await markClosed(tx, checkoutSessionId, 'EXPIRED', now);
+    if (card) await saveCard(tx, { organizationId: ours.organizationId, checkoutSessionId: ours.id, ...card, now });
+    else if (session.status === 'expired') await markClosed(tx, ours, 'EXPIRED', now);
     return 'handled';
   });
 }
@@ -45,15 +45,17 @@ async function savedCard(stripe: Stripe, setupIntentId: string) {
 
 /**
  * An auto top-up charge's PaymentIntent succeeded or failed. Only a PaymentIntent naming one of our
- * Stripe charges counts (a top-up's own PaymentIntent names none). The event is a cue: the
+ * Stripe charges, with its organisation, counts (a top-up's own PaymentIntent names none; a charge
+ * named under another organisation is found by neither). The event is a cue: the
  * PaymentIntent is re-read, and a paid one credits the charge whatever order the events came in (a
  * success wins over an earlier failure; a late failure of a paid intent changes nothing); a failed
  * one turns auto top-up off with Stripe's message.
  */
 export async function applyStripePaymentIntentEvent(deps: Deps, event: PaymentIntentEvent, now: Date): Promise<Outcome> {
   const chargeId = event.data.object.metadata?.auto_top_up_charge_id;
-  if (!chargeId || !uuid.test(chargeId)) return 'ignored';
-  const [charge] = await deps.db.select().from(autoTopUpCharges).where(eq(autoTopUpCharges.id, chargeId));
+  const organizationId = organizationIdOf(event.data.object.metadata?.organization_id);
+  if (!chargeId || !uuid.test(chargeId) || !organizationId) return 'ignored';
+  const [charge] = await deps.db.select().from(autoTopUpCharges).where(chargeByKey({ organizationId, chargeId }));
   if (!charge || charge.provider !== 'stripe') return 'ignored';
   if (await alreadyHandled(deps.db, event.id)) return 'duplicate';
 
@@ -61,16 +63,19 @@ export async function applyStripePaymentIntentEvent(deps: Deps, event: PaymentIn
   const intent = await callStripe('read the payment intent', () => deps.stripe.paymentIntents.retrieve(event.data.object.id, { expand: ['latest_charge'] }));
   // The charge's own payment, for the amount it claimed: anything else is not this charge's money.
   const matches =
-    intent.metadata.auto_top_up_charge_id === charge.id && intent.currency === 'usd' && BigInt(intent.amount) * nanosPerCent === charge.amountNanos;
+    intent.metadata.auto_top_up_charge_id === charge.id &&
+    intent.metadata.organization_id === charge.organizationId &&
+    intent.currency === 'usd' &&
+    BigInt(intent.amount) * nanosPerCent === charge.amountNanos;
   if (!matches) return 'ignored';
   return deps.db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event))) return 'duplicate';
     if (intent.status === 'succeeded') {
       const receiptUrl = receiptOf(intent);
-      await markChargeSucceeded(tx, { chargeId, paymentIntentId: intent.id, ...(receiptUrl ? { receiptUrl } : {}), now });
+      await markChargeSucceeded(tx, { organizationId, chargeId, paymentIntentId: intent.id, ...(receiptUrl ? { receiptUrl } : {}), now });
     } else if (event.type === 'payment_intent.payment_failed' && intent.status !== 'processing') {
       const message = intent.last_payment_error?.message ?? 'The card was declined.';
-      await markChargeFailed(tx, { chargeId, paymentIntentId: intent.id, message, now });
+      await markChargeFailed(tx, { organizationId, chargeId, paymentIntentId: intent.id, message, now });
     }
     return 'handled';
   });

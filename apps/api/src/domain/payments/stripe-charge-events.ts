@@ -4,7 +4,8 @@ import type Stripe from 'stripe';
 import { checkoutSessions, type DisputeStatus } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { nanosPerCent } from '../money.js';
-import { findCheckout } from './checkout-sessions.js';
+import { type CheckoutKey, findCheckout } from './checkout-sessions.js';
+import { organizationIdOf, organizationOfPayment, recordPaymentObject } from './payment-objects.js';
 import { callStripe, idOf } from './stripe-call.js';
 import { applyChargeNotice, type ChargeNotice, type NoticeOutcome } from './top-up-reversals.js';
 
@@ -50,9 +51,15 @@ const cents = (amount: number) => BigInt(amount) * nanosPerCent;
 
 /** What every notice of a top-up's charge says: which event, which top-up, what the charge was. */
 async function topUpNotice(deps: Deps, event: ChargeEvent, charge: Stripe.Charge) {
-  const checkoutSessionId = await topUpOf(deps, charge);
-  if (!checkoutSessionId) return undefined;
-  return { provider: 'stripe' as const, eventId: event.id, checkoutSessionId, chargedNanos: cents(charge.amount) };
+  const topUp = await topUpOf(deps, charge);
+  if (!topUp) return undefined;
+  return {
+    provider: 'stripe' as const,
+    eventId: event.id,
+    organizationId: topUp.organizationId,
+    checkoutSessionId: topUp.id,
+    chargedNanos: cents(charge.amount),
+  };
 }
 
 /** Won (or an inquiry closed, or prevented: no money left) gives back; lost keeps; anything else is still open. */
@@ -62,30 +69,48 @@ function disputeStatus(status: Stripe.Dispute.Status): DisputeStatus {
 }
 
 /**
- * The top-up a charge paid: found by the payment intent recorded when the top-up was paid, or,
- * for one paid before that was recorded, by asking Stripe which checkout session the payment
- * intent belongs to (then recorded). Only a top-up of ours counts; a charge in another currency
- * was not a top-up. A top-up of ours not yet credited (its completion still being delivered) is
- * answered 503, so Stripe delivers the refund again after it.
+ * The top-up a charge paid. The charge and its payment intent name no organisation, so the payment
+ * intent's is read from payment_objects (recorded with the intent when the top-up was paid), then
+ * the top-up is found by (organization_id, payment_intent_id). For one paid before that was
+ * recorded, Stripe is asked which checkout session the payment intent belongs to; that session
+ * names its organisation (metadata), and only a session of ours under it counts; the intent is then
+ * recorded on it and in payment_objects, in one transaction. A charge in another currency was not a
+ * top-up. A top-up of ours not yet credited (its completion still being delivered) is answered 503,
+ * so Stripe delivers the refund again after it.
  */
-async function topUpOf({ db, stripe }: Deps, charge: Stripe.Charge): Promise<string | undefined> {
+async function topUpOf({ db, stripe }: Deps, charge: Stripe.Charge): Promise<CheckoutKey | undefined> {
   const paymentIntentId = idOf(charge.payment_intent);
   if (!paymentIntentId || charge.currency !== 'usd') return undefined;
-  const [known] = await db
-    .select({ id: checkoutSessions.id })
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.paymentIntentId, paymentIntentId), eq(checkoutSessions.provider, 'stripe')));
-  if (known) return known.id;
+  const organizationId = await organizationOfPayment(db, 'stripe', paymentIntentId);
+  if (organizationId) {
+    const [known] = await db
+      .select({ organizationId: checkoutSessions.organizationId, id: checkoutSessions.id })
+      .from(checkoutSessions)
+      .where(
+        and(
+          eq(checkoutSessions.organizationId, organizationId),
+          eq(checkoutSessions.paymentIntentId, paymentIntentId),
+          eq(checkoutSessions.provider, 'stripe'),
+        ),
+      );
+    if (known) return known;
+  }
   const sessions = await callStripe('find the checkout session of a payment', () =>
     stripe.checkout.sessions.list({ payment_intent: paymentIntentId, limit: 1 }),
   );
-  const ours = sessions.data[0] && (await findCheckout(db, sessions.data[0].id));
+  const listed = sessions.data[0];
+  const listedOrganization = listed && organizationIdOf(listed.metadata?.organizationId ?? listed.client_reference_id);
+  const ours = listed && listedOrganization && (await findCheckout(db, { organizationId: listedOrganization, id: listed.id }));
   if (!ours || ours.provider !== 'stripe') return undefined;
   if (ours.status !== 'SUCCEEDED')
     throw new AppError('ServiceUnavailable', 'The top-up this charge paid for is not credited yet; deliver the event again later.', { retryAfter: 60 });
-  await db
-    .update(checkoutSessions)
-    .set({ paymentIntentId })
-    .where(and(eq(checkoutSessions.id, ours.id), isNull(checkoutSessions.paymentIntentId)));
-  return ours.id;
+  await db.transaction(async (tx) => {
+    const [recorded] = await tx
+      .update(checkoutSessions)
+      .set({ paymentIntentId })
+      .where(and(eq(checkoutSessions.organizationId, ours.organizationId), eq(checkoutSessions.id, ours.id), isNull(checkoutSessions.paymentIntentId)))
+      .returning({ id: checkoutSessions.id });
+    if (recorded) await recordPaymentObject(tx, { provider: 'stripe', id: paymentIntentId, organizationId: ours.organizationId });
+  });
+  return ours;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { autoTopUpCharges } from '../../db/schema/index.js';
 import { nanosPerCent } from '../money.js';
@@ -55,7 +55,10 @@ export async function createStripeSetup({ stripe, db }: Deps, request: SetupRequ
  */
 export async function chargeStripeSavedCard({ stripe, db }: Deps, charge: OffSessionCharge): Promise<ChargeOutcome> {
   if (charge.amountNanos <= 0n || charge.amountNanos % nanosPerCent !== 0n) throw new Error('An auto top-up is a positive number of whole cents.');
-  const [sent] = await db.select({ paymentIntentId: autoTopUpCharges.paymentIntentId }).from(autoTopUpCharges).where(eq(autoTopUpCharges.id, charge.chargeId));
+  const [sent] = await db
+    .select({ paymentIntentId: autoTopUpCharges.paymentIntentId })
+    .from(autoTopUpCharges)
+    .where(and(eq(autoTopUpCharges.organizationId, charge.organizationId), eq(autoTopUpCharges.id, charge.chargeId)));
   if (sent?.paymentIntentId) {
     const paymentIntentId = sent.paymentIntentId;
     const intent = await callStripe('read the payment intent', () => stripe.paymentIntents.retrieve(paymentIntentId));

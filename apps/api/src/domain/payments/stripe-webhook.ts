@@ -2,7 +2,8 @@ import type { Database } from '@meterway/db';
 import Stripe from 'stripe';
 import { AppError } from '../../errors/app-error.js';
 import { nanosPerCent } from '../money.js';
-import { findCheckout, markClosed, markSucceeded } from './checkout-sessions.js';
+import { type CheckoutKey, findCheckout, markClosed, markSucceeded } from './checkout-sessions.js';
+import { organizationIdOf } from './payment-objects.js';
 import type { WebhookDelivery, WebhookReceipt } from './payment-provider.js';
 import { callStripe, idOf, receiptOf } from './stripe-call.js';
 import { applyStripePaymentIntentEvent, applyStripeSetupEvent, isPaymentIntentEvent } from './stripe-auto-top-up-events.js';
@@ -52,38 +53,42 @@ export async function applyStripeEvent(deps: { db: Database; stripe: Stripe }, e
   if (isPaymentIntentEvent(event)) return receipt(await applyStripePaymentIntentEvent(deps, event, now));
   if (!isCheckoutEvent(event)) return receipt('ignored');
   // Only sessions we created count; an id we never issued is someone else's integration (or test data).
-  const ours = await findCheckout(deps.db, event.data.object.id);
+  // Ours name their organisation (metadata, client_reference_id: stripe-provider.ts, stripe-saved-cards.ts), which
+  // only finds the session if it is that organisation's: a session named under another finds nothing, like a stranger's.
+  const session = event.data.object;
+  const organizationId = organizationIdOf(session.metadata?.organizationId ?? session.client_reference_id);
+  const ours = organizationId && (await findCheckout(deps.db, { organizationId, id: session.id }));
   if (!ours || ours.provider !== 'stripe') return receipt('ignored');
   if (await alreadyHandled(deps.db, event.id)) return receipt('duplicate');
-  if (ours.mode === 'setup') return receipt(await applyStripeSetupEvent(deps, event, ours.id, now));
+  if (ours.mode === 'setup') return receipt(await applyStripeSetupEvent(deps, event, ours, now));
 
   // With its payment's charge, for the receipt.
-  const session = await callStripe('read the checkout session', () =>
+  const current = await callStripe('read the checkout session', () =>
     deps.stripe.checkout.sessions.retrieve(ours.id, { expand: ['payment_intent.latest_charge'] }),
   );
   const handled = await deps.db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event))) return false;
-    await settle(tx, ours.id, session, event.type, now);
+    await settle(tx, ours, current, event.type, now);
     return true;
   });
   return receipt(handled ? 'handled' : 'duplicate');
 }
 
-async function settle(tx: Database, id: string, session: Stripe.Checkout.Session, type: CheckoutEvent['type'], now: Date) {
+async function settle(tx: Database, key: CheckoutKey, session: Stripe.Checkout.Session, type: CheckoutEvent['type'], now: Date) {
   const paid = session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
   if (paid) {
     // The credit is what was paid for, before tax: Stripe's subtotal.
     const paymentIntentId = idOf(session.payment_intent);
     const receiptUrl = receiptOf(session.payment_intent);
-    await markSucceeded(tx, id, now, {
+    await markSucceeded(tx, key, now, {
       ...(session.amount_subtotal === null ? {} : { creditNanos: BigInt(session.amount_subtotal) * nanosPerCent }),
       ...(paymentIntentId ? { paymentIntentId } : {}),
       ...(receiptUrl ? { receiptUrl } : {}),
     });
   } else if (session.status === 'expired') {
-    await markClosed(tx, id, 'EXPIRED', now);
+    await markClosed(tx, key, 'EXPIRED', now);
   } else if (type === 'checkout.session.async_payment_failed' && session.status === 'complete') {
-    await markClosed(tx, id, 'FAILED', now, 'The payment could not be collected. No credit was added; start a new top-up.');
+    await markClosed(tx, key, 'FAILED', now, 'The payment could not be collected. No credit was added; start a new top-up.');
   }
   // Otherwise (completed but unpaid: a delayed payment method still settling) it stays IN_PROGRESS.
 }

@@ -14,6 +14,8 @@ import { nanosToDecimalDollars } from '../money.js';
 export type ChargeNotice = {
   provider: 'stripe' | 'sandbox';
   eventId: string;
+  /** The top-up's organisation (Stripe's found through payment_objects) and id. */
+  organizationId: string;
   checkoutSessionId: string;
   /** What the provider charged for the top-up. */
   chargedNanos: bigint;
@@ -57,7 +59,14 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
     const [session] = await tx
       .select()
       .from(checkoutSessions)
-      .where(and(eq(checkoutSessions.id, notice.checkoutSessionId), eq(checkoutSessions.provider, notice.provider), eq(checkoutSessions.status, 'SUCCEEDED')))
+      .where(
+        and(
+          eq(checkoutSessions.organizationId, notice.organizationId),
+          eq(checkoutSessions.id, notice.checkoutSessionId),
+          eq(checkoutSessions.provider, notice.provider),
+          eq(checkoutSessions.status, 'SUCCEEDED'),
+        ),
+      )
       .for('update');
     if (!session) return 'ignored';
     const [fresh] = await tx
@@ -98,7 +107,10 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
           where: sql`${storedRank} < ${rank[notice.status]} and ${paymentDisputes.checkoutSessionId} = ${session.id}`,
         });
     }
-    await tx.update(checkoutSessions).set({ chargedNanos, refundedNanos, updatedAt: now }).where(eq(checkoutSessions.id, session.id));
+    await tx
+      .update(checkoutSessions)
+      .set({ chargedNanos, refundedNanos, updatedAt: now })
+      .where(and(eq(checkoutSessions.organizationId, session.organizationId), eq(checkoutSessions.id, session.id)));
     const after = creditTakenBack({ ...session, chargedNanos, refundedNanos, disputes: await disputesOf() });
 
     const reference = `${notice.provider}:${notice.eventId}`;

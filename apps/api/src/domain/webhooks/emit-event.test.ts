@@ -87,8 +87,8 @@ describe('emitting webhook events', () => {
     await testDb.db
       .insert(autoTopUpCharges)
       .values({ id: chargeId, organizationId, provider: 'sandbox', amountNanos: dollarsToNanos(20), status: 'processing' });
-    await markChargeFailed(testDb.db, { chargeId, message: 'Your card was declined.', now: new Date() });
-    await markChargeFailed(testDb.db, { chargeId, message: 'Your card was declined.', now: new Date() });
+    await markChargeFailed(testDb.db, { organizationId, chargeId, message: 'Your card was declined.', now: new Date() });
+    await markChargeFailed(testDb.db, { organizationId, chargeId, message: 'Your card was declined.', now: new Date() });
     expect((await eventsOf(organizationId)).map((event) => [event.type, event.data])).toEqual([
       ['auto_top_up.failed', { chargeId, reason: 'Your card was declined.', amount: 20 }],
     ]);

@@ -48,7 +48,12 @@ async function autoTopUp(user: User, paid: { provider: 'sandbox' | 'stripe'; rec
   await t.testDb.db
     .insert(autoTopUpCharges)
     .values({ id: chargeId, organizationId: user.organizationId, provider: paid.provider, amountNanos: 20_000_000_000n, status: 'processing' });
-  await markChargeSucceeded(t.testDb.db, { chargeId, now: new Date(), ...(paid.receiptUrl ? { receiptUrl: paid.receiptUrl } : {}) });
+  await markChargeSucceeded(t.testDb.db, {
+    organizationId: user.organizationId,
+    chargeId,
+    now: new Date(),
+    ...(paid.receiptUrl ? { receiptUrl: paid.receiptUrl } : {}),
+  });
   return chargeId;
 }
 

@@ -223,8 +223,8 @@ describe('sandbox payments', () => {
         .values({ id, organizationId, provider: 'sandbox', amountNanos: 20_000_000_000n, status: 'processing' })
         .then(() =>
           status === 'succeeded'
-            ? markChargeSucceeded(t.testDb.db, { chargeId: id, now: new Date('2026-11-02T09:30:00Z') })
-            : markChargeFailed(t.testDb.db, { chargeId: id, message: 'Your card was declined.', now: new Date() }),
+            ? markChargeSucceeded(t.testDb.db, { organizationId, chargeId: id, now: new Date('2026-11-02T09:30:00Z') })
+            : markChargeFailed(t.testDb.db, { organizationId, chargeId: id, message: 'Your card was declined.', now: new Date() }),
         )
         .then(() => id);
     };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { autoTopUpCharges, checkoutSessions, creditEntries, paymentEvents } from '../../db/schema/index.js';
+import { autoTopUpCharges, checkoutSessions, creditEntries, paymentEvents, paymentObjects } from '../../db/schema/index.js';
 import { postEntry } from '../../domain/credit/ledger.js';
 import { stripeProvider } from '../../domain/payments/stripe-provider.js';
 import type { TestPaymentMethod } from '../../testing/fake-stripe-intents.js';
@@ -247,6 +247,36 @@ describe('Stripe off-session charges: payment_intent webhooks', () => {
       // The failure turned auto top-up off; a later success pays but does not turn it back on by itself.
       expect(await settingsOf(user), order).toMatchObject({ enabled: false, chargedThisMonthAmount: 20 });
     }
+  });
+
+  it('credits nothing for an event naming the charge under another organisation, or whose payment Stripe says is another’s; once for its own', async () => {
+    const user = await signUp();
+    const other = await signUp();
+    await saveCard(user);
+    const { charge, intent } = await chargeOnce(user);
+    // The payment is in the directory under its organisation from the moment the charge knows it.
+    const directory = () => t.testDb.db.select().from(paymentObjects).where(eq(paymentObjects.id, intent.id));
+    expect(await directory()).toMatchObject([{ provider: 'stripe', organizationId: user.organizationId }]);
+
+    const forged = fake.event('payment_intent.succeeded', intent.id, { metadata: { auto_top_up_charge_id: charge.id, organization_id: other.organizationId } });
+    await expectReceived(forged);
+    expect(await t.testDb.db.select().from(paymentEvents).where(eq(paymentEvents.id, forged.id))).toEqual([]);
+    // The event names the right organisation, but Stripe's own copy of the payment names another: not this charge's money.
+    intent.metadata = { ...intent.metadata, organization_id: other.organizationId };
+    await expectReceived(
+      fake.event('payment_intent.succeeded', intent.id, { metadata: { auto_top_up_charge_id: charge.id, organization_id: user.organizationId } }),
+    );
+    intent.metadata = { ...intent.metadata, organization_id: user.organizationId };
+    expect(await creditsOf(charge.id)).toHaveLength(0);
+    expect([await balanceOf(user), await balanceOf(other)]).toEqual([0, 0]);
+
+    const succeeded = fake.event('payment_intent.succeeded', intent.id);
+    await Promise.all([deliver(succeeded), deliver(succeeded)]);
+    await expectReceived(succeeded);
+    await expectReceived(fake.event('payment_intent.succeeded', intent.id));
+    expect([await balanceOf(user), await balanceOf(other)]).toEqual([20, 0]);
+    expect(await creditsOf(charge.id)).toHaveLength(1);
+    expect(await directory()).toHaveLength(1);
   });
 
   it('ignores payment_intent events naming no charge of ours, or a charge whose amount the payment does not match', async () => {

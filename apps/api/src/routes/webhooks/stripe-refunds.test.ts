@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkoutSessions, creditEntries, paymentEvents } from '../../db/schema/index.js';
+import { checkoutSessions, creditEntries, paymentEvents, paymentObjects } from '../../db/schema/index.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 import { setupStripeWebhooks } from '../../testing/stripe-webhooks.js';
 
@@ -31,6 +31,12 @@ async function credit(cookie: string) {
   const me = (await t.app.inject({ method: 'GET', url: '/bff/me', headers: { cookie } })).json();
   return { balance: me.remainingSpendAmount as number, owed: me.owedAmount as number };
 }
+
+const directoryOf = (paymentIntentId: string) =>
+  t.testDb.db
+    .select({ provider: paymentObjects.provider, organizationId: paymentObjects.organizationId })
+    .from(paymentObjects)
+    .where(eq(paymentObjects.id, paymentIntentId));
 
 async function entries(organizationId: string) {
   const rows = await t.testDb.db.select().from(creditEntries).where(eq(creditEntries.organizationId, organizationId)).orderBy(creditEntries.createdAt);
@@ -129,15 +135,50 @@ describe('charge.refunded', () => {
   });
 
   it('finds a top-up credited before its payment was recorded by asking Stripe, once', async () => {
-    const { cookie } = await signedIn();
+    const { cookie, organizationId } = await signedIn();
     const id = await paidTopUp(cookie, 12);
+    const paymentIntentId = fake.session(id).payment_intent ?? '';
     await t.testDb.db.update(checkoutSessions).set({ paymentIntentId: null }).where(eq(checkoutSessions.id, id));
+    await t.testDb.db.delete(paymentObjects).where(eq(paymentObjects.id, paymentIntentId));
     const charge = fake.refund(id, 200);
     await expectReceived(fake.event('charge.refunded', charge.id));
     expect(await credit(cookie)).toEqual({ balance: 10, owed: 0 });
     const [row] = await t.testDb.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id));
     expect(row?.paymentIntentId).toBe(charge.payment_intent);
+    // Recorded in the directory with it, under the organisation the session names: the next refund needs no question.
+    expect(await directoryOf(paymentIntentId)).toEqual([{ provider: 'stripe', organizationId }]);
     expect(fake.requestsTo('GET', '/v1/checkout/sessions')).toHaveLength(1);
+    await expectReceived(fake.event('charge.refunded', fake.refund(id, 300).id));
+    expect(await credit(cookie)).toEqual({ balance: 7, owed: 0 });
+    expect(fake.requestsTo('GET', '/v1/checkout/sessions')).toHaveLength(1);
+  });
+
+  it('finds the top-up of a refund and of a dispute through payment_objects, each applied once however often delivered', async () => {
+    const { cookie, organizationId } = await signedIn();
+    const other = await signedIn();
+    await paidTopUp(other.cookie, 8);
+    const id = await paidTopUp(cookie, 20);
+    const paymentIntentId = fake.session(id).payment_intent ?? '';
+    // Recorded with the payment, in the transaction that credited it.
+    expect(await directoryOf(paymentIntentId)).toEqual([{ provider: 'stripe', organizationId }]);
+    const listsBefore = fake.requestsTo('GET', '/v1/checkout/sessions').length;
+
+    const refunded = fake.event('charge.refunded', fake.refund(id, 500).id);
+    await Promise.all([deliver(refunded), deliver(refunded)]);
+    await expectReceived(refunded);
+    const created = fake.event('charge.dispute.created', fake.dispute(id, 1500).id);
+    await Promise.all([deliver(created), deliver(created)]);
+    await expectReceived(created);
+
+    expect(await credit(cookie)).toEqual({ balance: 0, owed: 0 });
+    expect(await entries(organizationId)).toEqual([
+      { kind: 'top_up', amount: 20, owed: 0 },
+      { kind: 'refund', amount: -5, owed: 0 },
+      { kind: 'dispute', amount: -15, owed: 0 },
+    ]);
+    // Neither asked Stripe which session the payment was; the other organisation is untouched.
+    expect(fake.requestsTo('GET', '/v1/checkout/sessions')).toHaveLength(listsBefore);
+    expect(await credit(other.cookie)).toEqual({ balance: 8, owed: 0 });
   });
 
   it('answers 503 for a top-up whose payment is not credited yet, and applies the refund when Stripe delivers it again', async () => {

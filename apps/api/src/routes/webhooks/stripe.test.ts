@@ -259,6 +259,34 @@ describe('POST /webhooks/stripe', () => {
     expect(await recordedEvents(event.id)).toEqual([]);
   });
 
+  it('credits nothing for a completion naming the session under another organisation (or none), then once for its own', async () => {
+    const cookie = await signedIn();
+    const other = await signedIn();
+    const otherOrganization = (await t.app.inject({ method: 'GET', url: '/bff/me', headers: { cookie: other } })).json().organizationId as string;
+    const id = await topUp(cookie, 15);
+    fake.complete(id);
+    const mismatched = [
+      fake.event('checkout.session.completed', id, { metadata: { organizationId: otherOrganization }, client_reference_id: otherOrganization }),
+      fake.event('checkout.session.completed', id, { metadata: {}, client_reference_id: null }),
+      fake.event('checkout.session.completed', id, { metadata: { organizationId: 'not-an-organisation' } }),
+    ];
+    for (const event of mismatched) {
+      await expectReceived(event);
+      expect(await recordedEvents(event.id)).toEqual([]);
+    }
+    // Found by none of them: Stripe was not even asked.
+    expect(retrievals(id)).toBe(0);
+    expect(await seen(cookie, id)).toEqual({ status: 'IN_PROGRESS', balance: 0 });
+    expect(await seen(other, id)).toEqual({ status: undefined, balance: 0 });
+
+    const own = fake.event('checkout.session.completed', id);
+    await Promise.all([deliver(own), deliver(own)]);
+    await expectReceived(own);
+    await expectReceived(fake.event('checkout.session.completed', id));
+    expect(await seen(cookie, id)).toEqual({ status: 'SUCCEEDED', balance: 15 });
+    expect(await ledgerEntries(id)).toHaveLength(1);
+  });
+
   it('acknowledges and ignores sessions Meterway did not create', async () => {
     const stranger = await strangerSession();
     const event = fake.event('checkout.session.completed', stranger);
