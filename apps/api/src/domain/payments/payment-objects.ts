@@ -1,5 +1,6 @@
 import type { Database } from '@meterway/db';
 import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { paymentObjects } from '../../db/schema/index.js';
 
 type PaymentObject = { provider: 'stripe' | 'sandbox'; id: string; organizationId: string };
@@ -27,7 +28,8 @@ export async function organizationOfPayment(db: Database, provider: PaymentObjec
   return row?.organizationId;
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** An organisation id as a provider's metadata carries it: only a well-formed uuid is looked up (anything else is no one's). */
-export const organizationIdOf = (value: string | null | undefined): string | undefined => (value && uuid.test(value) ? value : undefined);
+/**
+ * An id our rows are keyed by (an organisation's, an auto top-up charge's) as a provider's metadata
+ * carries it: only a well-formed uuid is looked up (anything else is no one's).
+ */
+export const ourIdOf = (value: string | null | undefined): string | undefined => (z.uuid().safeParse(value).success ? (value ?? undefined) : undefined);

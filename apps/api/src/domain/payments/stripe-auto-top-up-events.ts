@@ -5,7 +5,7 @@ import { chargeByKey, markChargeFailed, markChargeSucceeded } from '../auto-top-
 import { saveCard } from '../auto-top-up/save-card.js';
 import { nanosPerCent } from '../money.js';
 import { type CheckoutKey, markClosed } from './checkout-sessions.js';
-import { organizationIdOf } from './payment-objects.js';
+import { ourIdOf } from './payment-objects.js';
 import type { WebhookReceipt } from './payment-provider.js';
 import { callStripe, idOf, receiptOf } from './stripe-call.js';
 import { alreadyHandled, recordEvent } from './stripe-event-log.js';
@@ -16,8 +16,6 @@ type Outcome = WebhookReceipt['outcome'];
 const paymentIntentEventTypes = ['payment_intent.succeeded', 'payment_intent.payment_failed'] as const;
 type PaymentIntentEvent = Extract<Stripe.Event, { type: (typeof paymentIntentEventTypes)[number] }>;
 export const isPaymentIntentEvent = (event: Stripe.Event): event is PaymentIntentEvent => (paymentIntentEventTypes as readonly string[]).includes(event.type);
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * An event of one of our setup-mode sessions (the caller checked it is ours). The session is
@@ -52,9 +50,9 @@ async function savedCard(stripe: Stripe, setupIntentId: string) {
  * one turns auto top-up off with Stripe's message.
  */
 export async function applyStripePaymentIntentEvent(deps: Deps, event: PaymentIntentEvent, now: Date): Promise<Outcome> {
-  const chargeId = event.data.object.metadata?.auto_top_up_charge_id;
-  const organizationId = organizationIdOf(event.data.object.metadata?.organization_id);
-  if (!chargeId || !uuid.test(chargeId) || !organizationId) return 'ignored';
+  const chargeId = ourIdOf(event.data.object.metadata?.auto_top_up_charge_id);
+  const organizationId = ourIdOf(event.data.object.metadata?.organization_id);
+  if (!chargeId || !organizationId) return 'ignored';
   const [charge] = await deps.db.select().from(autoTopUpCharges).where(chargeByKey({ organizationId, chargeId }));
   if (!charge || charge.provider !== 'stripe') return 'ignored';
   if (await alreadyHandled(deps.db, event.id)) return 'duplicate';

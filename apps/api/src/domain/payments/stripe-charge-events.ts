@@ -5,7 +5,7 @@ import { checkoutSessions, type DisputeStatus } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { nanosPerCent } from '../money.js';
 import { type CheckoutKey, findCheckout } from './checkout-sessions.js';
-import { organizationIdOf, organizationOfPayment, recordPaymentObject } from './payment-objects.js';
+import { ourIdOf, organizationOfPayment, recordPaymentObject } from './payment-objects.js';
 import { callStripe, idOf } from './stripe-call.js';
 import { applyChargeNotice, type ChargeNotice, type NoticeOutcome } from './top-up-reversals.js';
 
@@ -99,7 +99,7 @@ async function topUpOf({ db, stripe }: Deps, charge: Stripe.Charge): Promise<Che
     stripe.checkout.sessions.list({ payment_intent: paymentIntentId, limit: 1 }),
   );
   const listed = sessions.data[0];
-  const listedOrganization = listed && organizationIdOf(listed.metadata?.organizationId ?? listed.client_reference_id);
+  const listedOrganization = listed && ourIdOf(listed.metadata?.organizationId ?? listed.client_reference_id);
   const ours = listed && listedOrganization && (await findCheckout(db, { organizationId: listedOrganization, id: listed.id }));
   if (!ours || ours.provider !== 'stripe') return undefined;
   if (ours.status !== 'SUCCEEDED')

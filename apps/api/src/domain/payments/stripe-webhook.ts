@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { AppError } from '../../errors/app-error.js';
 import { nanosPerCent } from '../money.js';
 import { type CheckoutKey, findCheckout, markClosed, markSucceeded } from './checkout-sessions.js';
-import { organizationIdOf } from './payment-objects.js';
+import { ourIdOf } from './payment-objects.js';
 import type { WebhookDelivery, WebhookReceipt } from './payment-provider.js';
 import { callStripe, idOf, receiptOf } from './stripe-call.js';
 import { applyStripePaymentIntentEvent, applyStripeSetupEvent, isPaymentIntentEvent } from './stripe-auto-top-up-events.js';
@@ -56,7 +56,7 @@ export async function applyStripeEvent(deps: { db: Database; stripe: Stripe }, e
   // Ours name their organisation (metadata, client_reference_id: stripe-provider.ts, stripe-saved-cards.ts), which
   // only finds the session if it is that organisation's: a session named under another finds nothing, like a stranger's.
   const session = event.data.object;
-  const organizationId = organizationIdOf(session.metadata?.organizationId ?? session.client_reference_id);
+  const organizationId = ourIdOf(session.metadata?.organizationId ?? session.client_reference_id);
   const ours = organizationId && (await findCheckout(deps.db, { organizationId, id: session.id }));
   if (!ours || ours.provider !== 'stripe') return receipt('ignored');
   if (await alreadyHandled(deps.db, event.id)) return receipt('duplicate');
