@@ -143,7 +143,7 @@ export async function profileGateway(input: Input): Promise<void> {
     if (!key) throw new Error('bench key not found');
     done('key lookup');
     if (!originAllowed(key.allowedOrigins, input.origin)) throw new Error('origin refused');
-    await meter.rate.consume(key.id, 100_000_000, new Date());
+    await meter.rate.consume(key.organizationId, key.id, 100_000_000, new Date());
     done('rate limit');
     const body = chatRequestSchema.parse(input.body) as ChatBody;
     const worst = worstCaseOf(body, price);

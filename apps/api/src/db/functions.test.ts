@@ -6,7 +6,6 @@ import { type Database } from '@meterway/db';
 import { createTestDb, setupTestDb } from '@meterway/db/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyFinder } from '../domain/metering/find-key.js';
 import { migrations, schema } from './index.js';
 
 type Db = Database<typeof schema>;
@@ -182,7 +181,7 @@ describe('a database the previous migrations left', () => {
     }
   });
 
-  it('migrated through 0025 with keys, rolled and not, finds them all by their values afterwards (key_values)', async () => {
+  it('migrated through 0025 with keys, rolled and not, lists every value they have in key_values as theirs', async () => {
     const handle = await createTestDb({ schema, migrations: { folder: migrationsThrough('0025_payment_objects'), table: migrations.table } });
     try {
       const organization = randomUUID();
@@ -193,10 +192,14 @@ describe('a database the previous migrations left', () => {
         values (${kept}, ${organization}, 'kept', 'pk_live_keptkeptkeptkeptkeptkept', null, null, 1, '[]'),
           (${rolled}, ${organization}, 'rolled', 'pk_live_newnewnewnewnewnewnewnew', 'pk_live_oldoldoldoldoldoldoldold', now() + interval '1 hour', 1, '[]')`);
       await handle.migrate(migrations);
-      const findKey = keyFinder(handle.db);
-      expect((await findKey('pk_live_keptkeptkeptkeptkeptkept'))?.id).toBe(kept);
-      expect((await findKey('pk_live_newnewnewnewnewnewnewnew'))?.id).toBe(rolled);
-      expect((await findKey('pk_live_oldoldoldoldoldoldoldold'))?.id).toBe(rolled);
+      const directory = rows<{ value: string; key: string }>(
+        await handle.db.execute(sql`select value, publishable_key_id as key from app.key_values where organization_id = ${organization} order by value`),
+      );
+      expect(directory).toEqual([
+        { value: 'pk_live_keptkeptkeptkeptkeptkept', key: kept },
+        { value: 'pk_live_newnewnewnewnewnewnewnew', key: rolled },
+        { value: 'pk_live_oldoldoldoldoldoldoldold', key: rolled },
+      ]);
     } finally {
       await handle.close();
     }
