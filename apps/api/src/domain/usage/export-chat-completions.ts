@@ -90,7 +90,7 @@ export async function exportChatCompletions(
   query: ChatCompletionExportQuery,
 ): Promise<{ rowCount: number; chunks: AsyncGenerator<string> }> {
   const { db } = deps;
-  const key = keyFilterOf(db, query);
+  const key = keyFilterOf(db, viewer.organizationId, query);
   const where = and(eq(chatCompletions.organizationId, viewer.organizationId), key.where);
   const [counted] = await db.select({ rows: count() }).from(chatCompletions).where(where);
   // Deleted keys included: their calls stay in the history.

@@ -35,7 +35,7 @@ export async function listChatCompletions(
   viewer: Pick<Viewer, 'organizationId'>,
   query: ChatCompletionQuery,
 ): Promise<Page<ChatCompletion>> {
-  const key = keyFilterOf(deps.db, query);
+  const key = keyFilterOf(deps.db, viewer.organizationId, query);
   const context = { secret: deps.secret, scope: `chat-completions:${viewer.organizationId}:${key.scope}`, asc: query.asc };
   const page = await keysetPage(deps.db, {
     table: chatCompletions,
@@ -46,6 +46,7 @@ export async function listChatCompletions(
   });
   const secretKeys = await secretKeysAmong(
     deps.db,
+    viewer.organizationId,
     page.rows.map((row) => row.publishableKeyId),
   );
   return toPage(page, (row) => toContract(row, secretKeys));

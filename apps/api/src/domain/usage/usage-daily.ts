@@ -57,7 +57,7 @@ async function readSums(db: Database, organizationId: string, from: string, to: 
         where organization_id = ${organizationId} and day between ${from} and ${to} ${keyId ? sql`and publishable_key_id = ${keyId}` : sql``}
         -- model is null in the key rows, the key in the model rows (both are NOT NULL in the table).
         group by grouping sets ((day, model), (day, publishable_key_id))
-      ) as sums left join app.publishable_keys k on k.id = sums."keyId"`),
+      ) as sums left join app.publishable_keys k on k.organization_id = ${organizationId} and k.id = sums."keyId"`),
   );
 }
 
