@@ -1,5 +1,6 @@
 // `BENCH_BASELINE=<dir> npx tsx gateway/compare.ts` (in bench/): the gateway's CPU per
-// call in two versions of apps/api, side by side in this process, at the same moments. On a
+// call in two versions of apps/api, side by side in this process, at the same moments, and the
+// CPU every Postgres process on this machine spent per call meanwhile. On a
 // machine shared with other work, absolute figures move with the load; two versions measured in
 // alternating windows (3 s each, ABBA order, 32 connections, then 1) share whatever load there
 // is, so their ratio holds. BENCH_BASELINE is a directory laid out like apps/api (its src/ is imported), e.g.
@@ -17,6 +18,7 @@ import { createDb } from '@meterway/db';
 import { createTestDb } from '@meterway/db/testing';
 import { wideOpenControls } from './bench-key.js';
 import type { CannonSummary, LoadReply, Target } from './load.js';
+import { postgresTicks, ticksBetween } from './phases.js';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const baseline = process.env.BENCH_BASELINE;
@@ -97,25 +99,28 @@ console.log(`gateway compare · ${new Date().toISOString()} · baseline ${baseli
 try {
   for (const connections of [32, 1]) {
     for (const version of versions) await cannon(version.target, connections, 2);
-    const totals = versions.map(() => ({ calls: 0, cpu: 0, ms: 0, windows: [] as string[] }));
+    const totals = versions.map(() => ({ calls: 0, cpu: 0, database: 0, ms: 0, windows: [] as string[] }));
     for (let round = 0; round < rounds; round++) {
       // ABBA: neither version always takes the first window of a round.
       for (const index of round % 2 ? [1, 0] : [0, 1]) {
         const version = versions[index]!;
-        const [cpu, started] = [cpuMs(), performance.now()];
+        const [cpu, database, started] = [cpuMs(), postgresTicks(), performance.now()];
         const summary = await cannon(version.target, connections, seconds);
         const calls = summary.ok + summary.non2xx;
+        const databaseMs = ticksBetween(database, postgresTicks()) * 10; // USER_HZ = 100
         const total = totals[index]!;
         total.calls += calls;
         total.cpu += cpuMs() - cpu;
+        total.database += databaseMs;
         total.ms += performance.now() - started;
-        total.windows.push(`${Math.round(summary.requestsPerSecond)} req/s ${((cpuMs() - cpu) / calls).toFixed(3)} ms`);
+        total.windows.push(`${Math.round(summary.requestsPerSecond)} req/s ${((cpuMs() - cpu) / calls).toFixed(3)} + ${(databaseMs / calls).toFixed(3)} ms`);
       }
     }
     for (const [index, version] of versions.entries()) {
       const total = totals[index]!;
       console.log(
-        `c=${connections} ${version.target.name.padEnd(8)} CPU/call ${(total.cpu / total.calls).toFixed(3)} ms, ${Math.round((total.calls / total.ms) * 1000)} req/s  [${total.windows.join(' | ')}]  load ${load1()}`,
+        `c=${connections} ${version.target.name.padEnd(8)} CPU/call ${(total.cpu / total.calls).toFixed(3)} ms + Postgres ${(total.database / total.calls).toFixed(3)} ms, ` +
+          `${Math.round((total.calls / total.ms) * 1000)} req/s  [${total.windows.join(' | ')}]  load ${load1()}`,
       );
     }
   }

@@ -29,7 +29,7 @@ import { dollarsToNanos } from '../../apps/api/src/domain/money.js';
 import { wideOpenControls } from './bench-key.js';
 import type { CannonSummary, LoadCommand, LoadReply, SequentialSummary, Target } from './load.js';
 import { buildGateway, startGateway } from './gateway-process.js';
-import { processTicks, profileGateway } from './phases.js';
+import { machineTicks, postgresTicks, processTicks, profileGateway, ticksBetween } from './phases.js';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -149,7 +149,13 @@ try {
 
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${keyValue}`, origin };
   const modes = withStream ? [false, true] : [false];
-  type Measured = CannonSummary & { cpuMsPerRequest: number };
+  type Measured = CannonSummary & { cpuMsPerRequest: number; postgresMsPerRequest: number; busy: number; stolen: number; commits: number; rowsWritten: number };
+  // What the bench database did so far (Postgres publishes a backend's counts within a second).
+  const databaseWork = async () => {
+    const result = (await testDb.db.execute(sql`select xact_commit::float8 as commits, (tup_inserted + tup_updated + tup_deleted)::float8 as written
+      from pg_stat_database where datname = current_database()`)) as unknown as { rows: { commits: number; written: number }[] };
+    return result.rows[0]!;
+  };
   type Row = { name: string; stream: boolean; sequential: SequentialSummary; one: Measured; many: Measured };
   const rows: Row[] = [];
   let clientOk = 0;
@@ -180,11 +186,23 @@ try {
     // The CPU the serving process spent per request (the upstream's not included).
     const servers = [upstream.child.pid, proxy.child.pid, gateway.child.pid, portkey.child.pid];
     const cpuMs = (target: Target) => (processTicks(servers[list.indexOf(target)]) ?? Number.NaN) * 10; // USER_HZ = 100
-    const cannon = async (target: Target, connections: number, duration: number) => {
-      const cpu = cpuMs(target);
+    const cannon = async (target: Target, connections: number, duration: number): Promise<Measured> => {
+      const [cpu, postgres, machine, work] = [cpuMs(target), postgresTicks(), machineTicks(), await databaseWork()];
       const summary = (await ask<'cannon'>({ kind: 'cannon', target, connections, seconds: duration })).cannon!;
       if (target === list[2]) clientOk += summary.ok;
-      return { ...summary, cpuMsPerRequest: (cpuMs(target) - cpu) / Math.max(1, summary.ok + summary.non2xx) };
+      const served = Math.max(1, summary.ok + summary.non2xx);
+      const [machineAfter, cores, workAfter] = [machineTicks(), cpus().length, await databaseWork()];
+      const share = (ticks: (m: NonNullable<typeof machine>) => number) =>
+        machine && machineAfter ? (cores * (ticks(machineAfter) - ticks(machine))) / (machineAfter.total - machine.total) : Number.NaN;
+      return {
+        ...summary,
+        cpuMsPerRequest: (cpuMs(target) - cpu) / served,
+        postgresMsPerRequest: (ticksBetween(postgres, postgresTicks()) * 10) / served,
+        busy: share((m) => m.busy),
+        stolen: share((m) => m.steal),
+        commits: (workAfter.commits - work.commits) / served,
+        rowsWritten: (workAfter.written - work.written) / served,
+      };
     };
     const measured = new Map<string, { one: Measured; many: Measured }>();
     for (const target of list) {
@@ -210,9 +228,25 @@ try {
   console.log(
     `\nsequential: ${samples} timed calls per target, round-robin across targets; c=1 and c=32: autocannon ${seconds} s after ${warmupSeconds} s warm-up;`,
   );
-  console.log('CPU/req: CPU time of the serving process (upstream; proxy, gateway, Portkey alone) per request');
+  console.log("CPU/req: CPU time of the serving process (upstream; proxy, gateway, Portkey alone) per request; DB CPU/req: every Postgres process's;");
+  console.log("DB commits, rows/req: the bench database's transactions and rows inserted, updated or deleted per request (pg_stat_database)");
+  console.log('busy at c=32: the cores in use (2 = the whole machine), of them stolen by the host');
   console.log(`load average ${load1()} (1/5/15 min)\n`);
-  const header = ['target', 'seq p50', 'seq p90', 'seq p99', 'c=1 req/s', 'c=32 p50', 'c=32 p99', 'c=32 req/s', 'CPU/req c=1, 32', 'errors / non-2xx'];
+  const header = [
+    'target',
+    'seq p50',
+    'seq p90',
+    'seq p99',
+    'c=1 req/s',
+    'c=32 p50',
+    'c=32 p99',
+    'c=32 req/s',
+    'CPU/req c=1, 32',
+    'DB CPU/req c=1, 32',
+    'DB commits, rows/req c=1 · 32',
+    'busy (stolen) c=32',
+    'errors / non-2xx',
+  ];
   const table = rows.map((row) => [
     `${row.stream ? 'stream ' : ''}${row.name}`,
     ms(row.sequential.p50),
@@ -223,6 +257,9 @@ try {
     `${row.many.p99} ms`,
     int(row.many.requestsPerSecond),
     `${row.one.cpuMsPerRequest.toFixed(3)}, ${row.many.cpuMsPerRequest.toFixed(3)} ms`,
+    `${row.one.postgresMsPerRequest.toFixed(3)}, ${row.many.postgresMsPerRequest.toFixed(3)} ms`,
+    `${row.one.commits.toFixed(2)}, ${row.one.rowsWritten.toFixed(1)} · ${row.many.commits.toFixed(2)}, ${row.many.rowsWritten.toFixed(1)}`,
+    `${row.many.busy.toFixed(2)} (${row.many.stolen.toFixed(2)})`,
     `${row.one.errors + row.many.errors + row.one.timeouts + row.many.timeouts} / ${row.one.non2xx + row.many.non2xx + row.sequential.failed}`,
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column]!.length)));

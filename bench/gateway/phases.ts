@@ -8,7 +8,7 @@
 // profiler (a gateway process of its own, with the inspector on), with pg_stat_activity sampled
 // (what the bench database's backends are doing) and the CPU each process used.
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chatRequestSchema } from '@meterway/contracts';
@@ -237,7 +237,8 @@ export async function profileGateway(input: Input): Promise<void> {
   // The real gateway at 32 connections (a process of its own, warmed up for 2 s): its CPU profile,
   // what the backends do, CPU per process.
   const gateway = await input.profiledGateway();
-  await input.cannon(gateway.url, 32, 2);
+  const connections = Number(process.env.BENCH_PROFILE_CONNECTIONS ?? 32);
+  await input.cannon(gateway.url, connections, 2);
   const activity = new pg.Client({ connectionString: input.databaseUrl });
   await activity.connect();
   const states = new Map<string, number>();
@@ -272,7 +273,7 @@ export async function profileGateway(input: Input): Promise<void> {
     postgres: ticksOf(backends),
   };
   const started = performance.now();
-  const { result: run, profile } = await gateway.profile(() => input.cannon(gateway.url, 32, 5));
+  const { result: run, profile } = await gateway.profile(() => input.cannon(gateway.url, connections, 5));
   const wall = (performance.now() - started) / 1000;
   const after = {
     machine: machineTicks(),
@@ -287,7 +288,7 @@ export async function profileGateway(input: Input): Promise<void> {
   await activity.end();
 
   console.log(
-    `\nthe gateway at c=32 for 5 s under the profiler: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms (the profiler slows it)`,
+    `\nthe gateway at c=${connections} for 5 s under the profiler: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms (the profiler slows it)`,
   );
   const tick = 100; // USER_HZ
   const percent = (ticks: number) => `${Math.round((100 * ticks) / tick / wall)} %`;
@@ -367,15 +368,28 @@ function ticksOf(pids: number[]): Map<number, number> {
 }
 
 /** The ticks the processes there at both readings used between them. */
-const ticksBetween = (from: Map<number, number>, to: Map<number, number>) =>
+export const ticksBetween = (from: Map<number, number>, to: Map<number, number>) =>
   [...to].reduce((sum, [pid, ticks]) => sum + (from.has(pid) ? ticks - from.get(pid)! : 0), 0);
 
-function machineTicks(): { busy: number; total: number } | undefined {
+/** The CPU ticks of each Postgres process on this machine (backends, WAL writer, checkpointer…): with ticksBetween, the database's share of a run. */
+export function postgresTicks(): Map<number, number> {
+  const pids = readdirSync('/proc').filter((entry) => {
+    try {
+      return /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres';
+    } catch {
+      return false; // The process ended between the listing and the read.
+    }
+  });
+  return ticksOf(pids.map(Number));
+}
+
+/** The machine's ticks since boot: busy (steal included, since the host took them), stolen, and all. */
+export function machineTicks(): { busy: number; steal: number; total: number } | undefined {
   try {
     const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
     const ticks = values.map(Number);
     const total = ticks.slice(0, 8).reduce((sum, value) => sum + value, 0);
-    return { busy: total - ticks[3]! - ticks[4]!, total };
+    return { busy: total - ticks[3]! - ticks[4]!, steal: ticks[7]!, total };
   } catch {
     return undefined;
   }

@@ -62,7 +62,7 @@ describe.skipIf(!serverUrl)('faults: api processes killed, a hanging upstream (n
     // Every stream is under way (the provider is producing it) when instance 0 dies.
     await until(() => stack.upstream.calls.size - before === 8 && stack.upstream.openCalls() === 8, 'all eight streams are running');
     // And their holds recorded it, which a call still unsettled 50 ms after it was forwarded does
-    // (a crash within those 50 ms is the window documented in decision 008).
+    // (a crash before the record lands is the window documented in decision 008).
     const recorded = async () =>
       (
         await stack.db.db

@@ -1,6 +1,6 @@
 -- Admission: the holds of a batch of one key's calls, reserved in one round trip, all or none.
 -- The hot rows (an organisation's balance, a key's spend) stay locked only while the function
--- runs, never across a network round trip. Lock order everywhere: credit_balances, then key_spend
+-- runs and commits, never across a network round trip, and the holds are written before them. Lock order everywhere: credit_balances, then key_spend
 -- (app.settle_calls takes them in the same order), so admission and settlement never deadlock.
 --
 -- Lock order: credit_balances, key_spend, then caller_spend.
@@ -52,6 +52,11 @@ BEGIN
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'key changed' USING ERRCODE = 'MW401';
 	END IF;
+	-- The holds first, before any hot row is locked: the organisation's balance row stays locked for
+	-- the checks and the commit only. A refusal below undoes them with the rest of the statement.
+	INSERT INTO "app"."reservations" ("id", "organization_id", "publishable_key_id", "period_start", "amount_nanos", "expires_at", "allowances")
+		SELECT id, p_organization_id, p_key_id, p_period_start, amount, p_expires_at, nullif(p_allowances, '{}')
+		FROM unnest(p_reservation_ids, p_amounts) AS batch(id, amount);
 	UPDATE "app"."credit_balances"
 		SET "reserved_nanos" = "reserved_nanos" + total
 		WHERE "organization_id" = p_organization_id AND "balance_nanos" - "reserved_nanos" >= total + p_keep_free;
@@ -77,8 +82,5 @@ BEGIN
 			RAISE EXCEPTION USING ERRCODE = 'MW430', MESSAGE = p_allowances[i];
 		END IF;
 	END LOOP;
-	INSERT INTO "app"."reservations" ("id", "organization_id", "publishable_key_id", "period_start", "amount_nanos", "expires_at", "allowances")
-		SELECT id, p_organization_id, p_key_id, p_period_start, amount, p_expires_at, nullif(p_allowances, '{}')
-		FROM unnest(p_reservation_ids, p_amounts) AS batch(id, amount);
 END;
 $$;

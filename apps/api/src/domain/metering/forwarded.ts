@@ -3,17 +3,19 @@ import { sql } from 'drizzle-orm';
 import { type Metered, settlementRow } from './settlement.js';
 
 /**
- * How long a forwarded call waits before its hold records it. Most calls are settled sooner and
- * need no record at all; the others are recorded together, one statement per interval. A hard
- * crash can lose at most the calls forwarded within it (and the statement's round trip).
+ * How long a forwarded call stays unsettled before its hold records it. Most calls are settled
+ * sooner and need no record at all; the others are recorded together, one statement per check
+ * (every half of this while calls are in flight), so each within 1.5 × this of being forwarded.
+ * A hard crash can lose at most the calls forwarded within that (and the statement's round trip).
  */
 export const forwardedRecordDelayMs = 50;
+const checkEveryMs = forwardedRecordDelayMs / 2;
 
 export type ForwardedRecords = {
   /**
    * Notes, without holding the call back, that it is about to reach the provider, with what it is
    * charged if its instance stops before settling it (`reserved`: all that was reserved); the hold
-   * records it within `forwardedRecordDelayMs` unless the call is done first. Once recorded, the
+   * records it once the call has been unsettled for `forwardedRecordDelayMs`. Once recorded, the
    * sweeper charges it when its hold expires. Answers the function to call when the call is settled
    * or given back, after which no record is needed.
    */
@@ -22,17 +24,25 @@ export type ForwardedRecords = {
   close: () => Promise<void>;
 };
 
-type Pending = { reserved: Metered; onError: (error: unknown) => void };
+type Pending = { reserved: Metered; onError: (error: unknown) => void; markedAt: number };
 
 export function createForwardedRecords(db: Database): ForwardedRecords {
+  // In the order the calls were marked, so the ones due come first.
   const pending = new Map<string, Pending>();
   let timer: NodeJS.Timeout | undefined;
 
-  /** Records on their holds that the pending calls reached the provider, in one statement. */
-  async function flush(): Promise<void> {
-    timer = undefined;
-    const calls = [...pending.values()];
-    pending.clear();
+  /** Records on their holds that the calls unsettled since `markedBefore` reached the provider, in one statement. */
+  async function flush(markedBefore: number): Promise<void> {
+    const calls: Pending[] = [];
+    for (const [id, call] of pending) {
+      if (call.markedAt > markedBefore) break;
+      calls.push(call);
+      pending.delete(id);
+    }
+    if (pending.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+    }
     if (calls.length === 0) return;
     try {
       const records = calls.map((call) => ({ organization_id: call.reserved.organizationId, row: settlementRow(call.reserved) }));
@@ -46,13 +56,10 @@ export function createForwardedRecords(db: Database): ForwardedRecords {
 
   return {
     mark: (reserved, onError) => {
-      pending.set(reserved.reservationId, { reserved, onError });
-      timer ??= setTimeout(() => void flush(), forwardedRecordDelayMs).unref();
+      pending.set(reserved.reservationId, { reserved, onError, markedAt: Date.now() });
+      timer ??= setInterval(() => void flush(Date.now() - forwardedRecordDelayMs), checkEveryMs).unref();
       return () => pending.delete(reserved.reservationId);
     },
-    close: () => {
-      clearTimeout(timer);
-      return flush();
-    },
+    close: () => flush(Infinity),
   };
 }

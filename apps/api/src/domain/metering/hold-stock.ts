@@ -8,11 +8,13 @@ import { release } from './settlement.js';
 
 /**
  * Spare holds a stock starts with; it tops up once half are in use, and doubles them (up to the
- * most) whenever calls find none left or use half within stockTrustMs of the last top-up, so a
- * busy caller's stock tops up a few times a second, not every few calls.
+ * most) whenever calls find none left or use half within growWithinMs of the last top-up, so a
+ * busy caller's stock tops up about twice a second, not every few calls: each top-up locks the
+ * organisation's balance row, which every settlement of its calls needs too.
  */
 const firstSpareHolds = 16;
 const mostSpareHolds = 256;
+const growWithinMs = 500;
 /** What must stay free beyond a stock, as a multiple of it: a stock is at most 1/64 of what is free. */
 const keepFreeFactor = 63n;
 /** A key change made on another instance stops this instance's stock admissions within this. */
@@ -194,7 +196,7 @@ export function createHoldStocks(db: Database): HoldStocks {
     }
     stock.idle.refresh();
     const runningLow = stock.spare.length <= stock.target / 2;
-    if (runningLow && !stock.topping && performance.now() - stock.toppedUpAt < stockTrustMs) stock.target = Math.min(stock.target * 2, mostSpareHolds);
+    if (runningLow && !stock.topping && performance.now() - stock.toppedUpAt < growWithinMs) stock.target = Math.min(stock.target * 2, mostSpareHolds);
     // One top-up at a time confirms the key for all its stocks.
     if (runningLow || (sinceConfirmed > stockTrustMs / 2 && !confirming.has(presented.key))) topUp(stock);
     return { id: spare.id, amount: stock.amount };

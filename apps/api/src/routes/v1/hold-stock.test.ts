@@ -73,10 +73,10 @@ describe("holds an instance reserves ahead of a key's calls", () => {
     expect(rows.every((row) => row.totalCostNanos! > 0n)).toBe(true);
   });
 
-  it('holds more at a time for a busy key: calls that use half its holds within stockTrustMs double them', async () => {
+  it('holds more at a time for a busy key: calls that use half its holds within half a second of its last top-up double them', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     await warmUp(account.value, account.organizationId);
-    // performance.now() stands still: every call comes within stockTrustMs of the last top-up.
+    // performance.now() stands still: every call comes within half a second of the last top-up.
     vi.useFakeTimers({ toFake: ['performance'] });
     try {
       for (let call = 0; call < 12; call++) await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { setupTestDb } from '@meterway/db/testing';
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { migrations, schema } from '../../db/index.js';
+import { organizations, publishableKeys, reservations } from '../../db/schema/index.js';
+import { newKeyValue } from '../keys/key-value.js';
+import { dollarsToNanos, periodStart } from '../money.js';
+import { createForwardedRecords, forwardedRecordDelayMs } from './forwarded.js';
+import { type Metered, settlementRow } from './settlement.js';
+
+const t = setupTestDb({ schema, migrations });
+const now = new Date('2026-11-28T12:00:00Z');
+
+/** Three holds of a new key, as admission leaves them, and the call each was reserved for. */
+async function threeHeldCalls(): Promise<{ organizationId: string; calls: Metered[] }> {
+  const organizationId = randomUUID();
+  const keyId = randomUUID();
+  await t.db.insert(organizations).values({ id: organizationId, name: 'Forwarding test' });
+  await t.db.insert(publishableKeys).values({
+    id: keyId,
+    organizationId,
+    name: 'Web',
+    value: newKeyValue(),
+    spendLimitNanos: dollarsToNanos(10),
+    allowedOrigins: ['https://app.example.com'],
+  });
+  const calls = Array.from({ length: 3 }, (): Metered => ({
+    reservationId: randomUUID(),
+    organizationId,
+    publishableKeyId: keyId,
+    periodStart: periodStart(now),
+    completionId: `chatcmpl-${randomUUID()}`,
+    model: 'gpt-4o-mini',
+    estimatedInputTokens: 8,
+    inputTokens: 8,
+    cachedInputTokens: 0,
+    outputTokens: 16,
+    usageEstimated: true,
+    prices: { inputNanosPerToken: 150n, cachedInputNanosPerToken: 75n, outputNanosPerToken: 600n },
+    priceVersion: 'test',
+    provider: 'openai',
+    caller: { client: '203.0.113.9', endUser: null },
+    now,
+  }));
+  await t.db.insert(reservations).values(
+    calls.map((call) => ({
+      id: call.reservationId,
+      organizationId,
+      publishableKeyId: keyId,
+      periodStart: call.periodStart,
+      amountNanos: 10_800n,
+      expiresAt: new Date(now.getTime() + 600_000),
+    })),
+  );
+  return { organizationId, calls };
+}
+
+const recordsOf = async (organizationId: string) =>
+  new Map((await t.db.select().from(reservations).where(eq(reservations.organizationId, organizationId))).map((hold) => [hold.id, hold.forwarded]));
+
+describe('the record that a call reached the provider', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is written on the hold of a call still unsettled after the delay, and never for one settled sooner', async () => {
+    const { organizationId, calls } = await threeHeldCalls();
+    const [settledSoon, slow, later] = calls as [Metered, Metered, Metered];
+    const records = createForwardedRecords(t.db);
+    const errors: unknown[] = [];
+    const settle = records.mark(settledSoon, (error) => errors.push(error));
+    records.mark(slow, (error) => errors.push(error));
+    await vi.advanceTimersByTimeAsync(forwardedRecordDelayMs - 10);
+    settle();
+    records.mark(later, (error) => errors.push(error));
+
+    // `slow` has been unsettled for the delay; `later`, forwarded 40 ms after it, not yet.
+    await vi.advanceTimersByTimeAsync(forwardedRecordDelayMs / 2 + 10);
+    // The statement runs in the background: wait (in real time) until it has landed.
+    let held = await recordsOf(organizationId);
+    for (let poll = 0; poll < 200 && !held.get(slow.reservationId); poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      held = await recordsOf(organizationId);
+    }
+    expect(held.get(slow.reservationId)).toEqual(JSON.parse(JSON.stringify(settlementRow(slow))));
+    expect(held.get(settledSoon.reservationId)).toBeNull();
+    expect(held.get(later.reservationId)).toBeNull();
+
+    // At shutdown every call still pending is recorded at once.
+    await records.close();
+    held = await recordsOf(organizationId);
+    expect(held.get(later.reservationId)).toMatchObject({ completion_id: later.completionId, usage_estimated: true });
+    expect(held.get(settledSoon.reservationId)).toBeNull();
+    expect(errors).toEqual([]);
+  });
+});
