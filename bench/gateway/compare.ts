@@ -18,7 +18,7 @@ import { createDb } from '@meterway/db';
 import { createTestDb } from '@meterway/db/testing';
 import { wideOpenControls } from './bench-key.js';
 import type { CannonSummary, LoadReply, Target } from './load.js';
-import { postgresTicks, ticksBetween } from './phases.js';
+import { msOfTicks, postgresTicks, ticksBetween } from './phases.js';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const baseline = process.env.BENCH_BASELINE;
@@ -107,7 +107,7 @@ try {
         const [cpu, database, started] = [cpuMs(), postgresTicks(), performance.now()];
         const summary = await cannon(version.target, connections, seconds);
         const calls = summary.ok + summary.non2xx;
-        const databaseMs = ticksBetween(database, postgresTicks()) * 10; // USER_HZ = 100
+        const databaseMs = msOfTicks(ticksBetween(database, postgresTicks()));
         const total = totals[index]!;
         total.calls += calls;
         total.cpu += cpuMs() - cpu;

@@ -29,7 +29,7 @@ import { dollarsToNanos } from '../../apps/api/src/domain/money.js';
 import { wideOpenControls } from './bench-key.js';
 import type { CannonSummary, LoadCommand, LoadReply, SequentialSummary, Target } from './load.js';
 import { buildGateway, startGateway } from './gateway-process.js';
-import { machineTicks, postgresTicks, processTicks, profileGateway, ticksBetween } from './phases.js';
+import { machineTicks, msOfTicks, postgresTicks, processTicks, profileGateway, ticksBetween } from './phases.js';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -185,7 +185,7 @@ try {
     }
     // The CPU the serving process spent per request (the upstream's not included).
     const servers = [upstream.child.pid, proxy.child.pid, gateway.child.pid, portkey.child.pid];
-    const cpuMs = (target: Target) => (processTicks(servers[list.indexOf(target)]) ?? Number.NaN) * 10; // USER_HZ = 100
+    const cpuMs = (target: Target) => msOfTicks(processTicks(servers[list.indexOf(target)]) ?? Number.NaN);
     const cannon = async (target: Target, connections: number, duration: number): Promise<Measured> => {
       const [cpu, postgres, machine, work] = [cpuMs(target), postgresTicks(), machineTicks(), await databaseWork()];
       const summary = (await ask<'cannon'>({ kind: 'cannon', target, connections, seconds: duration })).cannon!;
@@ -197,7 +197,7 @@ try {
       return {
         ...summary,
         cpuMsPerRequest: (cpuMs(target) - cpu) / served,
-        postgresMsPerRequest: (ticksBetween(postgres, postgresTicks()) * 10) / served,
+        postgresMsPerRequest: msOfTicks(ticksBetween(postgres, postgresTicks())) / served,
         busy: share((m) => m.busy),
         stolen: share((m) => m.steal),
         commits: (workAfter.commits - work.commits) / served,

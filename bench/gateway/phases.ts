@@ -290,16 +290,15 @@ export async function profileGateway(input: Input): Promise<void> {
   console.log(
     `\nthe gateway at c=${connections} for 5 s under the profiler: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms (the profiler slows it)`,
   );
-  const tick = 100; // USER_HZ
-  const percent = (ticks: number) => `${Math.round((100 * ticks) / tick / wall)} %`;
+  const percent = (ticks: number) => `${Math.round(msOfTicks(ticks) / 10 / wall)} %`;
   const machineBusy = after.machine && before.machine ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total) : undefined;
   const gatewayTicks = delta(before.gateway, after.gateway);
   const loadTicks = delta(before.load, after.load);
   const upstreamTicks = delta(before.upstream, after.upstream);
-  const postgresTicks = ticksBetween(before.postgres, after.postgres);
+  const backendTicks = ticksBetween(before.postgres, after.postgres);
   console.log(`  CPU over the run (100 % = one core; the machine has ${cpus().length}):`);
   if (gatewayTicks !== undefined) console.log(`    gateway process (node)            ${percent(gatewayTicks)}`);
-  console.log(`    Postgres, the bench's ${backends.length} backends  ${percent(postgresTicks)}`);
+  console.log(`    Postgres, the bench's ${backends.length} backends  ${percent(backendTicks)}`);
   if (loadTicks !== undefined) console.log(`    load generator (autocannon)       ${percent(loadTicks)}`);
   if (upstreamTicks !== undefined) console.log(`    upstream                          ${percent(upstreamTicks)}`);
   if (machineBusy !== undefined) console.log(`    whole machine busy                ${Math.round(machineBusy * 100 * cpus().length)} % (others included)`);
@@ -345,6 +344,9 @@ function summariseProfile(profile: { nodes: ProfileNode[] }) {
   for (const [name, hits] of top(byFunction, 12)) console.log(`    ${`${((100 * hits) / total).toFixed(1)} %`.padStart(7)}  ${name}`);
   console.log(`  profile written to ${file} (open in Chrome DevTools › Performance)`);
 }
+
+/** Milliseconds of CPU in this many /proc ticks (USER_HZ = 100). */
+export const msOfTicks = (ticks: number) => ticks * 10;
 
 export function processTicks(pid: number | undefined): number | undefined {
   if (!pid) return undefined;

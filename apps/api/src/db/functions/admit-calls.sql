@@ -1,7 +1,8 @@
 -- Admission: the holds of a batch of one key's calls, reserved in one round trip, all or none.
--- The hot rows (an organisation's balance, a key's spend) stay locked only while the function
--- runs and commits, never across a network round trip, and the holds are written before them. Lock order everywhere: credit_balances, then key_spend
--- (app.settle_calls takes them in the same order), so admission and settlement never deadlock.
+-- The hot rows (an organisation's balance, a key's spend) are locked after the holds are written
+-- and stay locked only while the function runs and commits, never across a network round trip.
+-- Lock order everywhere: credit_balances, then key_spend (app.settle_calls takes them in the same
+-- order), so admission and settlement never deadlock.
 --
 -- Lock order: credit_balances, key_spend, then caller_spend.
 --
