@@ -88,10 +88,22 @@ export function startReplica(replica, primary) {
   start(replica);
 }
 
-export function waitStreaming(primary, replica) {
-  return waitFor(
+/**
+ * Waits until the standby streams, then makes it synchronous: the primary acknowledges a commit
+ * only once the standby has it on disk, so a failover loses no hold, settlement or top-up a
+ * service was told had committed. Set on the primary alone (ALTER SYSTEM after the base backup),
+ * so the promoted standby does not wait for a standby of its own.
+ */
+export async function waitStreaming(primary, replica) {
+  await waitFor(
     `${replica.name} to stream from ${primary.name}`,
     () => psql(primary.address, `select count(*) from pg_stat_replication where state = 'streaming'`) === '1',
+  );
+  psql(primary.address, `alter system set synchronous_standby_names = '*'`);
+  psql(primary.address, 'select pg_reload_conf()');
+  await waitFor(
+    `${replica.name} to be synchronous`,
+    () => psql(primary.address, `select count(*) from pg_stat_replication where sync_state = 'sync'`) === '1',
   );
 }
 

@@ -5,13 +5,22 @@
 import type { KeyTally, LoadPlan, LoadResult } from './load-plan.js';
 
 const plan = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as LoadPlan;
-const result: LoadResult = { host: plan.host, counts: {}, keys: {}, servedAt: [], unclean: [], uncleanCount: 0, paid: [] };
+const result: LoadResult = { host: plan.host, counts: {}, keys: {}, unclean: [], uncleanCount: 0, paid: [] };
 const count = (kind: string) => (result.counts[kind] = (result.counts[kind] ?? 0) + 1);
-const tally = (key: string): KeyTally => (result.keys[key] ??= { completionIds: [], cutShort: 0, refused: 0, lost: 0 });
+const tally = (key: string): KeyTally => (result.keys[key] ??= { answers: [], cutShort: 0, refused: 0, lost: 0 });
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
 const deadline = Date.now() + plan.durationMs;
 const running = () => Date.now() < deadline;
+
+/** An answer's JSON body, or {} for one that is not JSON (HAProxy's own 502 and 503 are HTML). */
+function jsonOf(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
 
 /** A failure with no HTTP answer: the connection refused, reset or cut (an instance killed). */
 const networkKind = (error: unknown) => {
@@ -72,7 +81,7 @@ async function gatewayCall(key: { id: string; value: string }) {
     status = response.status;
     const text = await response.text();
     if (status !== 200) {
-      const code = (JSON.parse(text || '{}') as { error?: { code?: string } }).error?.code;
+      const code = (jsonOf(text) as { error?: { code?: string } }).error?.code;
       if (response.headers.has('x-meterway-instance')) keyTally.refused += 1;
       else keyTally.lost += 1;
       return count(answerKind('gateway', response, code, text.slice(0, 300)));
@@ -82,8 +91,7 @@ async function gatewayCall(key: { id: string; value: string }) {
       keyTally.cutShort += 1;
       return count(`gateway 200 cut short${answer.code ? ` (${answer.code})` : ''}`);
     }
-    keyTally.completionIds.push(answer.id);
-    result.servedAt.push(Date.now());
+    keyTally.answers.push({ id: answer.id, instance: response.headers.get('x-meterway-instance') ?? '', at: Date.now() });
     return count(`gateway 200${stream ? ' streamed' : ''}`);
   } catch (error) {
     // Headers of a 200 came and then the connection went: the call may have reached the model.
@@ -107,13 +115,7 @@ async function consoleRequest(account: LoadPlan['accounts'][number], url: string
       signal: AbortSignal.timeout(15_000),
     });
     const text = await response.text();
-    const json = (() => {
-      try {
-        return JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        return {};
-      }
-    })();
+    const json = jsonOf(text);
     count(answerKind(label, response, response.status >= 400 ? ((json.code ?? (json.error as { id?: string })?.id) as string) : undefined, text.slice(0, 300)));
     return { status: response.status, json };
   } catch (error) {

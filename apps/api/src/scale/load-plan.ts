@@ -14,12 +14,15 @@ export type LoadPlan = {
   accounts: { email: string; cookie: string; keys: { id: string; value: string }[] }[];
 };
 
+/** A complete 200 answer: its completion id, the instance that served it (X-Meterway-Instance) and when it arrived (epoch ms). */
+export type Answer = { id: string; instance: string; at: number };
+
 /**
- * What a key's calls got: complete 200 answers (their completion ids); 200s cut short; refusals an
- * instance answered (nothing may be charged for them); calls lost with no instance's answer (a
- * connection cut, HAProxy's 502), which may have reached the model before the instance died.
+ * What a key's calls got: complete 200 answers; 200s cut short; refusals an instance answered
+ * (nothing may be charged for them); calls lost with no instance's answer (a connection cut,
+ * HAProxy's 502), which may have reached the model before the instance died.
  */
-export type KeyTally = { completionIds: string[]; cutShort: number; refused: number; lost: number };
+export type KeyTally = { answers: Answer[]; cutShort: number; refused: number; lost: number };
 
 /** What one client host saw (the load client writes it as JSON on stdout). */
 export type LoadResult = {
@@ -27,8 +30,6 @@ export type LoadResult = {
   /** Outcomes by kind: `gateway 200`, `gateway 503 service_unavailable (Retry-After)`, `console /bff/me 200`, … */
   counts: Record<string, number>;
   keys: Record<string, KeyTally>;
-  /** When each complete gateway 200 arrived (epoch ms), to find the calls served after the drill. */
-  servedAt: number[];
   /** Answers no drill excuses (a 5xx from an instance other than 503 with Retry-After): the first few, whole. */
   unclean: unknown[];
   uncleanCount: number;
