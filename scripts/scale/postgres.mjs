@@ -101,10 +101,7 @@ export async function waitStreaming(primary, replica) {
   );
   psql(primary.address, `alter system set synchronous_standby_names = '*'`);
   psql(primary.address, 'select pg_reload_conf()');
-  await waitFor(
-    `${replica.name} to be synchronous`,
-    () => psql(primary.address, `select count(*) from pg_stat_replication where sync_state = 'sync'`) === '1',
-  );
+  await waitFor(`${replica.name} to be synchronous`, () => psql(primary.address, `select count(*) from pg_stat_replication where sync_state = 'sync'`) === '1');
 }
 
 /** Stops one server; `immediate` is a crash as far as the server can tell (no checkpoint). */

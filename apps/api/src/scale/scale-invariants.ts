@@ -75,7 +75,11 @@ export async function checkAfterLoad(
     checks.push(
       [
         missing.length === 0,
-        () => `key ${key}: ${missing.length} answered 200s without a usage row (${missing.slice(0, 3).map((answer) => `${answer.id} from ${answer.instance}`).join(', ')}…)`,
+        () =>
+          `key ${key}: ${missing.length} answered 200s without a usage row (${missing
+            .slice(0, 3)
+            .map((answer) => `${answer.id} from ${answer.instance}`)
+            .join(', ')}…)`,
       ],
       [answered.size === tally.answers.length, () => `key ${key}: one completion id answered twice`],
       [
