@@ -13,8 +13,8 @@
 -- ledger charge = total_cost - unpaid_nanos. Rows also keep the price-list version they were
 -- priced with, the cached input tokens, the end user and the caller's network.
 --
--- It finds its reservations by primary key (joining them to the call list lets the planner scan the
--- whole table, which holds every recent call's dead row until vacuum reaches it) and records the
+-- It finds its reservations by primary key, one probe per id (as `id = ANY(…)` the planner may read
+-- every entry of the organisation's, dead ones included until vacuum reaches them) and records the
 -- completions before it locks the organisation's balance row and the key's spend row, which
 -- admission of the key's next calls needs: those wait for the charge and the commit only, not for
 -- the inserts. The hot rows are locked in admission's order (credit_balances, key_spend, then
@@ -50,7 +50,8 @@ DECLARE
 BEGIN
 	WITH released AS (
 		DELETE FROM "app"."reservations" AS r
-		WHERE r."id" = ANY(reservation_ids) AND r."organization_id" = p_organization_id
+		USING unnest(reservation_ids) AS settling(id)
+		WHERE r."organization_id" = p_organization_id AND r."id" = settling.id
 		RETURNING r."id", r."amount_nanos", r."allowances"
 	), calls AS (
 		SELECT c.*, released."amount_nanos" AS reserved_nanos, released."allowances", greatest(c.total_cost_nanos - released."amount_nanos", 0) AS over_nanos
@@ -129,11 +130,18 @@ BEGIN
 		INSERT INTO "app"."credit_entries" ("id", "organization_id", "kind", "amount_nanos", "balance_after_nanos", "reference")
 			SELECT gen_random_uuid(), p_organization_id, 'usage_charge', -s.charge_nanos, s.balance_after_nanos, s.completion_id
 			FROM settled AS s WHERE s.charge_nanos > 0
-	), unpaid AS (
-		UPDATE "app"."chat_completions" AS cc SET "unpaid_nanos" = s.cost_nanos - s.charge_nanos
-			FROM settled AS s WHERE cc."organization_id" = p_organization_id AND cc."id" = s.completion_id AND s.charge_nanos < s.cost_nanos
 	)
 	SELECT array_agg(s.cost_nanos - s.charge_nanos ORDER BY s.ord), coalesce(sum(s.charge_nanos), 0) INTO unpaids, charged_total FROM settled AS s;
+	IF charged_total < cost_total THEN
+		-- Rare: a call over its hold that the credit could not pay in full. Each by its key, in a
+		-- statement of its own: joined to the batch, the planner may scan every completion of the
+		-- organisation instead (it did, on a table never analysed).
+		FOR i IN 1 .. array_length(completion_ids, 1) LOOP
+			CONTINUE WHEN unpaids[i] = 0;
+			UPDATE "app"."chat_completions" SET "unpaid_nanos" = unpaids[i]
+				WHERE "organization_id" = p_organization_id AND "id" = completion_ids[i];
+		END LOOP;
+	END IF;
 	IF promotional > 0 AND charged_total > 0 THEN
 		PERFORM "app"."draw_grants"(p_organization_id, least(promotional, charged_total));
 	END IF;
