@@ -114,11 +114,13 @@ type Forwarded = { done: () => void };
  * this instance stop before settling it. Answers what to call once it is settled or given back.
  */
 function forwarding(gateway: Gateway, call: Call): Forwarded {
-  const done = gateway.meter.forwarding(metered(gateway, call, 'reserved'), (error) =>
-    call.log.warn(
-      { err: error, completionId: call.completionId },
-      'recording that a call was forwarded failed; a crash before its settlement would leave it uncharged',
-    ),
+  const done = gateway.meter.forwarding(
+    () => metered(gateway, call, 'reserved'),
+    (error) =>
+      call.log.warn(
+        { err: error, completionId: call.completionId },
+        'recording that a call was forwarded failed; a crash before its settlement would leave it uncharged',
+      ),
   );
   return { done };
 }

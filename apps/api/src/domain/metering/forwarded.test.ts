@@ -72,11 +72,20 @@ describe('the record that a call reached the provider', () => {
     const [settledSoon, slow, later] = calls as [Metered, Metered, Metered];
     const records = createForwardedRecords(t.db);
     const errors: unknown[] = [];
-    const settle = records.mark(settledSoon, (error) => errors.push(error));
-    records.mark(slow, (error) => errors.push(error));
+    const settle = records.mark(
+      () => settledSoon,
+      (error) => errors.push(error),
+    );
+    records.mark(
+      () => slow,
+      (error) => errors.push(error),
+    );
     await vi.advanceTimersByTimeAsync(forwardedRecordDelayMs - 10);
     settle();
-    records.mark(later, (error) => errors.push(error));
+    records.mark(
+      () => later,
+      (error) => errors.push(error),
+    );
 
     // `slow` has been unsettled for the delay; `later`, forwarded 40 ms after it, not yet.
     await vi.advanceTimersByTimeAsync(forwardedRecordDelayMs / 2 + 10);
@@ -96,5 +105,20 @@ describe('the record that a call reached the provider', () => {
     expect(held.get(later.reservationId)).toMatchObject({ completion_id: later.completionId, usage_estimated: true });
     expect(held.get(settledSoon.reservationId)).toBeNull();
     expect(errors).toEqual([]);
+  });
+
+  it('names the provider that has the call when it is written, after a fallback the one that took it over', async () => {
+    const { organizationId, calls } = await threeHeldCalls();
+    const call = calls[0]!;
+    const records = createForwardedRecords(t.db);
+    let provider = 'primary';
+    records.mark(
+      () => ({ ...call, provider }),
+      () => undefined,
+    );
+    // The first provider fails at once and the next takes the call over before the record is due.
+    provider = 'fallback';
+    await records.close();
+    expect((await recordsOf(organizationId)).get(call.reservationId)).toMatchObject({ completion_id: call.completionId, provider: 'fallback' });
   });
 });

@@ -14,30 +14,31 @@ const checkEveryMs = forwardedRecordDelayMs / 2;
 export type ForwardedRecords = {
   /**
    * Notes, without holding the call back, that it is about to reach the provider, with what it is
-   * charged if its instance stops before settling it (`reserved`: all that was reserved); the hold
-   * records it once the call has been unsettled for `forwardedRecordDelayMs`. Once recorded, the
-   * sweeper charges it when its hold expires. Answers the function to call when the call is settled
-   * or given back, after which no record is needed.
+   * charged if its instance stops before settling it (`reserved`: all that was reserved, read when
+   * the record is written, so it names the provider that has the call then, after a fallback the
+   * one that took it over); the hold records it once the call has been unsettled for
+   * `forwardedRecordDelayMs`. Once recorded, the sweeper charges it when its hold expires. Answers
+   * the function to call when the call is settled or given back, after which no record is needed.
    */
-  mark: (reserved: Metered, onError: (error: unknown) => void) => () => void;
+  mark: (reserved: () => Metered, onError: (error: unknown) => void) => () => void;
   /** Records the calls still pending at once (at shutdown: a call still with the provider may outlive the process). */
   close: () => Promise<void>;
 };
 
-type Pending = { reserved: Metered; onError: (error: unknown) => void; markedAt: number };
+type Pending = { reserved: () => Metered; onError: (error: unknown) => void; markedAt: number };
 
 export function createForwardedRecords(db: Database): ForwardedRecords {
   // In the order the calls were marked, so the ones due come first.
-  const pending = new Map<string, Pending>();
+  const pending = new Set<Pending>();
   let timer: NodeJS.Timeout | undefined;
 
   /** Records on their holds that the calls unsettled since `markedBefore` reached the provider, in one statement. */
   async function flush(markedBefore: number): Promise<void> {
     const calls: Pending[] = [];
-    for (const [id, call] of pending) {
+    for (const call of pending) {
       if (call.markedAt > markedBefore) break;
       calls.push(call);
-      pending.delete(id);
+      pending.delete(call);
     }
     if (pending.size === 0) {
       clearInterval(timer);
@@ -45,7 +46,10 @@ export function createForwardedRecords(db: Database): ForwardedRecords {
     }
     if (calls.length === 0) return;
     try {
-      const records = calls.map((call) => ({ organization_id: call.reserved.organizationId, row: settlementRow(call.reserved) }));
+      const records = calls.map(({ reserved }) => {
+        const call = reserved();
+        return { organization_id: call.organizationId, row: settlementRow(call) };
+      });
       await db.execute(sql`update app.reservations as r set forwarded = c.row
         from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as c(organization_id uuid, row jsonb)
         where r.organization_id = c.organization_id and r.id = (c.row->>'reservation_id')::uuid`);
@@ -56,9 +60,10 @@ export function createForwardedRecords(db: Database): ForwardedRecords {
 
   return {
     mark: (reserved, onError) => {
-      pending.set(reserved.reservationId, { reserved, onError, markedAt: Date.now() });
+      const call: Pending = { reserved, onError, markedAt: Date.now() };
+      pending.add(call);
       timer ??= setInterval(() => void flush(Date.now() - forwardedRecordDelayMs), checkEveryMs).unref();
-      return () => pending.delete(reserved.reservationId);
+      return () => pending.delete(call);
     },
     close: () => flush(Infinity),
   };
