@@ -1,5 +1,6 @@
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
+import { forwardedRecordDelayMs } from '../domain/metering/forwarded.js';
 import { rowsOf } from '../domain/metering/sql-values.js';
 import { checkMoney, type InvariantReport } from '../soak/money-invariants.js';
 import type { Answer, KeyTally } from './load-plan.js';
@@ -17,10 +18,12 @@ export async function openHolds(db: Database) {
 
 /**
  * The one loss the design allows (decision 008): an instance killed with SIGKILL may leave the
- * calls it forwarded in its last 75 ms, plus the round trip of the record that would have charged
- * them, uncharged. Answers that instance sent this soon before the kill began are excused.
+ * calls it forwarded in its last 1.5 × forwardedRecordDelayMs (a record is due after the delay and
+ * checked for every half of it), plus the round trip of the record that would have charged them,
+ * uncharged. Answers that instance sent this soon before the kill began are excused: the window,
+ * and 175 ms for that round trip under the drill's load and for the kill itself to land.
  */
-export const crashWindowMs = 250;
+export const crashWindowMs = (3 * forwardedRecordDelayMs) / 2 + 175;
 
 /** The api instance SIGKILLed in the drill, and when the kill began (epoch ms). */
 export type Killed = { instance: string; at: number };
