@@ -23,24 +23,21 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const since = (start: number) => `${((Date.now() - start) / 1000).toFixed(1)} s`;
 
-/** Runs an npm script of the topology (scale:up, kill, failover, down), its output through ours. */
-function scale(script: string, ...args: string[]): Promise<number> {
+/** Runs an npm script of the topology (scale:up, kill, failover, down), its output through ours; answers its exit code and what it printed. */
+function scale(script: string, ...args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
     const child = spawn('node', [join(root, 'scripts/scale', `${script}.mjs`), ...args], {
       cwd: root,
       env: { ...process.env, ...topologyEnv },
-      stdio: 'inherit',
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    child.on('exit', (code) => done(code ?? 1));
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (piece: string) => {
+      output += piece;
+      process.stdout.write(piece);
+    });
+    child.on('close', (code) => done({ code: code ?? 1, output }));
   });
-}
-
-/** The api instances scale:up started (.scale/state.json) that still have a pid file, which scale:kill removes. */
-function runningApis(): string[] {
-  const state = JSON.parse(readFileSync(join(root, '.scale/state.json'), 'utf8')) as { instances: { name: string; service: string }[] };
-  return state.instances
-    .filter((instance) => instance.service === 'api' && existsSync(join(root, '.scale/pids', `${instance.name}.pid`)))
-    .map((instance) => instance.name);
 }
 
 function readEnv(): Record<string, string> {
@@ -66,7 +63,7 @@ function loadClient(plan: LoadPlan, netns: boolean): Promise<LoadResult> {
 }
 
 async function run(): Promise<boolean> {
-  if ((await scale('up')) !== 0) throw new Error('scale:up failed');
+  if ((await scale('up')).code !== 0) throw new Error('scale:up failed');
   const env = readEnv();
   const urls: ScaleUrls = {
     apiUrl: env.API_URL!,
@@ -99,15 +96,16 @@ async function run(): Promise<boolean> {
   const at = (share: number) => sleep(Math.max(0, loadStart + share * loadSeconds * 1000 - Date.now()));
   const drill: string[] = [];
   await at(0.2);
-  const apisBefore = runningApis();
   const killAt = Date.now();
-  if ((await scale('kill', 'api')) !== 0) drill.push('scale:kill -- api failed');
-  const killedInstance = apisBefore.find((name) => !runningApis().includes(name));
+  const apiKill = await scale('kill', 'api');
+  if (apiKill.code !== 0) drill.push('scale:kill -- api failed');
+  // scale:kill names the instance it killed: "scale:kill: killed api-1 (…)".
+  const killedInstance = /^scale:kill: killed (\S+)/m.exec(apiKill.output)?.[1];
   const killed = killedInstance ? { instance: killedInstance, at: killAt } : undefined;
   await at(0.35);
-  if ((await scale('kill', 'identity')) !== 0) drill.push('scale:kill -- identity failed');
+  if ((await scale('kill', 'identity')).code !== 0) drill.push('scale:kill -- identity failed');
   await at(0.5);
-  if ((await scale('failover')) !== 0) drill.push('scale:failover failed');
+  if ((await scale('failover')).code !== 0) drill.push('scale:failover failed');
   const failedOverAt = Date.now();
   say(`test:scale: drill done at ${since(loadStart)} into the load; load continues`);
   const results = await clients;
