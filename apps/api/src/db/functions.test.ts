@@ -25,6 +25,8 @@ async function expectOneOfEach(db: Db) {
   expect(await overloads(db, 'admit_calls')).toBe(1);
   expect(await overloads(db, 'settle_calls')).toBe(1);
   expect(await overloads(db, 'add_to_usage_daily')).toBe(1);
+  expect(await overloads(db, 'release_holds')).toBe(1);
+  expect(await overloads(db, 'record_forwarded')).toBe(1);
   expect(await overloads(db, 'reserve_calls')).toBe(0);
 }
 

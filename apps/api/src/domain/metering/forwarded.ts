@@ -1,10 +1,11 @@
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
 import { type Metered, settlementRow } from './settlement.js';
+import { pgArray } from './sql-values.js';
 
 /**
  * How long a forwarded call stays unsettled before its hold records it. Most calls are settled
- * sooner and need no record at all; the others are recorded together, one statement per check
+ * sooner and need no record at all; the others are recorded together, one round trip per check
  * (every half of this while calls are in flight), so each within 1.5 × this of being forwarded.
  * A hard crash can lose at most the calls forwarded within that (and the statement's round trip).
  */
@@ -32,7 +33,7 @@ export function createForwardedRecords(db: Database): ForwardedRecords {
   const pending = new Set<Pending>();
   let timer: NodeJS.Timeout | undefined;
 
-  /** Records on their holds that the calls unsettled since `markedBefore` reached the provider, in one statement. */
+  /** Records on their holds that the calls unsettled since `markedBefore` reached the provider, in one round trip. */
   async function flush(markedBefore: number): Promise<void> {
     const calls: Pending[] = [];
     for (const call of pending) {
@@ -46,13 +47,9 @@ export function createForwardedRecords(db: Database): ForwardedRecords {
     }
     if (calls.length === 0) return;
     try {
-      const records = calls.map(({ reserved }) => {
-        const call = reserved();
-        return { organization_id: call.organizationId, row: settlementRow(call) };
-      });
-      await db.execute(sql`update app.reservations as r set forwarded = c.row
-        from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as c(organization_id uuid, row jsonb)
-        where r.organization_id = c.organization_id and r.id = (c.row->>'reservation_id')::uuid`);
+      const records = calls.map(({ reserved }) => reserved());
+      await db.execute(sql`select app.record_forwarded(${pgArray(records.map((call) => call.organizationId))}::uuid[],
+        ${pgArray(records.map((call) => call.reservationId))}::uuid[], ${JSON.stringify(records.map((call) => settlementRow(call)))}::jsonb)`);
     } catch (error) {
       for (const call of calls) call.onError(error);
     }

@@ -1,6 +1,5 @@
 import type { Database } from '@meterway/db';
-import { and, eq, sql } from 'drizzle-orm';
-import { callerSpend, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
+import { sql } from 'drizzle-orm';
 import { networkOf } from '@meterway/service';
 import type { Prices } from '../money.js';
 import type { Caller } from './allowances.js';
@@ -11,54 +10,14 @@ export type HoldId = { organizationId: string; id: string };
 
 /**
  * Gives reservations back to the credit, the budgets and the caller allowances they held, in one
- * transaction: an upstream failure's hold (nothing is charged), a stock's unused holds, expired
- * ones. Those already gone (settled or swept) are skipped. Balance rows, then key spend rows, then
- * caller spend rows, as admission locks them.
+ * round trip (app.release_holds, db/functions/release-holds.sql): an upstream failure's hold
+ * (nothing is charged), a stock's unused holds, expired ones. Those already gone are skipped.
  */
 export async function release(db: Database, holds: HoldId[]): Promise<void> {
   if (holds.length === 0) return;
-  await db.transaction(async (tx) => {
-    const released = await tx
-      .delete(reservations)
-      .where(
-        sql`(${reservations.organizationId}, ${reservations.id}) in (select * from unnest(${pgArray(holds.map((hold) => hold.organizationId))}::uuid[], ${pgArray(holds.map((hold) => hold.id))}::uuid[]))`,
-      )
-      .returning();
-    // What the holds gave back, summed per row they held against: a balance, a key's month, a caller's allowance.
-    const sum = <T extends object>(byName: Map<string, T & { amount: bigint }>, name: string, row: T, amount: bigint) =>
-      byName.set(name, { ...row, amount: (byName.get(name)?.amount ?? 0n) + amount });
-    const byOrganization = new Map<string, { organizationId: string; amount: bigint }>();
-    const byKeyPeriod = new Map<string, { organizationId: string; keyId: string; period: string; amount: bigint }>();
-    const byAllowance = new Map<string, { organizationId: string; keyId: string; allowance: string; amount: bigint }>();
-    for (const hold of released) {
-      const { organizationId, publishableKeyId: keyId } = hold;
-      sum(byOrganization, organizationId, { organizationId }, hold.amountNanos);
-      sum(byKeyPeriod, `${keyId} ${hold.periodStart}`, { organizationId, keyId, period: hold.periodStart }, hold.amountNanos);
-      for (const allowance of hold.allowances ?? []) {
-        sum(byAllowance, `${keyId} ${allowance}`, { organizationId, keyId, allowance }, hold.amountNanos);
-      }
-    }
-    // Always in the same order, so two releases of several rows never deadlock.
-    const sorted = <T>(map: Map<string, T>) => [...map].sort(([x], [y]) => x.localeCompare(y)).map(([, value]) => value);
-    for (const { organizationId, amount } of sorted(byOrganization)) {
-      await tx
-        .update(creditBalances)
-        .set({ reservedNanos: sql`greatest(${creditBalances.reservedNanos} - ${amount}, 0)` })
-        .where(eq(creditBalances.organizationId, organizationId));
-    }
-    for (const { organizationId, keyId, period, amount } of sorted(byKeyPeriod)) {
-      await tx
-        .update(keySpend)
-        .set({ reservedNanos: sql`greatest(${keySpend.reservedNanos} - ${amount}, 0)` })
-        .where(and(eq(keySpend.organizationId, organizationId), eq(keySpend.publishableKeyId, keyId), eq(keySpend.periodStart, period)));
-    }
-    for (const { organizationId, keyId, allowance, amount } of sorted(byAllowance)) {
-      await tx
-        .update(callerSpend)
-        .set({ reservedNanos: sql`greatest(${callerSpend.reservedNanos} - ${amount}, 0)` })
-        .where(and(eq(callerSpend.organizationId, organizationId), eq(callerSpend.publishableKeyId, keyId), eq(callerSpend.allowance, allowance)));
-    }
-  });
+  await db.execute(
+    sql`select app.release_holds(${pgArray(holds.map((hold) => hold.organizationId))}::uuid[], ${pgArray(holds.map((hold) => hold.id))}::uuid[])`,
+  );
 }
 
 export type Metered = {
