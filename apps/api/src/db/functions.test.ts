@@ -27,6 +27,7 @@ async function expectOneOfEach(db: Db) {
   expect(await overloads(db, 'add_to_usage_daily')).toBe(1);
   expect(await overloads(db, 'release_holds')).toBe(1);
   expect(await overloads(db, 'record_forwarded')).toBe(1);
+  expect(await overloads(db, 'delete_holds')).toBe(1);
   expect(await overloads(db, 'reserve_calls')).toBe(0);
 }
 

@@ -1,7 +1,7 @@
 -- Release: reservations given back, in one round trip: an upstream failure's hold (nothing is
 -- charged), a stock's unused holds, expired ones. Those already gone (settled or swept) are
--- skipped. What they held is given back to the credit, the key's budget for its period and each
--- allowance of its caller the hold names (caller_spend).
+-- skipped (app.delete_holds). What they held is given back to the credit, the key's budget for its
+-- period and each allowance of its caller the hold names (caller_spend).
 --
 -- One function call, not a transaction of several statements from the gateway: the organisation's
 -- balance row, which every admission and settlement of its calls needs, stays locked for the
@@ -22,10 +22,7 @@ DECLARE
 	allowance_amounts bigint[];
 BEGIN
 	WITH released AS (
-		DELETE FROM "app"."reservations" AS r
-		USING unnest(p_organization_ids, p_ids) AS releasing(organization_id, id)
-		WHERE r."organization_id" = releasing.organization_id AND r."id" = releasing.id
-		RETURNING r."organization_id", r."publishable_key_id", r."period_start", r."amount_nanos", r."allowances"
+		SELECT * FROM "app"."delete_holds"(p_organization_ids, p_ids)
 	), by_balance AS (
 		SELECT released."organization_id", sum(released."amount_nanos")::bigint AS amount
 		FROM released GROUP BY 1

@@ -13,8 +13,7 @@
 -- ledger charge = total_cost - unpaid_nanos. Rows also keep the price-list version they were
 -- priced with, the cached input tokens, the end user and the caller's network.
 --
--- It finds its reservations by primary key, one probe per id (as `id = ANY(…)` the planner may read
--- every entry of the organisation's, dead ones included until vacuum reaches them) and records the
+-- It releases its reservations each by its primary key (app.delete_holds) and records the
 -- completions before it locks the organisation's balance row and the key's spend row, which
 -- admission of the key's next calls needs: those wait for the charge and the commit only, not for
 -- the inserts. The hot rows are locked in admission's order (credit_balances, key_spend, then
@@ -49,10 +48,7 @@ DECLARE
 	charged_total bigint;
 BEGIN
 	WITH released AS (
-		DELETE FROM "app"."reservations" AS r
-		USING unnest(reservation_ids) AS settling(id)
-		WHERE r."organization_id" = p_organization_id AND r."id" = settling.id
-		RETURNING r."id", r."amount_nanos", r."allowances"
+		SELECT * FROM "app"."delete_holds"(array_fill(p_organization_id, ARRAY[cardinality(reservation_ids)]), reservation_ids)
 	), calls AS (
 		SELECT c.*, released."amount_nanos" AS reserved_nanos, released."allowances", greatest(c.total_cost_nanos - released."amount_nanos", 0) AS over_nanos
 		FROM jsonb_to_recordset(p_calls) AS c(
