@@ -30,14 +30,15 @@ async function openTopUp(organizationId: string) {
 const now = new Date();
 
 describe('payment_objects', () => {
-  it('keeps a payment one organisation’s: recorded again for it changes nothing, for another it throws', async () => {
+  it('keeps a payment one organisation’s: recorded again for it changes nothing, for another it is a conflict (409)', async () => {
     const [first, second] = [await organization(), await organization()];
     const id = `pi_${randomUUID()}`;
     await db().transaction((tx) => recordPaymentObject(tx, { provider: 'stripe', id, organizationId: first }));
     await db().transaction((tx) => recordPaymentObject(tx, { provider: 'stripe', id, organizationId: first }));
-    await expect(db().transaction((tx) => recordPaymentObject(tx, { provider: 'stripe', id, organizationId: second }))).rejects.toThrow(
-      /recorded for another organisation/,
-    );
+    await expect(db().transaction((tx) => recordPaymentObject(tx, { provider: 'stripe', id, organizationId: second }))).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/recorded for another organisation/),
+    });
     expect(await organizationOfPayment(db(), 'stripe', id)).toBe(first);
     // The same id at another provider is another payment.
     expect(await organizationOfPayment(db(), 'sandbox', id)).toBeUndefined();

@@ -2,20 +2,22 @@ import type { Database } from '@meterway/db';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { paymentObjects } from '../../db/schema/index.js';
+import { AppError } from '../../errors/app-error.js';
 
 type PaymentObject = { provider: 'stripe' | 'sandbox'; id: string; organizationId: string };
 
 /**
  * Records which organisation a payment intent is, in the transaction that records it on a top-up
  * or an auto top-up charge (migration 0025). Recording it again for the same organisation changes
- * nothing; for another organisation it throws, rolling the caller back, as the payment intent's
- * unique index did when it was global: a payment is only ever one organisation's.
+ * nothing; for another organisation it throws a conflict (409: whoever sent it, a webhook or a
+ * return from checkout, is told so, not answered 500), rolling the caller back, as the payment
+ * intent's unique index did when it was global: a payment is only ever one organisation's.
  */
 export async function recordPaymentObject(tx: Database, object: PaymentObject): Promise<void> {
   await tx.insert(paymentObjects).values(object).onConflictDoNothing();
   const owner = await organizationOfPayment(tx, object.provider, object.id);
   if (owner !== object.organizationId) {
-    throw new Error(`payment ${object.provider}:${object.id} is recorded for another organisation; not recording it for ${object.organizationId}`);
+    throw new AppError('Conflict', `Payment ${object.provider}:${object.id} is recorded for another organisation; it is not recorded for this one.`);
   }
 }
 
