@@ -1,6 +1,6 @@
-import { bigint, date, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, primaryKey, text } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
-import { keyOfOrganization } from './key-owner-columns.js';
+import { keyOfOrganization, keyOwnerColumns } from './key-owner-columns.js';
 
 /**
  * Chat completions summed per organisation, UTC day, key and model, so a 30-day chart reads a few
@@ -11,9 +11,8 @@ import { keyOfOrganization } from './key-owner-columns.js';
 export const usageDaily = appSchema.table(
   'usage_daily',
   {
-    organizationId: uuid('organization_id').notNull(),
+    ...keyOwnerColumns(),
     day: date('day', { mode: 'string' }).notNull(),
-    publishableKeyId: uuid('publishable_key_id').notNull(),
     model: text('model').notNull(),
     calls: bigint('calls', { mode: 'bigint' }).notNull(),
     inputTokens: bigint('input_tokens', { mode: 'bigint' }).notNull(),
