@@ -31,23 +31,28 @@ async function expectOneOfEach(db: Db) {
   expect(await overloads(db, 'reserve_calls')).toBe(0);
 }
 
-/**
- * One call through the money functions as the gateway makes it: admitted with a hold of 1000,
- * settled at the 1500 its provider reported. What each table says afterwards.
- */
-async function chargeOneCall(db: Db) {
+/** An organisation with a credit of 10000 and a key with a budget of 5000. */
+async function anOrganisationWithAKey(db: Db) {
   const organization = randomUUID();
   const key = randomUUID();
   const keyValue = `pk_test_${randomUUID()}`;
-  const reservation = randomUUID();
-  const completion = `chatcmpl-${randomUUID()}`;
   const origins = JSON.stringify(['https://app.example']);
   const period = `${new Date().toISOString().slice(0, 7)}-01`;
   await db.execute(sql`insert into app.organizations (id, name) values (${organization}, 'functions test')`);
   await db.execute(sql`insert into app.credit_balances (organization_id, balance_nanos) values (${organization}, 10000)`);
   await db.execute(sql`insert into app.publishable_keys (id, organization_id, name, value, spend_limit_nanos, allowed_origins)
     values (${key}, ${organization}, 'test', ${keyValue}, 5000, ${origins}::jsonb)`);
+  return { organization, key, keyValue, period };
+}
 
+/**
+ * One call through the money functions as the gateway makes it: admitted with a hold of 1000,
+ * settled at the 1500 its provider reported. What each table says afterwards.
+ */
+async function chargeOneCall(db: Db) {
+  const { organization, key, keyValue, period } = await anOrganisationWithAKey(db);
+  const reservation = randomUUID();
+  const completion = `chatcmpl-${randomUUID()}`;
   await db.execute(sql`select app.admit_calls(${organization}, ${key}, ${keyValue}, 0, now(), ${period}::date,
     ${`{${reservation}}`}::uuid[], '{1000}'::bigint[], now() + interval '10 minutes')`);
   const [held] = rows<{ reserved: number }>(
@@ -114,6 +119,47 @@ describe('the api database functions (db/functions)', () => {
   it('are there after a fresh migrate, once each, and meter a call', async () => {
     await expectOneOfEach(testDb.db);
     await expectChargedInFull(testDb.db);
+  });
+
+  it('charge the calls of a key settled together in one ledger entry, which each completion it charged names', async () => {
+    const db = testDb.db;
+    const { organization, key, keyValue, period } = await anOrganisationWithAKey(db);
+    const reservations = [randomUUID(), randomUUID(), randomUUID()];
+    await db.execute(sql`select app.admit_calls(${organization}, ${key}, ${keyValue}, 0, now(), ${period}::date,
+      ${`{${reservations.join(',')}}`}::uuid[], '{1000,1000,1000}'::bigint[], now() + interval '10 minutes')`);
+    const costs = [700, 0, 900];
+    const calls = reservations.map((reservation, index) => ({
+      reservation_id: reservation,
+      completion_id: `chatcmpl-${index}-${randomUUID()}`,
+      created_at: new Date().toISOString(),
+      model: 'test-model',
+      estimated_input_tokens: 10,
+      input_tokens: 10,
+      cached_input_tokens: 0,
+      estimated_input_cost_nanos: 100,
+      input_cost_nanos: costs[index]! === 0 ? 0 : 100,
+      output_tokens: costs[index]! === 0 ? 0 : 1,
+      output_cost_nanos: costs[index]! === 0 ? 0 : costs[index]! - 100,
+      total_cost_nanos: costs[index],
+      usage_estimated: false,
+      price_version: 'test',
+    }));
+    await db.execute(sql`select * from app.settle_calls(${organization}, ${key}, ${period}::date, ${JSON.stringify(calls)}::jsonb)`);
+
+    const entries = rows<{ id: string; amount: number; balanceAfter: number; reference: string }>(
+      await db.execute(sql`select id, amount_nanos::int as amount, balance_after_nanos::int as "balanceAfter", reference
+        from app.credit_entries where organization_id = ${organization} and kind = 'usage_charge'`),
+    );
+    expect(entries).toEqual([{ id: expect.any(String), amount: -1600, balanceAfter: 8400, reference: calls[0]!.completion_id }]);
+    const named = rows<{ id: string; charge: string | null }>(
+      await db.execute(sql`select id, usage_charge_id as charge from app.chat_completions where organization_id = ${organization} order by id`),
+    );
+    // The call that cost nothing was charged nothing: it names no entry.
+    expect(named).toEqual([
+      { id: calls[0]!.completion_id, charge: entries[0]!.id },
+      { id: calls[1]!.completion_id, charge: null },
+      { id: calls[2]!.completion_id, charge: entries[0]!.id },
+    ]);
   });
 
   it('are re-applied by every migrate without doubling', async () => {

@@ -18,9 +18,9 @@ const rows = async <Row>(db: Database, query: SQL) => rowsOf<Row>(await db.execu
  * - every key and month: spent + reserved ≤ the key's budget (budgets here only ever rise) plus
  *   what providers reported above their calls' holds, and reserved = its open reservations;
  *   every key's spend = the cost of its recorded completions;
- * - every completion with a cost is charged exactly once, for exactly its cost less what the
- *   credit could not pay of an over-hold report, to its own organisation, and no usage charge
- *   lacks its completion;
+ * - every completion with a cost is charged by exactly one usage charge of its own organisation
+ *   (the one it names), and every usage charge is exactly what its completions cost less what the
+ *   credit could not pay of over-hold reports, and charges at least one;
  * - every paid checkout is credited exactly once, for its amount, to its own organisation, and
  *   nothing else is; every payment intent recorded on a top-up or an auto top-up charge is in
  *   payment_objects under that organisation (where refunds and disputes find it).
@@ -131,28 +131,34 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
       );
       for (const key of keys) checks.push([key.spent === key.cost, () => `key ${key.key}: spent ${key.spent} ≠ cost of its completions ${key.cost}`]);
 
-      const completions = await rows<{ id: string; cost: string | null; unpaid: string; entries: number; charged: string; ownOrganisation: boolean }>(
+      // What the credit paid a completion: its cost, less what it could not pay of a charge above the hold (recorded on the row).
+      const completions = await rows<{ id: string; due: string; charge: string | null; ownCharge: boolean }>(
         tx,
-        sql`select c.id, c.total_cost_nanos::text as cost, c.unpaid_nanos::text as unpaid, count(e.id)::int as entries,
-          coalesce(-sum(e.amount_nanos), 0)::text as charged, coalesce(bool_and(e.organization_id = c.organization_id), true) as "ownOrganisation"
-        from app.chat_completions c left join app.credit_entries e on e.kind = 'usage_charge' and e.reference = c.id
-        group by c.id, c.total_cost_nanos, c.unpaid_nanos`,
+        sql`select c.id, (coalesce(c.total_cost_nanos, -1) - c.unpaid_nanos)::text as due, c.usage_charge_id as charge,
+          coalesce(e.organization_id = c.organization_id and e.kind = 'usage_charge', false) as "ownCharge"
+        from app.chat_completions c left join app.credit_entries e on e.organization_id = c.organization_id and e.id = c.usage_charge_id`,
       );
       for (const completion of completions) {
-        // What the credit paid: the cost, less what it could not pay of a charge above the hold (recorded on the row).
-        const due = BigInt(completion.cost ?? -1) - BigInt(completion.unpaid);
+        const paid = BigInt(completion.due) > 0n;
         checks.push([
-          completion.ownOrganisation && completion.entries === (due > 0n ? 1 : 0) && BigInt(completion.charged) === (due > 0n ? due : 0n),
+          paid ? completion.ownCharge : completion.charge === null,
           () =>
-            `completion ${completion.id}: cost ${completion.cost} (unpaid ${completion.unpaid}), ${completion.entries} charge(s) totalling ${completion.charged}`,
+            `completion ${completion.id}: ${completion.due} due, charged by ${completion.charge ?? 'no entry'}${paid && !completion.ownCharge ? ' (not a usage charge of its organisation)' : ''}`,
         ]);
       }
-      const strayCharges = await rows<{ reference: string | null }>(
+      const charges = await rows<{ id: string; charged: string; due: string; completions: number }>(
         tx,
-        sql`select e.reference from app.credit_entries e left join app.chat_completions c on c.id = e.reference
-          where e.kind = 'usage_charge' and c.id is null`,
+        sql`select e.id, (-e.amount_nanos)::text as charged, coalesce(sum(c.total_cost_nanos - c.unpaid_nanos), 0)::text as due, count(c.id)::int as completions
+        from app.credit_entries e left join app.chat_completions c on c.organization_id = e.organization_id and c.usage_charge_id = e.id
+        where e.kind = 'usage_charge'
+        group by e.id, e.amount_nanos`,
       );
-      checks.push([strayCharges.length === 0, () => `usage charges without a completion: ${strayCharges.map((row) => row.reference).join(', ')}`]);
+      for (const charge of charges) {
+        checks.push([
+          charge.completions > 0 && charge.charged === charge.due,
+          () => `usage charge ${charge.id}: ${charge.charged} charged for ${charge.completions} completion(s) due ${charge.due}`,
+        ]);
+      }
 
       const checkouts = await rows<{ id: string; status: string; credit: string; entries: number; credited: string }>(
         tx,

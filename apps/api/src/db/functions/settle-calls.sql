@@ -1,6 +1,7 @@
 -- Settlement: a batch of one key's calls in one round trip. Their reservations are released, each
--- completion recorded, its cost charged to the credit (one ledger entry per completion) and added
--- to the key's spend for the period and to each allowance of its caller the hold names
+-- completion recorded, their costs charged to the credit in one ledger entry (usage_charge, its
+-- reference the batch's first completion, and named by each completion it charged) and added to
+-- the key's spend for the period and to each allowance of its caller the hold names
 -- (caller_spend), and its caller (client address, end user) counted in caller_hours. A call whose
 -- reservation is already gone (swept) is skipped;
 -- each call settled is returned with what it cost above its hold and what went unpaid.
@@ -10,8 +11,8 @@
 -- our estimate of the input was wrong: the excess is recorded on the row (over_hold_nanos) and
 -- taken from the credit that no other call holds; what even that cannot pay is recorded as
 -- unpaid_nanos, never hidden. So, for every row: total_cost = input_cost + output_cost, and its
--- ledger charge = total_cost - unpaid_nanos. Rows also keep the price-list version they were
--- priced with, the cached input tokens, the end user and the caller's network.
+-- share of its usage_charge entry = total_cost - unpaid_nanos. Rows also keep the price-list
+-- version they were priced with, the cached input tokens, the end user and the caller's network.
 --
 -- It releases its reservations each by its primary key (app.delete_holds) and records the
 -- completions before it locks the organisation's balance row and the key's spend row, which
@@ -32,6 +33,7 @@ CREATE OR REPLACE FUNCTION "app"."settle_calls"(
 #variable_conflict use_column
 DECLARE
 	reservation_ids uuid[] := ARRAY(SELECT (call->>'reservation_id')::uuid FROM jsonb_array_elements(p_calls) AS call);
+	charge_id uuid := gen_random_uuid();
 	completion_ids text[];
 	costs bigint[];
 	overs bigint[];
@@ -62,11 +64,12 @@ BEGIN
 		INSERT INTO "app"."chat_completions" (
 			"id", "organization_id", "publishable_key_id", "created_at", "model", "estimated_input_tokens", "input_tokens",
 			"cached_input_tokens", "estimated_input_cost_nanos", "input_cost_nanos", "output_tokens", "output_cost_nanos",
-			"total_cost_nanos", "usage_estimated", "price_version", "over_hold_nanos", "unpaid_nanos", "end_user", "client_network", "provider"
+			"total_cost_nanos", "usage_estimated", "price_version", "over_hold_nanos", "unpaid_nanos", "usage_charge_id", "end_user", "client_network", "provider"
 		)
 			SELECT calls.completion_id, p_organization_id, p_key_id, calls.created_at, calls.model, calls.estimated_input_tokens, calls.input_tokens,
 				calls.cached_input_tokens, calls.estimated_input_cost_nanos, calls.input_cost_nanos, calls.output_tokens, calls.output_cost_nanos,
-				calls.total_cost_nanos, calls.usage_estimated, calls.price_version, calls.over_nanos, 0, calls.end_user, calls.client_network, calls.provider
+				calls.total_cost_nanos, calls.usage_estimated, calls.price_version, calls.over_nanos, 0,
+				CASE WHEN calls.total_cost_nanos > 0 THEN charge_id END, calls.end_user, calls.client_network, calls.provider
 			FROM calls
 	), callers AS (
 		-- Who called, hour by hour (rows without a client come from before it was recorded).
@@ -109,10 +112,8 @@ BEGIN
 			), 0)::bigint AS charge_nanos
 		FROM unnest(completion_ids, costs) WITH ORDINALITY AS call(completion_id, cost_nanos, ord)
 		WINDOW earlier AS (ORDER BY call.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-	), settled AS (
-		SELECT charged.*, (balance - sum(charged.charge_nanos) OVER (ORDER BY charged.ord))::bigint AS balance_after_nanos FROM charged
 	), total AS (
-		SELECT coalesce(sum(s.charge_nanos), 0)::bigint AS charged FROM settled AS s
+		SELECT coalesce(sum(c.charge_nanos), 0)::bigint AS charged FROM charged AS c
 	), credit AS (
 		UPDATE "app"."credit_balances"
 			SET "balance_nanos" = "balance_nanos" - total.charged,
@@ -122,19 +123,20 @@ BEGIN
 				"updated_at" = now()
 			FROM total
 			WHERE "organization_id" = p_organization_id
-	), entries AS (
+	), entry AS (
 		INSERT INTO "app"."credit_entries" ("id", "organization_id", "kind", "amount_nanos", "balance_after_nanos", "reference")
-			SELECT gen_random_uuid(), p_organization_id, 'usage_charge', -s.charge_nanos, s.balance_after_nanos, s.completion_id
-			FROM settled AS s WHERE s.charge_nanos > 0
+			SELECT charge_id, p_organization_id, 'usage_charge', -total.charged, balance - total.charged, completion_ids[1]
+			FROM total WHERE total.charged > 0
 	)
-	SELECT array_agg(s.cost_nanos - s.charge_nanos ORDER BY s.ord), coalesce(sum(s.charge_nanos), 0) INTO unpaids, charged_total FROM settled AS s;
+	SELECT array_agg(c.cost_nanos - c.charge_nanos ORDER BY c.ord), coalesce(sum(c.charge_nanos), 0) INTO unpaids, charged_total FROM charged AS c;
 	IF charged_total < cost_total THEN
-		-- Rare: a call over its hold that the credit could not pay in full. Each by its key, in a
-		-- statement of its own: joined to the batch, the planner may scan every completion of the
-		-- organisation instead (it did, on a table never analysed).
+		-- Rare: a call over its hold that the credit could not pay in full (a call it paid nothing of
+		-- names no charge). Each by its key, in a statement of its own: joined to the batch, the
+		-- planner may scan every completion of the organisation instead (it did, on a table never analysed).
 		FOR i IN 1 .. array_length(completion_ids, 1) LOOP
 			CONTINUE WHEN unpaids[i] = 0;
-			UPDATE "app"."chat_completions" SET "unpaid_nanos" = unpaids[i]
+			UPDATE "app"."chat_completions"
+				SET "unpaid_nanos" = unpaids[i], "usage_charge_id" = CASE WHEN unpaids[i] < costs[i] THEN charge_id END
 				WHERE "organization_id" = p_organization_id AND "id" = completion_ids[i];
 		END LOOP;
 	END IF;

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { keyOfOrganization, keyOwnerColumns } from './key-owner-columns.js';
 
@@ -28,6 +28,11 @@ export const chatCompletions = appSchema.table(
     overHoldNanos: bigint('over_hold_nanos', { mode: 'bigint' }).notNull().default(0n),
     /** What the credit could not pay of the total (only ever part of an over-hold charge): total − ledger charge. */
     unpaidNanos: bigint('unpaid_nanos', { mode: 'bigint' }).notNull().default(0n),
+    /**
+     * The ledger entry (`usage_charge`) that charged it, shared by the calls of its key settled in the
+     * same transaction; null when the credit paid nothing of it (a cached answer, a call of cost 0).
+     */
+    usageChargeId: uuid('usage_charge_id'),
     /** The end user (the `sub` of the key's end-user token), for a key that requires one. */
     endUser: text('end_user'),
     /** The caller's network, never its full address: an IPv4 /24 or an IPv6 /48. */

@@ -11,7 +11,7 @@ export type LedgerEntry = {
   kind: CreditEntryKind;
   /** Signed nano-dollars: positive adds credit, negative spends it. */
   amountNanos: bigint;
-  /** One entry per kind and reference (a checkout session credits once, a completion is charged once). */
+  /** One entry per kind and reference (a checkout session credits once, a settled batch of calls is charged once). */
   reference?: string;
   reason?: string;
   /** A promotional grant's credit (its credit_grants row already inserted): it adds to the promotional part of the balance. */

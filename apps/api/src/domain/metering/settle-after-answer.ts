@@ -30,9 +30,10 @@ const longestRetryMs = 5_000;
 export function createSettlements(db: Database): Settlements {
   /**
    * Settles a call: the reservation is released, the cost the provider reported is charged to the
-   * credit (a ledger entry referencing the completion, so it is charged once) and to the key's
-   * monthly spend, and the completion is recorded with its estimated and actual figures, all in one
-   * transaction shared with the other calls of the key settling at the same moment. A report above
+   * credit (one ledger entry for the batch, which each completion names; the hold's release makes
+   * a retry skip the call, so it is charged once) and to the key's monthly spend, and the
+   * completion is recorded with its estimated and actual figures, all in one transaction shared
+   * with the other calls of the key settling at the same moment. A report above
    * the hold is charged from the credit no other call holds; what that cannot pay is recorded as
    * unpaid on the row. Undefined when the reservation was already swept.
    */
