@@ -45,6 +45,32 @@ async function anOrganisationWithAKey(db: Db) {
   return { organization, key, keyValue, period };
 }
 
+/** A call as app.settle_calls takes it (its `ord` in the batch, from 1), with what the provider reported and its costs. */
+function settlementRow(
+  ord: number,
+  reservation: string,
+  completion: string,
+  used: { inputTokens: number; inputCost: number; outputTokens: number; outputCost: number },
+) {
+  return {
+    ord,
+    reservation_id: reservation,
+    completion_id: completion,
+    created_at: new Date().toISOString(),
+    model: 'test-model',
+    estimated_input_tokens: 10,
+    input_tokens: used.inputTokens,
+    cached_input_tokens: 0,
+    estimated_input_cost_nanos: 100,
+    input_cost_nanos: used.inputCost,
+    output_tokens: used.outputTokens,
+    output_cost_nanos: used.outputCost,
+    total_cost_nanos: used.inputCost + used.outputCost,
+    usage_estimated: false,
+    price_version: 'test',
+  };
+}
+
 /**
  * One call through the money functions as the gateway makes it: admitted with a hold of 1000,
  * settled at the 1500 its provider reported. What each table says afterwards.
@@ -59,25 +85,7 @@ async function chargeOneCall(db: Db) {
     await db.execute(sql`select reserved_nanos::int as reserved from app.credit_balances where organization_id = ${organization}`),
   );
 
-  const calls = JSON.stringify([
-    {
-      ord: 1,
-      reservation_id: reservation,
-      completion_id: completion,
-      created_at: new Date().toISOString(),
-      model: 'test-model',
-      estimated_input_tokens: 10,
-      input_tokens: 12,
-      cached_input_tokens: 0,
-      estimated_input_cost_nanos: 100,
-      input_cost_nanos: 120,
-      output_tokens: 20,
-      output_cost_nanos: 1380,
-      total_cost_nanos: 1500,
-      usage_estimated: false,
-      price_version: 'test',
-    },
-  ]);
+  const calls = JSON.stringify([settlementRow(1, reservation, completion, { inputTokens: 12, inputCost: 120, outputTokens: 20, outputCost: 1380 })]);
   const settled = rows<{ completion_id: string; over_hold: number; unpaid: number }>(
     await db.execute(sql`select completion_id, over_hold_nanos::int as over_hold, unpaid_nanos::int as unpaid
       from app.settle_calls(${organization}, ${key}, ${period}::date, ${calls}::jsonb)`),
@@ -127,23 +135,12 @@ describe('the api database functions (db/functions)', () => {
     const reservations = [randomUUID(), randomUUID(), randomUUID()];
     await db.execute(sql`select app.admit_calls(${organization}, ${key}, ${keyValue}, 0, now(), ${period}::date,
       ${`{${reservations.join(',')}}`}::uuid[], '{1000,1000,1000}'::bigint[], now() + interval '10 minutes')`);
-    const costs = [700, 0, 900];
-    const calls = reservations.map((reservation, index) => ({
-      reservation_id: reservation,
-      completion_id: `chatcmpl-${index}-${randomUUID()}`,
-      created_at: new Date().toISOString(),
-      model: 'test-model',
-      estimated_input_tokens: 10,
-      input_tokens: 10,
-      cached_input_tokens: 0,
-      estimated_input_cost_nanos: 100,
-      input_cost_nanos: costs[index]! === 0 ? 0 : 100,
-      output_tokens: costs[index]! === 0 ? 0 : 1,
-      output_cost_nanos: costs[index]! === 0 ? 0 : costs[index]! - 100,
-      total_cost_nanos: costs[index],
-      usage_estimated: false,
-      price_version: 'test',
-    }));
+    const used = [
+      { inputTokens: 10, inputCost: 100, outputTokens: 1, outputCost: 600 },
+      { inputTokens: 10, inputCost: 0, outputTokens: 0, outputCost: 0 },
+      { inputTokens: 10, inputCost: 100, outputTokens: 1, outputCost: 800 },
+    ];
+    const calls = reservations.map((reservation, index) => settlementRow(index + 1, reservation, `chatcmpl-${index}-${randomUUID()}`, used[index]!));
     await db.execute(sql`select * from app.settle_calls(${organization}, ${key}, ${period}::date, ${JSON.stringify(calls)}::jsonb)`);
 
     const entries = rows<{ id: string; amount: number; balanceAfter: number; reference: string }>(

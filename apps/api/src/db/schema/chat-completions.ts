@@ -26,7 +26,7 @@ export const chatCompletions = appSchema.table(
     priceVersion: text('price_version'),
     /** How far the provider's report went above the call's hold: 0 unless the provider or our estimate was wrong. */
     overHoldNanos: bigint('over_hold_nanos', { mode: 'bigint' }).notNull().default(0n),
-    /** What the credit could not pay of the total (only ever part of an over-hold charge): total − ledger charge. */
+    /** What the credit could not pay of the total (only ever part of an over-hold charge): total − its share of its usage charge. */
     unpaidNanos: bigint('unpaid_nanos', { mode: 'bigint' }).notNull().default(0n),
     /**
      * The ledger entry (`usage_charge`) that charged it, shared by the calls of its key settled in the
