@@ -143,3 +143,33 @@ export const gatewayErrors = {
         : 'The model provider did not answer in time. Nothing was charged.',
     ),
 };
+
+const asJson = 'Send one JSON object, with Content-Type: application/json.';
+
+const sizeOf = (bytes: number) => (bytes % 1_048_576 === 0 ? `${bytes / 1_048_576} MiB` : `${Math.floor(bytes / 1024)} KiB`);
+
+/**
+ * Fastify's refusals of a request's body, in our words and with codes that do not name the
+ * framework (a client matches on them); undefined for any other error.
+ */
+export function bodyRefusal(error: { code?: string }, bodyLimit: number): GatewayError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new GatewayError(400, 'invalid_request_error', 'invalid_json', `The request body is not valid JSON. ${asJson}`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new GatewayError(400, 'invalid_request_error', 'invalid_json', `The request body is empty. ${asJson}`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new GatewayError(415, 'invalid_request_error', 'unsupported_media_type', `The request body is not JSON. ${asJson}`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new GatewayError(
+        413,
+        'invalid_request_error',
+        'request_too_large',
+        `The request body is larger than ${sizeOf(bodyLimit)}, the most this endpoint takes.`,
+      );
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new GatewayError(400, 'invalid_request_error', 'invalid_request', 'The request body is not as long as its Content-Length header says.');
+    default:
+      return undefined;
+  }
+}

@@ -238,6 +238,23 @@ describe('who may call it', () => {
     expect((await api(a.admin.value, 'GET', '/v1/organization/usage/daily?days=500')).json().error.message).toMatch(/days must be at most 90/);
   });
 
+  it('refuses a body that is not JSON, or over the limit, in its own words', async () => {
+    const post = (payload: string, contentType: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/organization/publishable-keys',
+        headers: { authorization: `Bearer ${a.admin.value}`, 'content-type': contentType },
+        payload,
+      });
+    const broken = await post('{"name":', 'application/json');
+    expect(failure(broken)).toEqual(openAiError(400, 'invalid_json'));
+    expect(broken.json().error.message).toBe('The request body is not valid JSON. Send one JSON object, with Content-Type: application/json.');
+    expect(failure(await post('name=x', 'application/x-www-form-urlencoded'))).toEqual(openAiError(415, 'unsupported_media_type'));
+    const large = await post(JSON.stringify({ ...publishableForm, name: 'x'.repeat(300 * 1024) }), 'application/json');
+    expect(failure(large)).toEqual(openAiError(413, 'request_too_large'));
+    expect(large.json().error.message).toBe('The request body is larger than 256 KiB, the most this endpoint takes.');
+  });
+
   it('answers an unknown endpoint under /v1/organization in OpenAI shape', async () => {
     expect(failure(await api(a.admin.value, 'GET', '/v1/organization/nothing'))).toEqual(openAiError(404, 'unknown_endpoint'));
   });

@@ -291,6 +291,12 @@ ${h3('response-cache', 'Response cache')}
   // Types and codes as the gateway answers them (gateway/openai-error.ts).
   const errorRows: [number, string, string, string][] = [
     [400, 'invalid_request_error', 'invalid_request', 'The request body is invalid: check <code>param</code> and <code>message</code>.'],
+    [
+      400,
+      'invalid_request_error',
+      'invalid_json',
+      'The request body is empty or not valid JSON. Send one JSON object, with <code>Content-Type: application/json</code>.',
+    ],
     [400, 'invalid_request_error', 'model_not_found', 'Unknown model. <code>GET /v1/models</code> lists the models you can call.'],
     [401, 'invalid_request_error', 'invalid_api_key', 'The key is missing, unknown or deleted.'],
     [
@@ -317,6 +323,13 @@ ${h3('response-cache', 'Response cache')}
     [403, 'permission_error', 'model_not_allowed', 'The key does not allow this model. <code>GET /v1/models</code> lists the ones it does.'],
     [403, 'permission_error', 'client_blocked', "The key's owner has blocked calls from your address."],
     [403, 'permission_error', 'end_user_blocked', "The key's owner has blocked this end user."],
+    [
+      413,
+      'invalid_request_error',
+      'request_too_large',
+      'The request body is larger than the endpoint takes (1 MiB for chat completions); the message says the limit.',
+    ],
+    [415, 'invalid_request_error', 'unsupported_media_type', 'The request body is not JSON: send it with <code>Content-Type: application/json</code>.'],
     [
       429,
       'insufficient_quota',

@@ -169,6 +169,7 @@ describe('GET /docs', () => {
   it('documents every error with its status, type and code', () => {
     const errors: [number, string, string][] = [
       [400, 'invalid_request_error', 'invalid_request'],
+      [400, 'invalid_request_error', 'invalid_json'],
       [400, 'invalid_request_error', 'model_not_found'],
       [401, 'invalid_request_error', 'invalid_api_key'],
       [401, 'invalid_request_error', 'end_user_token_required'],
@@ -180,6 +181,8 @@ describe('GET /docs', () => {
       [403, 'permission_error', 'model_not_allowed'],
       [403, 'permission_error', 'client_blocked'],
       [403, 'permission_error', 'end_user_blocked'],
+      [413, 'invalid_request_error', 'request_too_large'],
+      [415, 'invalid_request_error', 'unsupported_media_type'],
       [429, 'insufficient_quota', 'budget_exceeded'],
       [429, 'insufficient_quota', 'client_allowance_exceeded'],
       [429, 'insufficient_quota', 'end_user_allowance_exceeded'],

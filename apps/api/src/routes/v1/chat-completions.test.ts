@@ -299,6 +299,37 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     });
     expect(await state(account.organizationId, account.keyId)).toMatchObject({ rows: [], balance: 1_000_000_000n, reserved: 0n, spent: 0n });
   });
+
+  it('refuses a body that is not JSON, empty or over 1 MiB in its own words, with codes that do not name the framework', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const send = async (contentType: string, body: string) => {
+      const response = await fetch(`${t.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.value}`, 'content-type': contentType, origin: 'https://app.example.com' },
+        body,
+      });
+      return { status: response.status, error: ((await response.json()) as { error: { code: string; message: string } }).error };
+    };
+    const asJson = 'Send one JSON object, with Content-Type: application/json.';
+    expect(await send('application/json', '{"model":')).toEqual({
+      status: 400,
+      error: expect.objectContaining({ code: 'invalid_json', message: `The request body is not valid JSON. ${asJson}` }),
+    });
+    expect(await send('application/json', '')).toEqual({
+      status: 400,
+      error: expect.objectContaining({ code: 'invalid_json', message: `The request body is empty. ${asJson}` }),
+    });
+    expect(await send('application/xml', '<model/>')).toEqual({
+      status: 415,
+      error: expect.objectContaining({ code: 'unsupported_media_type', message: `The request body is not JSON. ${asJson}` }),
+    });
+    const content = 'a'.repeat(1024 * 1024);
+    expect(await send('application/json', JSON.stringify({ model, messages: [{ role: 'user', content }] }))).toEqual({
+      status: 413,
+      error: expect.objectContaining({ code: 'request_too_large', message: 'The request body is larger than 1 MiB, the most this endpoint takes.' }),
+    });
+    expect(await state(account.organizationId, account.keyId)).toMatchObject({ rows: [], balance: 1_000_000_000n, reserved: 0n, spent: 0n });
+  });
 });
 
 describe('Origin', () => {
