@@ -1,4 +1,4 @@
-import { encodeChat } from 'gpt-tokenizer';
+import { countTokens, encodeChat } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { countTextTokens, estimateInputTokens } from './tokenize.js';
 
@@ -35,6 +35,17 @@ describe('estimateInputTokens', () => {
     expect(estimateInputTokens([{ role: 'tool', content: 'sunny', tool_call_id: 'call_1' }])).toBe(
       estimateInputTokens([{ role: 'tool', content: 'sunny' }]) + countTextTokens('call_1'),
     );
+  });
+
+  it('counts long text in linear time: a megabyte of one letter or of punctuation, and prose as the whole text counts', () => {
+    // Counted whole, the first took minutes (byte-pair encoding is quadratic in an unsplit run).
+    expect(countTextTokens('a'.repeat(1_000_000))).toBe(125_000);
+    expect(countTextTokens('!'.repeat(1_000_000))).toBe(62_500);
+    expect(countTextTokens('é'.repeat(100_000))).toBe(100_000);
+    const prose = Array.from({ length: 3000 }, (_, i) => `Sentence ${i} tells the meter, once more, what it reads.`).join(' ');
+    expect(countTextTokens(prose)).toBe(countTokens(prose, { disallowedSpecial: new Set() }));
+    const emoji = '🤔'.repeat(2000);
+    expect(countTextTokens(emoji)).toBe(countTokens(emoji));
   });
 
   it('counts text that spells a special token as text instead of failing', () => {

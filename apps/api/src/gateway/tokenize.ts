@@ -24,23 +24,50 @@ const framing = Object.fromEntries(
   (['system', 'user', 'assistant'] as const).map((role) => [role, encodeChat([{ role, content: '' }], 'gpt-4o').length - primer]),
 ) as Record<ChatRole, number>;
 
+/**
+ * Byte-pair encoding takes time quadratic in the length of a run the tokenizer's pattern does not
+ * split: a megabyte of one letter, or of punctuation, held the event loop for minutes. A long text
+ * is counted in pieces of at most this many characters, each cut just before a space when one is
+ * near, so words keep their tokens: time linear in the length, and a count that a cut through a
+ * long run may raise by a token or so per piece (a hold a little larger, never a charge: calls are
+ * charged what the provider reports).
+ */
+const pieceLength = 1024;
+
+function pieceEnd(text: string, start: number): number {
+  const end = start + pieceLength;
+  if (end >= text.length) return text.length;
+  const space = text.lastIndexOf(' ', end);
+  if (space > start + pieceLength / 2) return space;
+  // Never between the halves of a surrogate pair.
+  const previous = text.charCodeAt(end - 1);
+  return previous >= 0xd800 && previous <= 0xdbff ? end - 1 : end;
+}
+
+export function countTextTokens(text: string): number {
+  let tokens = 0;
+  for (let start = 0; start < text.length;) {
+    const end = pieceEnd(text, start);
+    tokens += countTokens(text.slice(start, end), asPlainText);
+    start = end;
+  }
+  return tokens;
+}
+
 // Apps send the same system prompt and few-shot messages with every call: their counts are kept
 // (short texts only, and a bounded number of them).
 const counted = new LRUCache<string, number>({ max: 2000 });
 const maxCountedLength = 4096;
 
 function countText(text: string): number {
-  if (!text) return 0;
-  if (text.length > maxCountedLength) return countTokens(text, asPlainText);
+  if (text.length > maxCountedLength) return countTextTokens(text);
   let count = counted.get(text);
   if (count === undefined) {
-    count = countTokens(text, asPlainText);
+    count = countTextTokens(text);
     counted.set(text, count);
   }
   return count;
 }
-
-export const countTextTokens = (text: string) => (text ? countTokens(text, asPlainText) : 0);
 
 /** A JSON value's tokens as its compact JSON text: what is billed for schemas and calls is never longer. */
 export const countJson = (value: unknown) => countText(JSON.stringify(value) ?? '');

@@ -7,6 +7,7 @@ import { chatCompletions, creditBalances, keySpend, reservations } from '../../d
 import { rowsOf } from '../../domain/metering/sql-values.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
+import { estimateInputTokens } from '../../gateway/tokenize.js';
 import { startFakeUpstream } from '../../testing/fake-upstream.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
@@ -72,6 +73,14 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     expect(after.balance).toBe(1_000_000_000n - row.totalCostNanos!);
     expect(after.reserved).toBe(0n);
     expect(after.spent).toBe(row.totalCostNanos);
+  });
+
+  it('holds a message of a megabyte of one letter at its tokens, and answers it (counted whole, it held the gateway for minutes)', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const content = 'a'.repeat(1_000_000);
+    const completion = await client(account.value).chat.completions.create({ model, messages: [{ role: 'user', content }], max_tokens: 8 });
+    const [row] = (await state(account.organizationId, account.keyId)).rows;
+    expect(row).toMatchObject({ id: completion.id, estimatedInputTokens: estimateInputTokens([{ role: 'user', content: '' }]) + 125_000 });
   });
 
   it('streams with usage and charges the usage the provider reported', async () => {
