@@ -15,11 +15,15 @@ function answerFor(body: ChatBody): string[] {
   const asked = countTextTokens(typeof last?.content === 'string' ? last.content : '');
   const limit = body.max_completion_tokens ?? body.max_tokens ?? 256;
   const target = Math.max(1, Math.min(limit, 8 + asked * 2));
+  // Counted word by word (the tokenizer never merges across a space before a word), not the whole
+  // answer again for each word, which took a second of the event loop for 4,096 tokens.
   const out: string[] = [];
-  for (let i = 0; countTextTokens(out.join(' ')) < target; i++) {
-    const candidate = [...out, words[i % words.length] ?? ''];
-    if (countTextTokens(candidate.join(' ')) > target) break;
-    out.push(words[i % words.length] ?? '');
+  for (let i = 0, tokens = 0; tokens < target; i++) {
+    const word = words[i % words.length] ?? '';
+    const wordTokens = countTextTokens(out.length ? ` ${word}` : word);
+    if (tokens + wordTokens > target) break;
+    out.push(word);
+    tokens += wordTokens;
   }
   return out.length ? out : [words[0] ?? ''];
 }

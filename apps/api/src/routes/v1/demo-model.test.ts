@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import { releaseExpired } from '../../domain/metering/settlement.js';
 import { demoModel } from '../../gateway/providers/demo-model.js';
+import { countTextTokens } from '../../gateway/tokenize.js';
 import { setupGateway } from '../../testing/gateway-fixture.js';
 import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 
@@ -46,6 +47,14 @@ describe('the offline demo model (the embedded default)', () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const short = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 3 });
     expect(short.usage?.completion_tokens).toBeLessThanOrEqual(3);
+    // A long question gets an answer of max_tokens, which the usage counts as the answer's text counts.
+    const long = await client(account.value).chat.completions.create({
+      model: 'meterway-demo',
+      messages: [{ role: 'user', content: 'Tell me more. '.repeat(3000) }],
+      max_tokens: 4096,
+    });
+    expect(long.usage?.completion_tokens).toBe(4096);
+    expect(countTextTokens(long.choices[0]!.message.content!)).toBe(4096);
   });
 
   it('answers n choices, streamed or not, and bills every one', async () => {
