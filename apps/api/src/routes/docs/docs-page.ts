@@ -376,7 +376,7 @@ ${h2('limits')}
 <div class="table-wrap"><table>
   <thead><tr><th>Limit</th><th>Value</th></tr></thead>
   <tbody>
-    <tr><td>Request body</td><td>At most 1 MB.</td></tr>
+    <tr><td>Request body</td><td>At most 1 MiB (1,048,576 bytes), as JSON; beyond it: <code>413 request_too_large</code>.</td></tr>
     <tr><td><code>max_tokens</code>, <code>max_completion_tokens</code></td><td>Lowered to what the key's budget, the visitor's daily allowance and your credit can pay, and to the key's and the model's output limit (see <a href="#metering">Metering</a>).</td></tr>
     <tr><td><code>n</code></td><td>1 to 128 choices; each is reserved and billed its own output.</td></tr>
     <tr><td>Requests per minute, per key</td><td>600 by default; the operator sets it with <code>GATEWAY_RATE_LIMIT_PER_MINUTE</code>. Beyond it: <code>429 rate_limit_exceeded</code> with <code>Retry-After</code>.</td></tr>
