@@ -149,10 +149,11 @@ const asJson = 'Send one JSON object, with Content-Type: application/json.';
 const sizeOf = (bytes: number) => (bytes % 1_048_576 === 0 ? `${bytes / 1_048_576} MiB` : `${Math.floor(bytes / 1024)} KiB`);
 
 /**
- * Fastify's refusals of a request's body, in our words and with codes that do not name the
- * framework (a client matches on them); undefined for any other error.
+ * A request Fastify refused before our code saw it (4xx), in OpenAI's shape: its body's refusals in
+ * our words, with codes that do not name the framework (a client matches on them); any other as
+ * `invalid_request` with Fastify's message.
  */
-export function bodyRefusal(error: { code?: string }, bodyLimit: number): GatewayError | undefined {
+export function requestRefusal(error: { code?: string; message: string }, status: number, bodyLimit: number): GatewayError {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new GatewayError(400, 'invalid_request_error', 'invalid_json', `The request body is not valid JSON. ${asJson}`);
@@ -170,6 +171,6 @@ export function bodyRefusal(error: { code?: string }, bodyLimit: number): Gatewa
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new GatewayError(400, 'invalid_request_error', 'invalid_request', 'The request body is not as long as its Content-Length header says.');
     default:
-      return undefined;
+      return new GatewayError(status, 'invalid_request_error', 'invalid_request', error.message);
   }
 }

@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable } from '@meterway/service';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorCode } from '../../errors/app-error.js';
-import { bodyRefusal, GatewayError } from '../../gateway/openai-error.js';
+import { GatewayError, requestRefusal } from '../../gateway/openai-error.js';
 import { sendGatewayError } from '../v1/gateway-scope.js';
 
 /** The api's error codes in OpenAI's words: the type and code a developer-API failure carries. */
@@ -63,10 +63,7 @@ export function developerScope(app: FastifyInstance) {
       );
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) {
-      const refusal = bodyRefusal(error, request.routeOptions.bodyLimit) ?? new GatewayError(status, 'invalid_request_error', 'invalid_request', error.message);
-      return sendGatewayError(reply, refusal);
-    }
+    if (status < 500) return sendGatewayError(reply, requestRefusal(error, status, request.routeOptions.bodyLimit));
     request.log.error({ err: error }, 'developer API request failed');
     return sendGatewayError(reply, new GatewayError(500, 'api_error', 'internal_error', 'Something went wrong on our side. Try again later.'));
   });

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '@meterway/service';
-import { bodyRefusal, GatewayError, gatewayErrors } from '../../gateway/openai-error.js';
+import { GatewayError, gatewayErrors, requestRefusal } from '../../gateway/openai-error.js';
 
 /**
  * The gateway answers any browser origin at the HTTP level (preflights carry no key); whether a
@@ -36,10 +36,7 @@ export function gatewayScope(app: FastifyInstance) {
       return sendGatewayError(reply, gatewayErrors.unavailable());
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) {
-      const refusal = bodyRefusal(error, request.routeOptions.bodyLimit) ?? new GatewayError(status, 'invalid_request_error', 'invalid_request', error.message);
-      return sendGatewayError(reply, refusal);
-    }
+    if (status < 500) return sendGatewayError(reply, requestRefusal(error, status, request.routeOptions.bodyLimit));
     request.log.error({ err: error }, 'gateway request failed');
     return sendGatewayError(reply, new GatewayError(500, 'api_error', 'internal_error', 'Something went wrong on our side. Nothing was charged.'));
   });
