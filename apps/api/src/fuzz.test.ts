@@ -394,6 +394,18 @@ const authorization = () =>
     fc.constantFrom(`bearer  ${'x'.repeat(40)}`, `Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer', `Bearer ${f.key.value} extra`),
     headerValue.map((value) => `Bearer ${value}`),
   );
+/** The gateway's credential: a live key in half the calls (so they get past it), and every kind of wrong one. */
+const gatewayAuthorization = () =>
+  fc.oneof(
+    fc.constantFrom(f.key.value, f.otherKey.value).map((key) => `Bearer ${key}`),
+    authorization(),
+  );
+/** A call that gets past the gateway's checks of who calls: a live key from its app's Origin. */
+const liveGatewayCaller = (c: Case) => {
+  const headers = (c.headers ?? {}) as Record<string, string>;
+  const key = headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  return (key === f.key.value || key === f.otherKey.value) && headers.origin === appOrigin;
+};
 /** A call the gateway would rightly serve and charge: a live key with credit, its origin, a valid body for a priced model. */
 const chargeable = (c: Case) => {
   const headers = (c.headers ?? {}) as Record<string, string>;
@@ -522,9 +534,15 @@ const specs: Record<string, Spec> = {
             anyQuery.map((query) => `/v1/chat/completions${query}`),
             bodies(chatBody, gatewayLimit),
           ),
-          authorization(),
+          gatewayAuthorization(),
+          fc.nat(3),
         )
-        .map(([c, auth]): Case => ({ ...c, headers: { ...(c.headers as object), ...(auth ? { authorization: headerSafe(auth) } : {}) } }))
+        // A call is refused before its body is read unless its key is live and its Origin allowed:
+        // three in four come from the key's app, so enough reach the body limit and validation.
+        .map(([c, auth, from]): Case => {
+          const headers = { ...(c.headers as object), ...(auth ? { authorization: headerSafe(auth) } : {}) };
+          return { ...c, headers: from > 0 ? { ...headers, origin: appOrigin } : headers };
+        })
         .filter((c) => !chargeable(c)),
   },
   'GET /sandbox/checkout-sessions/:checkoutSessionId': {
@@ -1230,7 +1248,7 @@ const specs: Record<string, Spec> = {
   },
 };
 
-/** What an oversized body must get: 413, unless the URL (400, 414) or the caller (401) is refused before the body is read. */
+/** What an oversized body must get: 413, unless the URL (400, 414) or the caller (401, 403) is refused before the body is read. */
 function oversizedAnswered(c: Case, response: { statusCode: number; body: string }) {
   const status = response.statusCode;
   if (status === 414 || (status === 400 && response.body.includes('is not a valid url component'))) return true;
@@ -1241,6 +1259,8 @@ function oversizedAnswered(c: Case, response: { statusCode: number; body: string
     const fromServer = liveAdminKey(c) && (c.headers as Record<string, string> | undefined)?.origin === undefined;
     if (!fromServer) return status === 401 || status === 403;
   }
+  // The gateway checks the key, the Origin and the caller's rates before reading the body.
+  if (String(c.url).startsWith('/v1/chat/completions') && !liveGatewayCaller(c)) return status === 401 || status === 403 || status === 429;
   // The admin area refuses whoever is not a system admin before reading the body.
   if (String(c.url).startsWith('/admin/') && c.role !== 'admin') return status === 403;
   return status === 413 || status === 429;

@@ -3,10 +3,8 @@ import { isSecretKeyValue } from '../domain/keys/secret-key-hash.js';
 import type { PresentedKey } from '../domain/metering/admit-calls.js';
 import { type Caller, endUserOf } from '../domain/metering/allowances.js';
 import { clientBlocked, endUserBlocked, type GatewayKey, modelAllowed, originAllowed } from '../domain/metering/find-key.js';
-import type { CallRequest, Gateway } from './gateway.js';
+import type { CallHeaders, Gateway } from './gateway.js';
 import { GatewayError, gatewayErrors } from './openai-error.js';
-
-type Request = Pick<CallRequest, 'authorization' | 'origin' | 'client' | 'endUserToken' | 'endUserName'>;
 
 /** The key a call presented, and who calls with it. */
 export type Called = { presented: PresentedKey; caller: Caller };
@@ -18,13 +16,24 @@ export type Called = { presented: PresentedKey; caller: Caller };
  * against the key as it is now before the call is refused.
  *
  * A secret key is looked up by its hash, as it is stored, and works only from servers: a browser
- * always sends an Origin, so one that does is refused (the key has leaked into a page).
+ * always sends an Origin, so one that does is refused (the key has leaked into a page). An address
+ * that presented unknownKeysPerMinute values matching no key is refused any other value this
+ * instance does not know, without a lookup, until its minute is over.
  */
-export async function authenticate(gateway: Gateway, caller: Request, read: 'cached' | 'fresh'): Promise<PresentedKey> {
+export async function authenticate(gateway: Gateway, caller: CallHeaders, read: 'cached' | 'fresh'): Promise<PresentedKey> {
   const presented = caller.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   const value = presented && isSecretKeyValue(presented) ? gateway.hashSecretKey(presented) : presented;
-  const key = value ? await gateway.meter.keys[read](value) : undefined;
-  if (!key || !value) throw gatewayErrors.invalidKey();
+  if (!value) throw gatewayErrors.invalidKey();
+  const { keys, unknownKeys } = gateway.meter;
+  if (!keys.known(value)) {
+    const retryAfter = unknownKeys.retryAfter(caller.client, Date.now());
+    if (retryAfter) throw gatewayErrors.unknownKeysLimited(retryAfter);
+  }
+  const key = await keys[read](value);
+  if (!key) {
+    unknownKeys.count(caller.client, Date.now());
+    throw gatewayErrors.invalidKey();
+  }
   if (key.kind === 'secret') {
     if (caller.origin !== undefined) throw gatewayErrors.secretKeyInBrowser();
     if (key.scope !== 'gateway') throw gatewayErrors.adminKeyOnGateway();
@@ -51,7 +60,7 @@ function namedEndUser(name: string | undefined): string | null {
  * key as this instance last read it refuses is checked against the key as it is now before it is
  * refused.
  */
-export async function callerOf(gateway: Gateway, request: Request, presented: PresentedKey, read: 'cached' | 'fresh'): Promise<Called> {
+export async function callerOf(gateway: Gateway, request: CallHeaders, presented: PresentedKey, read: 'cached' | 'fresh'): Promise<Called> {
   try {
     const { key } = presented;
     if (clientBlocked(key, request.client)) throw gatewayErrors.clientBlocked();
@@ -88,7 +97,7 @@ export async function withinRate(gateway: Gateway, key: GatewayKey, caller: Call
 }
 
 /** The key allows the model; a key from this instance's copy that does not is read again before the call is refused. */
-export async function allowingModel(gateway: Gateway, caller: Request, presented: PresentedKey, model: string): Promise<PresentedKey> {
+export async function allowingModel(gateway: Gateway, caller: CallHeaders, presented: PresentedKey, model: string): Promise<PresentedKey> {
   if (modelAllowed(presented.key, model)) return presented;
   const fresh = await authenticate(gateway, caller, 'fresh');
   if (modelAllowed(fresh.key, model)) return fresh;
@@ -100,7 +109,7 @@ export async function allowingModel(gateway: Gateway, caller: Request, presented
  * they refuse is answered as it would be from the key as it is now (401 for a key deleted since,
  * 403 for an origin removed since) before their own error.
  */
-export async function refusedOnlyIfKeyStands<T>(gateway: Gateway, caller: Request, checks: () => Promise<T>): Promise<T> {
+export async function refusedOnlyIfKeyStands<T>(gateway: Gateway, caller: CallHeaders, checks: () => Promise<T>): Promise<T> {
   try {
     return await checks();
   } catch (error) {

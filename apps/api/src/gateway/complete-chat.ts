@@ -7,7 +7,7 @@ import { modelAllowed } from '../domain/metering/find-key.js';
 import { allowingModel, authenticate, type Called, callerOf, refusedOnlyIfKeyStands, withinRate } from './authenticate.js';
 import { cachedAnswer, cachesAnswer, rememberAnswer } from './cached-answers.js';
 import { type Call, complete, type EventClient, stream } from './forward-call.js';
-import type { CallRequest, Gateway } from './gateway.js';
+import type { CallHeaders, CallRequest, Gateway } from './gateway.js';
 import { maxNesting, nestsDeeperThan } from './nesting.js';
 import { GatewayError, gatewayErrors } from './openai-error.js';
 import { type ModelPrice, pricedModelsOf } from './pricing.js';
@@ -15,49 +15,72 @@ import type { ChatBody } from './providers/model-provider.js';
 import { type WorstCase, worstCaseOf } from './worst-case.js';
 
 /**
- * One metered chat completion, in the order it happens: who calls (key and origin; an address and,
- * for a key that requires end-user tokens, an end user the key's owner did not block), within the
- * rates of the key, the address and the end user, a request the price list can price and its worst
- * case, the key's cached answer if it keeps one (cached-answers.ts), a model the key allows,
- * admission (that worst case, within the key's output limit, held against the credit, the key's
- * budget and the caller's allowances), then forwarded to the provider, answered or streamed, and
- * charged what it used (forward-call.ts). A JSON answer is returned; a stream is written to
- * `events`. Refusals are GatewayErrors, thrown before anything is held.
+ * Who calls, in the order it is checked: a live key, from an origin it allows, an address and, for
+ * a key that requires end-user tokens, an end user the key's owner did not block, within the rates
+ * of the key, the address and the end user. The route asks this before it reads the body, so a
+ * caller refused here (a forged or copied key from a script, say) never has its body parsed: up to
+ * 1 MiB of JSON that it would cost us to read.
  */
-export async function completeChat(gateway: Gateway, request: CallRequest, events: EventClient): Promise<object | undefined> {
-  try {
+export async function callerOfCall(gateway: Gateway, request: CallHeaders): Promise<Called> {
+  return refusalsCounted(gateway, async () => {
     const called = await callerOf(gateway, request, await authenticate(gateway, request, 'cached'), 'cached');
-    const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
-      await withinRate(gateway, called.presented.key, called.caller);
-      const body = parseBody(request.body);
-      const price = gateway.pricing.models.get(body.model);
-      if (!price) throw gatewayErrors.unknownModel(body.model);
-      return { body, price, worst: worstCaseOf(body, price) };
-    });
-    const caching = cachesAnswer(called, body);
-    const cached = caching ? await cachedAnswer(gateway, request, called, body) : undefined;
-    if (cached) return cached;
-    const admittedAt = Date.now();
-    const { key, caller, admission } = await admitCall(gateway, request, called, body.model, price, worst);
-    gateway.metrics.admitted();
-    const call: Call = {
-      key,
-      caller,
-      admittedAt,
-      completionId: `chatcmpl-${randomUUID()}`,
-      admission,
-      price,
-      estimatedInputTokens: worst.inputTokens,
-      choices: worst.choices,
-      model: body.model,
-      provider: gateway.provider.nameFor?.(body.model) ?? gateway.provider.name,
-      log: request.log,
-    };
-    const forwarded = capped(body, admission);
-    // Returned, not awaited: what befalls the call from here on is not a refusal.
-    if (body.stream) return stream(gateway, forwarded, call, events);
-    const answered = complete(gateway, forwarded, call);
-    return caching ? answered.then((answer) => rememberAnswer(gateway, call, body, answer)) : answered;
+    await refusedOnlyIfKeyStands(gateway, request, () => withinRate(gateway, called.presented.key, called.caller));
+    return called;
+  });
+}
+
+/**
+ * One metered chat completion of a caller `callerOfCall` let in, in the order it happens: a request
+ * the price list can price and its worst case, the key's cached answer if it keeps one
+ * (cached-answers.ts), a model the key allows, admission (that worst case, within the key's output
+ * limit, held against the credit, the key's budget and the caller's allowances), then forwarded to
+ * the provider, answered or streamed, and charged what it used (forward-call.ts). A JSON answer is
+ * returned; a stream is written to `events`. Refusals are GatewayErrors, thrown before anything is held.
+ */
+export async function completeChat(gateway: Gateway, request: CallRequest, called: Called, events: EventClient): Promise<object | undefined> {
+  const admitted = await refusalsCounted(gateway, () => admitChat(gateway, request, called));
+  if ('cached' in admitted) return admitted.cached;
+  const { body, call, caching } = admitted;
+  const forwarded = capped(body, call.admission);
+  // What befalls the call from here on is not a refusal.
+  if (body.stream) return stream(gateway, forwarded, call, events);
+  const answered = complete(gateway, forwarded, call);
+  return caching ? answered.then((answer) => rememberAnswer(gateway, call, body, answer)) : answered;
+}
+
+/** A priced request, answered from the key's cache or admitted with its hold. */
+async function admitChat(gateway: Gateway, request: CallRequest, called: Called) {
+  const { body, price, worst } = await refusedOnlyIfKeyStands(gateway, request, async () => {
+    const body = parseBody(request.body);
+    const price = gateway.pricing.models.get(body.model);
+    if (!price) throw gatewayErrors.unknownModel(body.model);
+    return { body, price, worst: worstCaseOf(body, price) };
+  });
+  const caching = cachesAnswer(called, body);
+  const cached = caching ? await cachedAnswer(gateway, request, called, body) : undefined;
+  if (cached) return { cached };
+  const admittedAt = Date.now();
+  const { key, caller, admission } = await admitCall(gateway, request, called, body.model, price, worst);
+  gateway.metrics.admitted();
+  const call: Call = {
+    key,
+    caller,
+    admittedAt,
+    completionId: `chatcmpl-${randomUUID()}`,
+    admission,
+    price,
+    estimatedInputTokens: worst.inputTokens,
+    choices: worst.choices,
+    model: body.model,
+    provider: gateway.provider.nameFor?.(body.model) ?? gateway.provider.name,
+    log: request.log,
+  };
+  return { body, call, caching };
+}
+
+async function refusalsCounted<T>(gateway: Gateway, steps: () => Promise<T>): Promise<T> {
+  try {
+    return await steps();
   } catch (error) {
     if (error instanceof GatewayError) gateway.metrics.refused(error.code);
     throw error;
@@ -68,7 +91,7 @@ export async function completeChat(gateway: Gateway, request: CallRequest, event
  * The models a key may call, OpenAI-shaped so OpenAI's clients parse the list, each with what it
  * costs the caller in `x_meterway` (USD per 1M tokens with the margin, the price list's version).
  */
-export async function listModels(gateway: Gateway, request: CallRequest) {
+export async function listModels(gateway: Gateway, request: CallHeaders) {
   const { presented, caller } = await callerOf(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
   const { key } = presented;
   await withinRate(gateway, key, caller);

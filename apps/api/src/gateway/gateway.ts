@@ -35,8 +35,8 @@ export type GatewayMetrics = {
   charged: (model: string, inputTokens: number, outputTokens: number, totalNanos: bigint, overHold: boolean) => void;
 };
 
-/** A call as the transport received it. */
-export type CallRequest = {
+/** Who a call comes from, as the transport received it: all that is checked before its body is read. */
+export type CallHeaders = {
   authorization: string | undefined;
   origin: string | undefined;
   /** The client as per-address limits count it (clientOf the address the transport resolved: behind TRUST_PROXY, the forwarded one). */
@@ -45,9 +45,11 @@ export type CallRequest = {
   endUserToken: string | undefined;
   /** The Meterway-End-User header: the end user a secret key's server names (ignored with a publishable key, where anyone could forge it). */
   endUserName: string | undefined;
-  body: unknown;
   log: CallLog;
 };
+
+/** A call as the transport received it. */
+export type CallRequest = CallHeaders & { body: unknown };
 
 /** Where a call's warnings go (the request's logger). */
 export type CallLog = {

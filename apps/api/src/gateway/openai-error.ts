@@ -77,6 +77,15 @@ export const gatewayErrors = {
     new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),
   rateLimited: (retryAfterSeconds: number) =>
     new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
+  unknownKeysLimited: (retryAfterSeconds: number) =>
+    new GatewayError(
+      429,
+      'requests',
+      'rate_limit_exceeded',
+      `Too many requests with unknown API keys from your address. Retry in ${retryAfterSeconds} seconds.`,
+      null,
+      retryAfterSeconds,
+    ),
   clientRateLimited: (retryAfterSeconds: number) =>
     new GatewayError(
       429,

@@ -16,6 +16,8 @@ export type KeyCache = {
    * or one that did not authenticate, is always read from the database.
    */
   cached: (value: string) => Promise<GatewayKey | undefined>;
+  /** This instance holds a key with this value (read without looking it up). */
+  known: (value: string) => boolean;
 };
 
 export function createKeyCache(db: Database): KeyCache {
@@ -36,5 +38,6 @@ export function createKeyCache(db: Database): KeyCache {
       const key = keys.get(value);
       return key ? Promise.resolve(key) : fresh(value);
     },
+    known: (value) => keys.has(value),
   };
 }

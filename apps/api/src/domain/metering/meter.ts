@@ -3,6 +3,7 @@ import { type Admit, createAdmission } from './admission.js';
 import { createForwardedRecords, type ForwardedRecords } from './forwarded.js';
 import { createHoldStocks } from './hold-stock.js';
 import { createKeyCache, type KeyCache } from './key-cache.js';
+import { createUnknownKeys, type UnknownKeys } from './unknown-keys.js';
 import { deletePastAllowances } from './allowances.js';
 import { deletePastCallerHours } from './caller-hours.js';
 import { deleteExpiredAnswers, type ResponseCache, responseCacheOn } from './response-cache.js';
@@ -19,13 +20,15 @@ export type MeterOptions = {
 };
 
 /**
- * What one api instance keeps to meter calls: its copy of the keys, the rate windows it counts,
- * the holds it reserved ahead, the batches it sends, its settlements in flight and the records of
- * calls forwarded. The app creates one at start, hands it to the gateway and the key routes, and
+ * What one api instance keeps to meter calls: its copy of the keys and its count of unknown ones,
+ * the rate windows it counts, the holds it reserved ahead, the batches it sends, its settlements in
+ * flight and the records of calls forwarded. The app creates one at start, hands it to the gateway and the key routes, and
  * closes it at shutdown; two apps in one process (tests, benches) never share any of it.
  */
 export type Meter = {
   keys: KeyCache;
+  /** Key values presented that matched no key, per client address (unknown-keys.ts). */
+  unknownKeys: UnknownKeys;
   /** Request windows of keys and of their clients' addresses (rate-windows.ts). */
   rate: RateWindows;
   /** Reserves a call's worst case against the credit and the key's budget (admission.ts). */
@@ -71,6 +74,7 @@ export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions
   };
   return {
     keys: createKeyCache(db),
+    unknownKeys: createUnknownKeys(),
     rate,
     admit: createAdmission(db, { stocks, settlements, reservationTtlMs }),
     forwarding: forwarded.mark,

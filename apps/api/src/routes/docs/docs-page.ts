@@ -364,7 +364,7 @@ ${h3('response-cache', 'Response cache')}
   ];
   const errors = `
 ${h2('errors')}
-<p>Errors use OpenAI's error shape and the matching HTTP status. Error responses carry CORS headers, so your app can read them. Branch on <code>error.code</code>; the message is for humans and may change.</p>
+<p>Errors use OpenAI's error shape and the matching HTTP status. Error responses carry CORS headers, so your app can read them. Branch on <code>error.code</code>; the message is for humans and may change. The key, the <code>Origin</code>, blocks and rate limits are checked before the request body is read, so a call they refuse gets that error (401, 403 or 429) whatever its body holds.</p>
 ${codeBlock(`{\n  "error": {\n    "message": "The model 'gpt-9' does not exist or is not priced on this gateway.",\n    "type": "invalid_request_error",\n    "code": "model_not_found",\n    "param": "model"\n  }\n}`, 'json', 'Example: 400 response body')}
 <div class="table-wrap"><table>
   <thead><tr><th>Status</th><th>Type</th><th>Code</th><th>Meaning and what to do</th></tr></thead>
@@ -380,6 +380,7 @@ ${h2('limits')}
     <tr><td><code>max_tokens</code>, <code>max_completion_tokens</code></td><td>Lowered to what the key's budget, the visitor's daily allowance and your credit can pay, and to the key's and the model's output limit (see <a href="#metering">Metering</a>).</td></tr>
     <tr><td><code>n</code></td><td>1 to 128 choices; each is reserved and billed its own output.</td></tr>
     <tr><td>Requests per minute, per key</td><td>600 by default; the operator sets it with <code>GATEWAY_RATE_LIMIT_PER_MINUTE</code>. Beyond it: <code>429 rate_limit_exceeded</code> with <code>Retry-After</code>.</td></tr>
+    <tr><td>Unknown keys, per client address</td><td>At most 60 keys that match no key in a minute, counted by each gateway instance; beyond it, any key the instance does not know gets <code>429 rate_limit_exceeded</code> with <code>Retry-After</code> until the minute is over, while keys it knows keep working.</td></tr>
     <tr><td>Monthly budget, per key</td><td>Set in the console; resets on the 1st of the month, UTC.</td></tr>
     <tr><td>Per visitor address, per key</td><td>Requests per minute and spend per day, set in the console (30 and $1.00 for a new key); see <a href="#copied-key">Limits for a copied key</a>.</td></tr>
     <tr><td>Per end user, per key</td><td>Requests per minute and spend per day and per month, set in the console (no cap unless you set one); an end user is a token's <code>sub</code>, or the client address on a key without end-user tokens.</td></tr>

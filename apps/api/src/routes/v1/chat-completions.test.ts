@@ -339,6 +339,28 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     });
     expect(await state(account.organizationId, account.keyId)).toMatchObject({ rows: [], balance: 1_000_000_000n, reserved: 0n, spent: 0n });
   });
+  it('refuses a caller without a live key, or from an origin the key refuses, before it reads the body', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const send = async (key: string, origin: string, body: string) => {
+      const response = await fetch(`${t.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin },
+        body,
+      });
+      return { status: response.status, code: ((await response.json()) as { error: { code: string } }).error.code };
+    };
+    const forged = `${account.value.slice(0, -4)}AAAA`;
+    const overLimit = JSON.stringify({ model, messages: [{ role: 'user', content: 'a'.repeat(2 * 1024 * 1024) }] });
+    // Read first, each would have been a JSON error (400, 413): the key and origin are answered instead.
+    expect(await send(forged, 'https://app.example.com', '{"model":')).toEqual({ status: 401, code: 'invalid_api_key' });
+    expect(await send(forged, 'https://app.example.com', overLimit)).toEqual({ status: 401, code: 'invalid_api_key' });
+    expect(await send(account.value, 'https://evil.example', '{"model":')).toEqual({ status: 403, code: 'origin_not_allowed' });
+    expect(await send(account.value, 'https://evil.example', overLimit)).toEqual({ status: 403, code: 'origin_not_allowed' });
+    // The key itself still works, and nothing was held or charged.
+    expect(await send(account.value, 'https://app.example.com', '{"model":')).toEqual({ status: 400, code: 'invalid_json' });
+    await client(account.value).chat.completions.create({ model, messages, max_tokens: 16 });
+    expect(await state(account.organizationId, account.keyId)).toMatchObject({ rows: [expect.anything()], reserved: 0n });
+  });
 });
 
 describe('Origin', () => {

@@ -169,4 +169,40 @@ describe('per-key controls on the gateway', () => {
     await removeBlock(t.testDb.db, viewer, account.keyId, block.id, new Date());
     expect(await call(attacker)).toBe(200);
   });
+
+  it('refuses an address that sent 60 unknown keys in a minute any other unknown one (429), while its known key and other addresses go on', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const scripted = clientAgent('127.0.0.4');
+    const forged = (i: number) => `pk_live_${String(i).padStart(32, 'Z')}`;
+    const call = async (key: string, dispatcher?: Agent) => {
+      const response = await undiciFetch(`${t.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: 'https://app.example.com' },
+        body: JSON.stringify({ model: 'meterway-demo', messages, max_tokens: 4 }),
+        ...(dispatcher ? { dispatcher } : {}),
+      });
+      const body = (await response.json()) as { error?: { code: string; message: string } };
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), ...body.error };
+    };
+    expect(await call(account.value, scripted)).toMatchObject({ status: 200 });
+
+    for (let i = 0; i < 60; i++) expect(await call(forged(i), scripted)).toMatchObject({ status: 401, code: 'invalid_api_key' });
+    const refused = await call(forged(60), scripted);
+    expect(refused).toMatchObject({
+      status: 429,
+      code: 'rate_limit_exceeded',
+      message: expect.stringMatching(/^Too many requests with unknown API keys from your address\. Retry in \d+ seconds\.$/),
+    });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
+    // Its own key, which this instance knows, still works from there; another address is not held to its count.
+    expect(await call(account.value, scripted)).toMatchObject({ status: 200 });
+    expect(await call(forged(61), clientAgent('127.0.0.5'))).toMatchObject({ status: 401, code: 'invalid_api_key' });
+  });
 });
+
+function clientAgent(localAddress: string) {
+  const agent = new Agent({ localAddress });
+  agents.push(agent);
+  return agent;
+}
