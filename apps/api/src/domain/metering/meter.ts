@@ -22,8 +22,9 @@ export type MeterOptions = {
 /**
  * What one api instance keeps to meter calls: its copy of the keys and its count of unknown ones,
  * the rate windows it counts, the holds it reserved ahead, the batches it sends, its settlements in
- * flight and the records of calls forwarded. The app creates one at start, hands it to the gateway and the key routes, and
- * closes it at shutdown; two apps in one process (tests, benches) never share any of it.
+ * flight and the records of calls forwarded. The app creates one at start, hands it to the gateway
+ * and the key routes, and closes it at shutdown; two apps in one process (tests, benches) never
+ * share any of it.
  */
 export type Meter = {
   keys: KeyCache;
