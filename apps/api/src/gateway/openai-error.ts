@@ -20,6 +20,10 @@ export class GatewayError extends Error {
   }
 }
 
+/** 429 rate_limit_exceeded: too many requests from whom `who` names, and when to try again. */
+const tooManyRequests = (who: string, retryAfterSeconds: number) =>
+  new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests ${who}. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds);
+
 export const gatewayErrors = {
   invalidRequest: (message: string, param: string | null = null) => new GatewayError(400, 'invalid_request_error', 'invalid_request', message, param),
   unknownModel: (model: string) =>
@@ -75,26 +79,9 @@ export const gatewayErrors = {
   endUserBlocked: () => new GatewayError(403, 'permission_error', 'end_user_blocked', "The key's owner has blocked this end user."),
   budgetExceeded: () =>
     new GatewayError(429, 'insufficient_quota', 'budget_exceeded', "This key's monthly budget is spent. It resets on the 1st of the month (UTC)."),
-  rateLimited: (retryAfterSeconds: number) =>
-    new GatewayError(429, 'requests', 'rate_limit_exceeded', `Too many requests for this key. Retry in ${retryAfterSeconds} seconds.`, null, retryAfterSeconds),
-  unknownKeysLimited: (retryAfterSeconds: number) =>
-    new GatewayError(
-      429,
-      'requests',
-      'rate_limit_exceeded',
-      `Too many requests with unknown API keys from your address. Retry in ${retryAfterSeconds} seconds.`,
-      null,
-      retryAfterSeconds,
-    ),
-  clientRateLimited: (retryAfterSeconds: number) =>
-    new GatewayError(
-      429,
-      'requests',
-      'rate_limit_exceeded',
-      `Too many requests from your address for this key. Retry in ${retryAfterSeconds} seconds.`,
-      null,
-      retryAfterSeconds,
-    ),
+  rateLimited: (retryAfterSeconds: number) => tooManyRequests('for this key', retryAfterSeconds),
+  unknownKeysLimited: (retryAfterSeconds: number) => tooManyRequests('with unknown API keys from your address', retryAfterSeconds),
+  clientRateLimited: (retryAfterSeconds: number) => tooManyRequests('from your address for this key', retryAfterSeconds),
   clientAllowanceSpent: (retryAfterSeconds: number) =>
     new GatewayError(
       429,
@@ -104,15 +91,7 @@ export const gatewayErrors = {
       null,
       retryAfterSeconds,
     ),
-  endUserRateLimited: (retryAfterSeconds: number) =>
-    new GatewayError(
-      429,
-      'requests',
-      'rate_limit_exceeded',
-      `Too many requests from this end user for this key. Retry in ${retryAfterSeconds} seconds.`,
-      null,
-      retryAfterSeconds,
-    ),
+  endUserRateLimited: (retryAfterSeconds: number) => tooManyRequests('from this end user for this key', retryAfterSeconds),
   endUserAllowanceSpent: (period: 'day' | 'month', retryAfterSeconds: number) =>
     new GatewayError(
       429,
