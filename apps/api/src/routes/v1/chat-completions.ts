@@ -6,12 +6,21 @@ import { endUserNameHeader, endUserTokenHeader } from '../../gateway/end-user-to
 import type { CallHeaders, Gateway } from '../../gateway/gateway.js';
 import { eventStream } from './event-stream.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** On a chat completion, who calls, checked when the request arrived (before its body was read). */
+    gatewayCaller: { headers: CallHeaders; called: Called } | null;
+  }
+}
+
+const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
 const headersOf = (request: FastifyRequest): CallHeaders => ({
   authorization: request.headers.authorization,
   origin: request.headers.origin,
   client: clientOf(request.ip),
-  endUserToken: [request.headers[endUserTokenHeader]].flat()[0],
-  endUserName: [request.headers[endUserNameHeader]].flat()[0],
+  endUserToken: firstOf(request.headers[endUserTokenHeader]),
+  endUserName: firstOf(request.headers[endUserNameHeader]),
   log: request.log,
 });
 
@@ -20,7 +29,7 @@ export function chatCompletionRoutes(app: FastifyInstance, gateway: Gateway, opt
 
   // Who calls is checked when the request arrives, before its body is read: a caller refused (no
   // live key, an origin or a caller the key refuses, over a rate) costs no parse of up to 1 MiB.
-  const callers = new WeakMap<FastifyRequest, { headers: CallHeaders; called: Called }>();
+  app.decorateRequest('gatewayCaller', null);
   app.post(
     '/chat/completions',
     {
@@ -28,11 +37,11 @@ export function chatCompletionRoutes(app: FastifyInstance, gateway: Gateway, opt
       helmet: false,
       onRequest: async (request) => {
         const headers = headersOf(request);
-        callers.set(request, { headers, called: await callerOfCall(gateway, headers) });
+        request.gatewayCaller = { headers, called: await callerOfCall(gateway, headers) };
       },
     },
     (request, reply) => {
-      const { headers, called } = callers.get(request)!;
+      const { headers, called } = request.gatewayCaller!;
       return completeChat(gateway, { ...headers, body: request.body }, called, eventStream(reply, options.idleTimeoutMs));
     },
   );
