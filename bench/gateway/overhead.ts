@@ -9,8 +9,9 @@
 // and the balance against the ledger; when the gateway misses a target, phases.ts shows where the
 // time goes.
 //
-// BENCH_SECONDS (10 per target and concurrency, in BENCH_ROUNDS windows: 5), BENCH_WARMUP_SECONDS (2), BENCH_SAMPLES (3000 timed sequential calls per
-// target), BENCH_STREAM=1 (also SSE streams), BENCH_PROFILE=1/0 (profile always/never),
+// BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_SAMPLES (3000 timed sequential calls per
+// target), BENCH_ROUNDS and BENCH_ROUND_SECONDS (#17's throughput ratio: 6 rounds of a 3 s window
+// each for (c) and (d)), BENCH_STREAM=1 (also SSE streams), BENCH_PROFILE=1/0 (profile always/never),
 // BENCH_PROVIDERS=2 (the gateway routes the model to two providers, both the upstream).
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -33,9 +34,10 @@ import { machineTicks, msOfTicks, postgresTicks, processTicks, profileGateway, t
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const samples = Number(process.env.BENCH_SAMPLES ?? 3000);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
+const roundSeconds = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
 const withStream = process.env.BENCH_STREAM === '1';
 const providers = process.env.BENCH_PROVIDERS === '2' ? 2 : 1;
 const targets = { p50: 1.0, p99: 4, meteredPerSecond: 1500 };
@@ -52,35 +54,6 @@ console.log(
   `gateway overhead bench · ${new Date().toISOString()} · Node ${process.version} · ${cpus().length} CPUs · load average ${load1()} (1/5/15 min)` +
     (providers === 2 ? ' · the gateway with two providers' : ''),
 );
-
-type Measured = CannonSummary & { cpuMsPerRequest: number; postgresMsPerRequest: number; busy: number; stolen: number; commits: number; rowsWritten: number };
-
-/**
- * One target's windows at one concurrency as one measurement: the counts summed, requests/s and the
- * machine's load their mean, per-request figures over every request, latencies the windows' median.
- */
-function combined(windows: Measured[]): Measured {
-  const sum = (figure: (window: Measured) => number) => windows.reduce((total, window) => total + figure(window), 0);
-  const mean = (figure: (window: Measured) => number) => sum(figure) / windows.length;
-  const median = (figure: (window: Measured) => number) => windows.map(figure).sort((a, b) => a - b)[Math.floor(windows.length / 2)]!;
-  const served = (window: Measured) => Math.max(1, window.ok + window.non2xx);
-  const perRequest = (figure: (window: Measured) => number) => sum((window) => figure(window) * served(window)) / sum(served);
-  return {
-    p50: median((window) => window.p50),
-    p99: median((window) => window.p99),
-    requestsPerSecond: mean((window) => window.requestsPerSecond),
-    ok: sum((window) => window.ok),
-    non2xx: sum((window) => window.non2xx),
-    errors: sum((window) => window.errors),
-    timeouts: sum((window) => window.timeouts),
-    cpuMsPerRequest: perRequest((window) => window.cpuMsPerRequest),
-    postgresMsPerRequest: perRequest((window) => window.postgresMsPerRequest),
-    busy: mean((window) => window.busy),
-    stolen: mean((window) => window.stolen),
-    commits: perRequest((window) => window.commits),
-    rowsWritten: perRequest((window) => window.rowsWritten),
-  };
-}
 
 /** A bench process of its own (tsx's loader is inherited); resolves with the port it reports, if any. */
 function start(file: string, args: string[] = [], reportsPort = true): Promise<{ child: ChildProcess; port: number }> {
@@ -179,6 +152,7 @@ try {
 
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${keyValue}`, origin };
   const modes = withStream ? [false, true] : [false];
+  type Measured = CannonSummary & { cpuMsPerRequest: number; postgresMsPerRequest: number; busy: number; stolen: number; commits: number; rowsWritten: number };
   // What the bench database did so far (Postgres publishes a backend's counts within a second).
   const databaseWork = async () => {
     const result = (await testDb.db.execute(sql`select xact_commit::float8 as commits, (tup_inserted + tup_updated + tup_deleted)::float8 as written
@@ -191,6 +165,33 @@ try {
   const answerOf = async (target: Target) => {
     const response = await fetch(target.url, { method: 'POST', headers: target.headers, body: target.body });
     return `${response.status} ${await response.text()}`;
+  };
+
+  // Issue #17's throughput ratio, (c) and (d) at 32 connections in alternating windows (c d, d c, …),
+  // so load coming and going on the machine falls on both alike, not on whichever met it.
+  let inTurns: { metered: number; portkey: number } | undefined;
+  const meteredAgainstPortkey = async (metered: Target, portkey: Target) => {
+    const perSecond = new Map<Target, number[]>([
+      [metered, []],
+      [portkey, []],
+    ]);
+    for (let round = 0; round < rounds; round++) {
+      for (const target of round % 2 ? [portkey, metered] : [metered, portkey]) {
+        // Each window after a warm-up of its own: the gateway's stocks of holds fill again, and what
+        // the window before left behind (the gateway's last settlements, and its stocks giving their
+        // spare holds back a second after its last call) falls in the warm-up, not in the window.
+        for (const [seconds, counted] of [
+          [warmupSeconds, false],
+          [roundSeconds, true],
+        ] as const) {
+          const summary = (await ask<'cannon'>({ kind: 'cannon', target, connections: 32, seconds })).cannon!;
+          if (target === metered) clientOk += summary.ok;
+          if (counted) perSecond.get(target)!.push(summary.requestsPerSecond);
+        }
+      }
+    }
+    const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;
+    return { metered: mean(perSecond.get(metered)!), portkey: mean(perSecond.get(portkey)!) };
   };
 
   for (const stream of modes) {
@@ -233,33 +234,22 @@ try {
         rowsWritten: (workAfter.written - work.written) / served,
       };
     };
-    // Each target warmed up, then measured in rounds taken in turn (abcd abcd …), so a burst of load
-    // from elsewhere on the machine falls on every target alike, not on the one it happened to meet.
-    for (const target of list) {
-      await cannon(target, 1, warmupSeconds);
-      await cannon(target, 32, warmupSeconds);
-    }
-    const windows = new Map(list.map((target) => [target.name, { one: [] as Measured[], many: [] as Measured[] }]));
-    for (let round = 0; round < rounds; round++) {
-      for (const target of list) {
-        windows.get(target.name)!.one.push(await cannon(target, 1, seconds / rounds));
-        windows.get(target.name)!.many.push(await cannon(target, 32, seconds / rounds));
-      }
-    }
     const measured = new Map<string, { one: Measured; many: Measured }>();
     for (const target of list) {
-      const one = combined(windows.get(target.name)!.one);
-      const many = combined(windows.get(target.name)!.many);
+      await cannon(target, 1, warmupSeconds);
+      const one = await cannon(target, 1, seconds);
+      await cannon(target, 32, warmupSeconds);
+      const many = await cannon(target, 32, seconds);
       measured.set(target.name, { one, many });
       console.log(
         `${stream ? 'stream ' : ''}${target.name.padEnd(24)} c=1 ${Math.round(one.requestsPerSecond)} req/s (p50 ${one.p50} ms, p99 ${one.p99} ms)  ` +
-          `c=32 ${Math.round(many.requestsPerSecond)} req/s (p50 ${many.p50} ms, p99 ${many.p99} ms)`,
+          `c=32 ${Math.round(many.requestsPerSecond)} req/s (p50 ${many.p50} ms, p99 ${many.p99} ms)  load ${load1()}`,
       );
     }
-    console.log(`load ${load1()}`);
     // Sub-millisecond sequential latencies, the targets taken in turn (200 warm-up rounds).
     const timed = (await ask<'sequential'>({ kind: 'sequential', targets: list, samples, warmup: 200 })).sequential!;
     clientOk += timed[list[2]!.name]!.ok;
+    if (!stream) inTurns = await meteredAgainstPortkey(list[2]!, list[3]!);
     for (const target of list) rows.push({ name: target.name, stream, sequential: timed[target.name]!, ...measured.get(target.name)! });
   }
 
@@ -267,7 +257,7 @@ try {
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   const int = (value: number) => Math.round(value).toLocaleString('en');
   console.log(
-    `\nsequential: ${samples} timed calls per target, round-robin across targets; c=1 and c=32: autocannon ${seconds} s per target, in ${rounds} rounds taken in turn, after ${warmupSeconds} s warm-up (c=32 p50, p99: the rounds' median);`,
+    `\nsequential: ${samples} timed calls per target, round-robin across targets; c=1 and c=32: autocannon ${seconds} s after ${warmupSeconds} s warm-up;`,
   );
   console.log("CPU/req: CPU time of the serving process (upstream; proxy, gateway, Portkey alone) per request; DB CPU/req: every Postgres process's;");
   console.log("DB commits, rows/req: the bench database's transactions and rows inserted, updated or deleted per request (pg_stat_database)");
@@ -331,14 +321,14 @@ try {
   // Issue #17: the metered gateway against Portkey's, unmetered, in this same run.
   const added = (row: Row) => row.sequential.p50 - direct!.sequential.p50;
   const p50Ratio = added(metered!) / added(portkeyRow!);
-  const perSecondRatio = metered!.many.requestsPerSecond / portkeyRow!.many.requestsPerSecond;
+  const perSecondRatio = inTurns!.metered / inTurns!.portkey;
   if (p50Ratio > versusPortkey.p50 || perSecondRatio < versusPortkey.perSecond) missed = true;
   console.log('\n(c) metered against (d) Portkey, unmetered, same run:');
   console.log(
     `  added p50 +${ms(added(metered!))} against +${ms(added(portkeyRow!))}: ${p50Ratio.toFixed(2)}× (target ≤ ${versusPortkey.p50}×: ${p50Ratio <= versusPortkey.p50 ? 'met' : 'MISSED'})`,
   );
   console.log(
-    `  requests/s at c=32 ${int(metered!.many.requestsPerSecond)} against ${int(portkeyRow!.many.requestsPerSecond)}: ${perSecondRatio.toFixed(2)}× (target ≥ ${versusPortkey.perSecond}×: ${perSecondRatio >= versusPortkey.perSecond ? 'met' : 'MISSED'})`,
+    `  requests/s at c=32 (${rounds} alternating ${roundSeconds} s windows each) ${int(inTurns!.metered)} against ${int(inTurns!.portkey)}: ${perSecondRatio.toFixed(2)}× (target ≥ ${versusPortkey.perSecond}×: ${perSecondRatio >= versusPortkey.perSecond ? 'met' : 'MISSED'})`,
   );
 
   // Correctness: every 2xx the gateway sent is one recorded call, and the money adds up.
