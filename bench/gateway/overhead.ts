@@ -191,6 +191,12 @@ try {
       }
     }
     const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;
+    const listed = (target: Target) =>
+      perSecond
+        .get(target)!
+        .map((value) => Math.round(value).toLocaleString('en'))
+        .join(', ');
+    console.log(`#17's throughput windows at c=32, req/s: (c) ${listed(metered)}; (d) ${listed(portkey)}`);
     return { metered: mean(perSecond.get(metered)!), portkey: mean(perSecond.get(portkey)!) };
   };
 
