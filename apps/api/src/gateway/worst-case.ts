@@ -98,7 +98,7 @@ function imageTokens(body: ChatBody, model: ModelPrice): number {
 }
 
 /** Tool and function definitions are billed as input (rewritten by the provider, never longer than their JSON). */
-function definitionTokens(body: ChatBody): number {
+export function definitionTokens(body: ChatBody): number {
   let tokens = 0;
   for (const field of ['tools', 'functions'] as const) {
     const definitions = body[field];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { countTextTokens, estimateInputTokens } from '../tokenize.js';
+import { definitionTokens } from '../worst-case.js';
 import type { ChatBody, ModelProvider } from './model-provider.js';
 
 export const demoModelId = 'meterway-demo';
@@ -31,6 +32,9 @@ function answerFor(body: ChatBody): string[] {
 /** The choices asked for (`n`), each the same deterministic answer; every one is billed. */
 const choicesOf = (body: ChatBody) => Array.from({ length: body.n ?? 1 }, (_, index) => index);
 
+/** The input it bills, as a provider does: the messages, and the tool and function definitions, response format included. */
+const promptTokensOf = (body: ChatBody) => estimateInputTokens(body.messages) + definitionTokens(body);
+
 /** The built-in offline model for the embedded default: no network, OpenAI's wire shapes. */
 export function demoModel(): ModelProvider {
   return {
@@ -38,7 +42,7 @@ export function demoModel(): ModelProvider {
     complete: async (body) => {
       const text = answerFor(body).join(' ');
       const choices = choicesOf(body);
-      const promptTokens = estimateInputTokens(body.messages);
+      const promptTokens = promptTokensOf(body);
       const completionTokens = countTextTokens(text) * choices.length;
       return {
         text: choices.map(() => text).join(''),
@@ -66,7 +70,7 @@ export function demoModel(): ModelProvider {
         for (const index of choices) yield { text, chunk: { ...base, choices: [{ index, delta: { content: text }, finish_reason: null }] } };
       }
       yield { text: '', chunk: { ...base, choices: choices.map((index) => ({ index, delta: {}, finish_reason: 'stop' })) } };
-      const promptTokens = estimateInputTokens(body.messages);
+      const promptTokens = promptTokensOf(body);
       const completionTokens = countTextTokens(answer.join(' ')) * choices.length;
       const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
       yield { text: '', usage: { promptTokens, cachedTokens: 0, completionTokens }, chunk: { ...base, choices: [], usage } };

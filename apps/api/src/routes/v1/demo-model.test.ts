@@ -73,6 +73,17 @@ describe('the offline demo model (the embedded default)', () => {
     expect(rows.map((row) => row.outputTokens).sort((a, b) => a - b)).toEqual([1, 2, 3].map((n) => n * one.usage!.completion_tokens));
   });
 
+  it('bills tool definitions as input, as a provider does', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const tools = [{ type: 'function' as const, function: { name: 'lookup', description: 'Looks a word up. '.repeat(50), parameters: { type: 'object' } } }];
+    const plain = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 6 });
+    const withTools = await client(account.value).chat.completions.create({ model: 'meterway-demo', messages, max_tokens: 6, tools });
+    expect(withTools.usage!.prompt_tokens).toBeGreaterThan(plain.usage!.prompt_tokens + 150);
+    await t.settled();
+    const rows = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+    expect(rows.map((row) => row.inputTokens).sort((a, b) => a - b)).toEqual([plain.usage!.prompt_tokens, withTools.usage!.prompt_tokens]);
+  });
+
   it('lists the priced models for a valid key', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const models = await client(account.value).models.list();
