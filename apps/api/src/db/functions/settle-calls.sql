@@ -151,11 +151,14 @@ BEGIN
 		SET "spent_nanos" = "spent_nanos" + cost_total,
 			"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0)
 		WHERE "organization_id" = p_organization_id AND "publishable_key_id" = p_key_id AND "period_start" = p_period_start;
-	-- The key's spend row, locked just above, orders every settlement of the key's callers.
-	UPDATE "app"."caller_spend" AS c
-		SET "spent_nanos" = c."spent_nanos" + t.cost, "reserved_nanos" = greatest(c."reserved_nanos" - t.held, 0)
-		FROM unnest(allowances, allowance_costs, allowance_helds) AS t(allowance, cost, held)
-		WHERE c."organization_id" = p_organization_id AND c."publishable_key_id" = p_key_id AND c."allowance" = t.allowance;
+	-- The key's spend row, locked just above, orders every settlement of the key's callers. Each
+	-- allowance by its primary key: joined to the batch, the planner read every caller's row of the
+	-- key for each settlement (all of a day's visitors of a key in a web page), with the balance locked.
+	FOR i IN 1 .. coalesce(array_length(allowances, 1), 0) LOOP
+		UPDATE "app"."caller_spend"
+			SET "spent_nanos" = "spent_nanos" + allowance_costs[i], "reserved_nanos" = greatest("reserved_nanos" - allowance_helds[i], 0)
+			WHERE "organization_id" = p_organization_id AND "publishable_key_id" = p_key_id AND "allowance" = allowances[i];
+	END LOOP;
 	RETURN QUERY SELECT * FROM unnest(completion_ids, overs, unpaids);
 END;
 $$;

@@ -65,15 +65,20 @@ type Free = { refusal: Refusal; amount: bigint };
  * now) can still pay, the tightest of them, and whether other calls' holds are part of what they cannot.
  */
 async function available(db: Database, key: GatewayKey, period: string, allowances: Allowance[]): Promise<{ tightest: Free; othersHold: boolean }> {
+  // Each allowance by its primary key, a row the caller has not spent from yet as null: read as a
+  // join, the planner scanned every caller's row of the key (all of a day's visitors).
   const result = await db.execute(sql`select b.balance_nanos - b.reserved_nanos as credit, b.reserved_nanos as credit_held,
       k.spend_limit_nanos - coalesce(s.spent_nanos + s.reserved_nanos, 0) as budget, coalesce(s.reserved_nanos, 0) as budget_held,
-      (select coalesce(json_object_agg(c.allowance, json_build_array((c.spent_nanos + c.reserved_nanos)::text, c.reserved_nanos::text)), '{}')
-        from app.caller_spend c where c.organization_id = k.organization_id and c.publishable_key_id = k.id and c.allowance = any(${pgTextArray(allowances.map((allowance) => allowance.name))}::text[])) as allowances
+      (select coalesce(json_object_agg(named.allowance, (select json_build_array((c.spent_nanos + c.reserved_nanos)::text, c.reserved_nanos::text)
+          from app.caller_spend c where c.organization_id = k.organization_id and c.publishable_key_id = k.id and c.allowance = named.allowance)), '{}')
+        from unnest(${pgTextArray(allowances.map((allowance) => allowance.name))}::text[]) as named(allowance)) as allowances
     from app.publishable_keys k
     left join app.credit_balances b on b.organization_id = k.organization_id
     left join app.key_spend s on s.organization_id = k.organization_id and s.publishable_key_id = k.id and s.period_start = ${period}::date
     where k.organization_id = ${key.organizationId}::uuid and k.id = ${key.id}::uuid`);
-  type Row = Record<'credit' | 'credit_held' | 'budget' | 'budget_held', string | null> & { allowances: Record<string, [used: string, held: string]> | string };
+  type Row = Record<'credit' | 'credit_held' | 'budget' | 'budget_held', string | null> & {
+    allowances: Record<string, [used: string, held: string] | null> | string;
+  };
   const [row] = rowsOf<Row>(result);
   if (!row) throw new StaleKey();
   // node-postgres parses json; PGlite may hand it over as text.
@@ -83,7 +88,7 @@ async function available(db: Database, key: GatewayKey, period: string, allowanc
     { refusal: new Refusal('budget'), amount: BigInt(row.budget ?? 0) },
     ...allowances.map((allowance) => ({ refusal: new Refusal('allowance', allowance), amount: allowance.limitNanos - BigInt(used[allowance.name]?.[0] ?? 0) })),
   ];
-  const held = [row.credit_held, row.budget_held, ...Object.values(used).map(([, reserved]) => reserved)].some((amount) => BigInt(amount ?? 0) > 0n);
+  const held = [row.credit_held, row.budget_held, ...Object.values(used).map((entry) => entry?.[1])].some((amount) => BigInt(amount ?? 0) > 0n);
   return { tightest: frees.reduce((low, free) => (free.amount < low.amount ? free : low)), othersHold: held };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setupTestDb } from '@meterway/db/testing';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
 import { callerHours, callerSpend, chatCompletions, organizations, publishableKeys, reservations } from '../../db/schema/index.js';
@@ -8,10 +8,14 @@ import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
 import { postEntry } from '../credit/ledger.js';
 import { newKeyValue } from '../keys/key-value.js';
 import { dollarsToNanos, periodStart } from '../money.js';
+import { createAdmission } from './admission.js';
 import { admitHolds, Refusal } from './admit-calls.js';
 import { allowancesOf, type Caller, deletePastAllowances } from './allowances.js';
 import { keyFinder } from './find-key.js';
-import { costOf, release, releaseExpired, settlementRow } from './settlement.js';
+import { createSettlements } from './settle-after-answer.js';
+import { costOf, release, releaseExpired, settleRows, settlementRow } from './settlement.js';
+import { createHoldStocks } from './hold-stock.js';
+import { rowsOf } from './sql-values.js';
 
 const t = setupTestDb({ schema, migrations });
 
@@ -157,6 +161,40 @@ describe("a caller's allowances in the database", () => {
       { kind: 'address', caller: '203.0.113.9', calls: 1, spentNanos: 400n, hour: '2026-11-25T12:00:00.000Z' },
       { kind: 'end_user', caller: 'alice', calls: 1, spentNanos: 400n, hour: '2026-11-25T12:00:00.000Z' },
     ]);
+  });
+
+  it("settles and admits a call reading its caller's own allowances only, however many callers the key has", async () => {
+    const presented = await keyWith({ clientSpendPerDayNanos: 1_000_000n, endUserSpendPerDayNanos: 1_000_000n });
+    const { organizationId, id: publishableKeyId } = presented.key;
+    // A day's other visitors of a key in a web page.
+    const others = Array.from({ length: 2_000 }, (_, i) => `2026-11-25 address 10.0.${i >> 8}.${i & 255}`);
+    await t.db.insert(callerSpend).values(others.map((allowance) => ({ organizationId, publishableKeyId, allowance, endsOn: '2026-11-25' })));
+    const admitted = hold(presented, anonymous, [400n]);
+    await admitted.admit();
+    const call = forwardedCall(presented, anonymous, admitted.ids[0]!, 400n);
+
+    const rowsRead = await t.db.transaction(async (tx) => {
+      // This transaction's reads of the table (PGlite's single backend may count earlier ones too, hence the difference).
+      const callerRowsRead = async () => {
+        const [read] = rowsOf<{ rows: number }>(
+          await tx.execute(sql`select seq_tup_read + coalesce(idx_tup_fetch, 0) as rows from pg_stat_xact_user_tables where relname = 'caller_spend'`),
+        );
+        return Number(read!.rows);
+      };
+      const before = await callerRowsRead();
+      await settleRows(tx, { organizationId, publishableKeyId, periodStart: periodStart(now) }, [settlementRow(call)]);
+      // A call naming no max_tokens is capped to what its allowances have free, read first.
+      const admit = createAdmission(tx, { stocks: createHoldStocks(tx), settlements: createSettlements(tx), reservationTtlMs: 600_000 });
+      const prices = { inputNanosPerToken: 1n, cachedInputNanosPerToken: 1n, outputNanosPerToken: 1n };
+      await admit({ presented, prices, inputTokens: 10, choices: 1, requestedMaxTokens: undefined, maxOutputTokens: 100, caller: anonymous, now });
+      return (await callerRowsRead()) - before;
+    });
+    // Its two allowances, each read a few times: not the 2,000 other callers' rows.
+    expect(rowsRead).toBeLessThan(20);
+    const rows = await spentOf(publishableKeyId);
+    expect(rows['2026-11-25 address 203.0.113.9']).toMatchObject({ spentNanos: costOf(call).totalNanos, reservedNanos: 110n });
+    expect(rows['2026-11-25 end-user 203.0.113.9']).toMatchObject({ spentNanos: costOf(call).totalNanos, reservedNanos: 110n });
+    await expectLedgerConsistent(t.db);
   });
 
   it('keeps a day until the day after it, and a month until the day after its last', async () => {
