@@ -63,7 +63,8 @@ export type HoldStocks = {
   /**
    * After a call of this key was admitted exactly (its admission started at `startedAt`, performance.now()): the key as
    * presented was confirmed then, so the stock may serve the next calls; one is started, with holds
-   * twice this call's worst case, unless the key is near exhaustion or the call was a previous value's.
+   * twice this call's worst case, when the same caller's previous call was admitted exactly under
+   * idleMs before, unless the key is near exhaustion or the call was a previous value's.
    */
   afterAdmission: (presented: PresentedKey, period: string, worst: bigint, startedAt: number, ttlMs: number, allowances: Allowance[]) => void;
   /**
@@ -85,6 +86,13 @@ const pauseNameOf = (presented: PresentedKey, allowances: Allowance[]) => `${pre
 export function createHoldStocks(db: Database): HoldStocks {
   const byName = new Map<string, Stock>();
   const pausedUntil = new LRUCache<string, number>({ max: 10_000 });
+  /**
+   * When each caller's last call admitted exactly, with no stock, started (performance.now()). A stock starts with
+   * a caller's second such call within idleMs: a visitor of a web page who sends a message now and then
+   * is admitted call by call, rather than having holds reserved for each call that it never uses and
+   * that go back a second later (each top-up and each release locks the organisation's balance row).
+   */
+  const aloneAt = new LRUCache<string, number>({ max: 10_000 });
   const returning = new Set<Promise<void>>();
   /**
    * When an app.admit_calls that succeeded for a key (as this instance read it) last started
@@ -214,6 +222,12 @@ export function createHoldStocks(db: Database): HoldStocks {
       stock = undefined;
     }
     if (!stock) {
+      const previous = aloneAt.get(name);
+      if (previous === undefined || startedAt - previous > idleMs) {
+        aloneAt.set(name, startedAt);
+        return;
+      }
+      aloneAt.delete(name);
       stock = {
         presented,
         period,

@@ -38,18 +38,21 @@ function client(key: string, baseURL = `${t.url}/v1`) {
   return new OpenAI({ baseURL, apiKey: key, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
 }
 
-/** The holds open for the organisation once the answers sent are settled: the instance's spare ones. */
-async function spareHolds(organizationId: string) {
-  await t.app.meter.settling();
+type Instance = typeof t.app;
+
+/** The holds open for the organisation once the answers an instance sent are settled: its spare ones. */
+async function spareHolds(organizationId: string, app: Instance = t.app) {
+  await app.meter.settling();
   return (await t.testDb.db.select().from(reservations).where(eq(reservations.organizationId, organizationId))).length;
 }
 
 /** Calls in a row until the instance keeps spare holds for the key (its stock is topped up in the background). */
-async function warmUp(key: string, organizationId: string, baseURL?: string) {
-  for (let call = 0; call < 20 && (await spareHolds(organizationId)) === 0; call++) {
+async function warmUp(key: string, organizationId: string, app: Instance = t.app) {
+  const baseURL = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`;
+  for (let call = 0; call < 20 && (await spareHolds(organizationId, app)) === 0; call++) {
     await client(key, baseURL).chat.completions.create({ model, messages, max_tokens: 4 });
   }
-  expect(await spareHolds(organizationId)).toBeGreaterThan(0);
+  expect(await spareHolds(organizationId, app)).toBeGreaterThan(0);
 }
 
 describe("holds an instance reserves ahead of a key's calls", () => {
@@ -99,6 +102,25 @@ describe("holds an instance reserves ahead of a key's calls", () => {
       // The idle stock closed; its holds go back in the background, one release away.
       await vi.waitFor(async () => expect(await spareHolds(account.organizationId)).toBe(0), { timeout: 500 });
       expect(await held()).toBe(0n);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reserves none ahead for a caller who calls now and then: only a second call within a second starts them', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
+    const call = () => client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });
+    // The calls' spacing is counted on performance.now(): faked, the test spaces them without waiting.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      for (let message = 0; message < 3; message++) {
+        await call();
+        expect(await spareHolds(account.organizationId)).toBe(0);
+        vi.advanceTimersByTime(5_000);
+      }
+      await call();
+      await call();
+      await vi.waitFor(async () => expect(await spareHolds(account.organizationId)).toBeGreaterThan(0));
     } finally {
       vi.useRealTimers();
     }
@@ -158,7 +180,7 @@ describe("holds an instance reserves ahead of a key's calls", () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const app = await createApp({ config: loadApiConfig({ LOG_LEVEL: 'silent' }), db: t.testDb.handle, models: provider() });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    await warmUp(account.value, account.organizationId, `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`);
+    await warmUp(account.value, account.organizationId, app);
     await app.close();
     expect(await t.testDb.db.select().from(reservations).where(eq(reservations.organizationId, account.organizationId))).toEqual([]);
   });
