@@ -85,6 +85,7 @@ export const callerSpend = appSchema.table(
   (table) => [
     primaryKey({ columns: [table.organizationId, table.publishableKeyId, table.allowance] }),
     keyOfOrganization('caller_spend_publishable_key_fk', table),
+    index('caller_spend_ends_on').on(table.endsOn),
   ],
 );
 
