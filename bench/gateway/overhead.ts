@@ -175,19 +175,18 @@ try {
       [metered, []],
       [portkey, []],
     ]);
+    const load = async (target: Target, seconds: number) => {
+      const summary = (await ask<'cannon'>({ kind: 'cannon', target, connections: 32, seconds })).cannon!;
+      if (target === metered) clientOk += summary.ok;
+      return summary.requestsPerSecond;
+    };
     for (let round = 0; round < rounds; round++) {
       for (const target of round % 2 ? [portkey, metered] : [metered, portkey]) {
         // Each window after a warm-up of its own: the gateway's stocks of holds fill again, and what
         // the window before left behind (the gateway's last settlements, and its stocks giving their
         // spare holds back a second after its last call) falls in the warm-up, not in the window.
-        for (const [seconds, counted] of [
-          [warmupSeconds, false],
-          [roundSeconds, true],
-        ] as const) {
-          const summary = (await ask<'cannon'>({ kind: 'cannon', target, connections: 32, seconds })).cannon!;
-          if (target === metered) clientOk += summary.ok;
-          if (counted) perSecond.get(target)!.push(summary.requestsPerSecond);
-        }
+        await load(target, warmupSeconds);
+        perSecond.get(target)!.push(await load(target, roundSeconds));
       }
     }
     const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;

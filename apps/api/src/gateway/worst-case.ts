@@ -98,7 +98,7 @@ function imageTokens(body: ChatBody, model: ModelPrice): number {
 }
 
 /** Tool and function definitions are billed as input (rewritten by the provider, never longer than their JSON). */
-export function definitionTokens(body: ChatBody): number {
+function definitionTokens(body: ChatBody): number {
   let tokens = 0;
   for (const field of ['tools', 'functions'] as const) {
     const definitions = body[field];
@@ -111,13 +111,16 @@ export function definitionTokens(body: ChatBody): number {
   return tokens;
 }
 
+/** The input a provider bills as text: the messages with their framing, and the tool and function definitions, response format included. */
+export const textInputTokens = (body: ChatBody): number => estimateInputTokens(body.messages) + definitionTokens(body);
+
 /**
  * What a call can cost at most, or a 400 for a request the price list cannot price. Both names of
  * the output limit count: whichever the client sent, the lower one is what the provider may produce.
  */
 export function worstCaseOf(body: ChatBody, model: ModelPrice): WorstCase {
   refuseUnpriced(body);
-  const inputTokens = estimateInputTokens(body.messages) + imageTokens(body, model) + definitionTokens(body);
+  const inputTokens = textInputTokens(body) + imageTokens(body, model);
   const limits = [body.max_tokens, body.max_completion_tokens].filter((limit): limit is number => limit !== undefined && limit !== null);
   const maxTokens = limits.length ? Math.min(...limits, model.maxOutputTokens) : undefined;
   return { inputTokens, choices: body.n ?? 1, maxTokens };

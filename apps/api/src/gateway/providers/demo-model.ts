@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { countTextTokens, estimateInputTokens } from '../tokenize.js';
-import { definitionTokens } from '../worst-case.js';
+import { countTextTokens } from '../tokenize.js';
+import { textInputTokens } from '../worst-case.js';
 import type { ChatBody, ModelProvider } from './model-provider.js';
 
 export const demoModelId = 'meterway-demo';
@@ -32,9 +32,6 @@ function answerFor(body: ChatBody): string[] {
 /** The choices asked for (`n`), each the same deterministic answer; every one is billed. */
 const choicesOf = (body: ChatBody) => Array.from({ length: body.n ?? 1 }, (_, index) => index);
 
-/** The input it bills, as a provider does: the messages, and the tool and function definitions, response format included. */
-const promptTokensOf = (body: ChatBody) => estimateInputTokens(body.messages) + definitionTokens(body);
-
 /** The built-in offline model for the embedded default: no network, OpenAI's wire shapes. */
 export function demoModel(): ModelProvider {
   return {
@@ -42,7 +39,7 @@ export function demoModel(): ModelProvider {
     complete: async (body) => {
       const text = answerFor(body).join(' ');
       const choices = choicesOf(body);
-      const promptTokens = promptTokensOf(body);
+      const promptTokens = textInputTokens(body);
       const completionTokens = countTextTokens(text) * choices.length;
       return {
         text: choices.map(() => text).join(''),
@@ -70,7 +67,7 @@ export function demoModel(): ModelProvider {
         for (const index of choices) yield { text, chunk: { ...base, choices: [{ index, delta: { content: text }, finish_reason: null }] } };
       }
       yield { text: '', chunk: { ...base, choices: choices.map((index) => ({ index, delta: {}, finish_reason: 'stop' })) } };
-      const promptTokens = promptTokensOf(body);
+      const promptTokens = textInputTokens(body);
       const completionTokens = countTextTokens(answer.join(' ')) * choices.length;
       const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
       yield { text: '', usage: { promptTokens, cachedTokens: 0, completionTokens }, chunk: { ...base, choices: [], usage } };
