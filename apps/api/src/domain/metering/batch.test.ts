@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { batchBy } from './batch.js';
 
 /** Batches that stay running until the test lets them finish, so the next items queue behind them. */
@@ -52,6 +52,43 @@ describe('batchBy (group commit)', () => {
       'b2',
     ]);
     expect(batches).toEqual([['a1'], ['b1'], ['a2!'], ['b2']]);
+  });
+
+  it('with a linger, sends a lone item at once but lets a batch that has company wait for more', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const batches: number[][] = [];
+      const running = gate();
+      const submit = batchBy(
+        () => 'one key',
+        async (items: number[]) => {
+          batches.push(items);
+          await running.opened;
+          return items.map((item) => ({ ok: true as const, value: item }));
+        },
+        { lingerMs: 5 },
+      );
+
+      const first = submit(1);
+      expect(batches).toEqual([[1]]);
+      const queued = [2, 3].map((item) => submit(item));
+      running.open();
+      await first;
+      // 2 and 3 queued behind the first batch: more is coming, so they wait the linger for it.
+      await vi.advanceTimersByTimeAsync(4);
+      const late = [4, 5].map((item) => submit(item));
+      expect(batches).toEqual([[1]]);
+      await vi.advanceTimersByTimeAsync(1);
+      await Promise.all([...queued, ...late]);
+      expect(batches).toEqual([[1], [2, 3, 4, 5]]);
+
+      // Alone again: no wait.
+      const alone = submit(6);
+      expect(batches).toEqual([[1], [2, 3, 4, 5], [6]]);
+      await alone;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects every item of a batch whose run threw, and keeps serving later ones', async () => {
