@@ -54,37 +54,31 @@ describe('batchBy (group commit)', () => {
     expect(batches).toEqual([['a1'], ['b1'], ['a2!'], ['b2']]);
   });
 
-  it('with a linger, sends a lone item at once but lets a batch that has company wait for more', async () => {
+  it('lets a batch wait as long as linger says for the items on their way, and sends it at once when it says 0', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
       const batches: number[][] = [];
-      const running = gate();
+      let coming = true;
       const submit = batchBy(
         () => 'one key',
         async (items: number[]) => {
           batches.push(items);
-          await running.opened;
           return items.map((item) => ({ ok: true as const, value: item }));
         },
-        { lingerMs: 5 },
+        { linger: () => (coming ? 5 : 0) },
       );
 
-      const first = submit(1);
-      expect(batches).toEqual([[1]]);
-      const queued = [2, 3].map((item) => submit(item));
-      running.open();
-      await first;
-      // 2 and 3 queued behind the first batch: more is coming, so they wait the linger for it.
+      const early = [1, 2].map((item) => submit(item));
       await vi.advanceTimersByTimeAsync(4);
-      const late = [4, 5].map((item) => submit(item));
-      expect(batches).toEqual([[1]]);
+      const late = [3, 4].map((item) => submit(item));
+      expect(batches).toEqual([]);
       await vi.advanceTimersByTimeAsync(1);
-      await Promise.all([...queued, ...late]);
-      expect(batches).toEqual([[1], [2, 3, 4, 5]]);
+      await Promise.all([...early, ...late]);
+      expect(batches).toEqual([[1, 2, 3, 4]]);
 
-      // Alone again: no wait.
-      const alone = submit(6);
-      expect(batches).toEqual([[1], [2, 3, 4, 5], [6]]);
+      coming = false;
+      const alone = submit(5);
+      expect(batches).toEqual([[1, 2, 3, 4], [5]]);
       await alone;
     } finally {
       vi.useRealTimers();

@@ -5,21 +5,21 @@ export type Outcome<Result> = { ok: true; value: Result } | { ok: false; error: 
  * Group commit for one process: items submitted under the same group key while that group's
  * previous batch is still running are sent together as the next batch. Alone, an item runs at
  * once (no added wait); under load, one round trip serves every call that queued behind it.
- * With `lingerMs` (for items nobody waits on), a batch that already has company when its turn
- * comes waits that long for more, since more is on its way: under load, fewer and larger batches.
+ * `linger` (for items nobody waits on) answers, when a batch's turn comes, how long it should wait
+ * first for the items it knows are on their way (0: none): under load, fewer and larger batches.
  */
 export function batchBy<Item, Result>(
   groupOf: (item: Item) => string,
   run: (items: Item[]) => Promise<Outcome<Result>[]>,
-  { maxBatch = 64, lingerMs = 0 }: { maxBatch?: number; lingerMs?: number } = {},
+  { maxBatch = 64, linger = () => 0 }: { maxBatch?: number; linger?: () => number } = {},
 ): (item: Item) => Promise<Result> {
   type Waiter = { item: Item; resolve: (value: Result) => void; reject: (error: unknown) => void };
   const queues = new Map<string, Waiter[]>();
 
   async function drain(group: string, queue: Waiter[]) {
     while (queue.length > 0) {
-      const hasCompany = queue.length > 1 && queue.length < maxBatch;
-      if (lingerMs > 0 && hasCompany) await new Promise((resolve) => setTimeout(resolve, lingerMs));
+      const lingerMs = queue.length < maxBatch ? linger() : 0;
+      if (lingerMs > 0) await new Promise((resolve) => setTimeout(resolve, lingerMs));
       const batch = queue.splice(0, maxBatch);
       let outcomes: Outcome<Result>[];
       try {

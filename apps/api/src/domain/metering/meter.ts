@@ -32,7 +32,7 @@ export type Meter = {
   unknownKeys: UnknownKeys;
   /** Request windows of keys and of their clients' addresses (rate-windows.ts). */
   rate: RateWindows;
-  /** Reserves a call's worst case against the credit and the key's budget (admission.ts). */
+  /** Reserves a call's worst case against the credit and the key's budget (admission.ts). Each admitted call is then settled or given back, once. */
   admit: Admit;
   /** The call is about to reach the provider (forwarded.ts). */
   forwarding: ForwardedRecords['mark'];
@@ -55,7 +55,10 @@ export type Meter = {
 
 export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions): Meter {
   const stocks = createHoldStocks(db);
-  const settlements = createSettlements(db);
+  // Admitted and not yet settled or given back: their settlements are on their way.
+  let callsInFlight = 0;
+  const settlements = createSettlements(db, () => callsInFlight);
+  const admission = createAdmission(db, { stocks, settlements, reservationTtlMs });
   const rate = createRateWindows(db);
   const forwarded = createForwardedRecords(db);
   // Often enough that an expired hold is back within half its lifetime, at most every 30 seconds;
@@ -77,11 +80,21 @@ export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions
     keys: createKeyCache(db),
     unknownKeys: createUnknownKeys(),
     rate,
-    admit: createAdmission(db, { stocks, settlements, reservationTtlMs }),
+    admit: async (input) => {
+      const admitted = await admission(input);
+      callsInFlight++;
+      return admitted;
+    },
     forwarding: forwarded.mark,
-    settle: settlements.afterAnswer,
+    settle: (call, after) => {
+      callsInFlight--;
+      settlements.afterAnswer(call, after);
+    },
     responseCache: responseCacheOn(db),
-    release: (hold) => release(db, [hold]),
+    release: (hold) => {
+      callsInFlight--;
+      return release(db, [hold]);
+    },
     forgetKey: stocks.forgetKey,
     spareHolds: stocks.spareCount,
     settling,

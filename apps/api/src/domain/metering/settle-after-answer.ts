@@ -26,16 +26,19 @@ export type Settlements = {
 const firstRetryMs = 100;
 const longestRetryMs = 5_000;
 /**
- * Under load, a key's settlement waits this long to take more calls with it: a settlement's fixed
- * cost (the function, its balance, budget and ledger rows, the commit) is most of what Postgres
- * spends on a few calls, so batches of ~30 rather than ~6 at 32 connections cut its CPU per call
- * by a quarter (bench/README.md). A call alone is settled at once. Well within
- * forwardedRecordDelayMs, so what a crash can lose does not change.
+ * With this many calls of the instance in flight (admitted, not yet answered), their settlements
+ * are on their way: a key's settlement waits settlementLingerMs to take them along. A settlement's
+ * fixed part (the function, the balance, budget and ledger rows, the commit) is most of what
+ * Postgres spends on a few calls, so at 32 connections batches of ~30 calls rather than ~6 cut its
+ * CPU per call by a fifth (bench/README.md). With fewer in flight a settlement goes at once: one
+ * call at a time, waiting made each call slower for no gain. Well within forwardedRecordDelayMs,
+ * so what a crash can lose does not change.
  */
+const lingerFromCallsInFlight = 8;
 const settlementLingerMs = 5;
 
 /** This instance's settlements: batched per key and period, retried, and tracked until they land. */
-export function createSettlements(db: Database): Settlements {
+export function createSettlements(db: Database, callsInFlight: () => number = () => 0): Settlements {
   /**
    * Settles a call: the reservation is released, the cost the provider reported is charged to the
    * credit (one ledger entry for the batch, which each completion names; the hold's release makes
@@ -54,7 +57,7 @@ export function createSettlements(db: Database): Settlements {
         return { ok: true, value: outcome && { totalNanos: costOf(call).totalNanos, ...outcome } };
       });
     },
-    { lingerMs: settlementLingerMs },
+    { linger: () => (callsInFlight() >= lingerFromCallsInFlight ? settlementLingerMs : 0) },
   );
   // Settlements started and not finished, per organisation.
   const inFlight = new Map<string, Set<Promise<void>>>();
