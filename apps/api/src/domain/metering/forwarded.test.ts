@@ -1,60 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { setupTestDb } from '@meterway/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { migrations, schema } from '../../db/index.js';
-import { organizations, publishableKeys, reservations } from '../../db/schema/index.js';
-import { newKeyValue } from '../keys/key-value.js';
-import { dollarsToNanos, periodStart } from '../money.js';
+import { reservations } from '../../db/schema/index.js';
+import { threeHeldCalls } from '../../testing/held-calls.js';
 import { createForwardedRecords, forwardedRecordDelayMs } from './forwarded.js';
 import { type Metered, settlementRow } from './settlement.js';
 
 const t = setupTestDb({ schema, migrations });
 const now = new Date('2026-11-28T12:00:00Z');
-
-/** Three holds of a new key, as admission leaves them, and the call each was reserved for. */
-async function threeHeldCalls(): Promise<{ organizationId: string; calls: Metered[] }> {
-  const organizationId = randomUUID();
-  const keyId = randomUUID();
-  await t.db.insert(organizations).values({ id: organizationId, name: 'Forwarding test' });
-  await t.db.insert(publishableKeys).values({
-    id: keyId,
-    organizationId,
-    name: 'Web',
-    value: newKeyValue(),
-    spendLimitNanos: dollarsToNanos(10),
-    allowedOrigins: ['https://app.example.com'],
-  });
-  const calls = Array.from({ length: 3 }, (): Metered => ({
-    reservationId: randomUUID(),
-    organizationId,
-    publishableKeyId: keyId,
-    periodStart: periodStart(now),
-    completionId: `chatcmpl-${randomUUID()}`,
-    model: 'gpt-4o-mini',
-    estimatedInputTokens: 8,
-    inputTokens: 8,
-    cachedInputTokens: 0,
-    outputTokens: 16,
-    usageEstimated: true,
-    prices: { inputNanosPerToken: 150n, cachedInputNanosPerToken: 75n, outputNanosPerToken: 600n },
-    priceVersion: 'test',
-    provider: 'openai',
-    caller: { client: '203.0.113.9', endUser: null },
-    now,
-  }));
-  await t.db.insert(reservations).values(
-    calls.map((call) => ({
-      id: call.reservationId,
-      organizationId,
-      publishableKeyId: keyId,
-      periodStart: call.periodStart,
-      amountNanos: 10_800n,
-      expiresAt: new Date(now.getTime() + 600_000),
-    })),
-  );
-  return { organizationId, calls };
-}
 
 const recordsOf = async (organizationId: string) =>
   new Map((await t.db.select().from(reservations).where(eq(reservations.organizationId, organizationId))).map((hold) => [hold.id, hold.forwarded]));
@@ -68,7 +22,7 @@ describe('the record that a call reached the provider', () => {
   });
 
   it('is written on the hold of a call still unsettled after the delay, and never for one settled sooner', async () => {
-    const { organizationId, calls } = await threeHeldCalls();
+    const { organizationId, calls } = await threeHeldCalls(t.db, now);
     const [settledSoon, slow, later] = calls as [Metered, Metered, Metered];
     const records = createForwardedRecords(t.db);
     const errors: unknown[] = [];
@@ -108,7 +62,7 @@ describe('the record that a call reached the provider', () => {
   });
 
   it('names the provider that has the call when it is written, after a fallback the one that took it over', async () => {
-    const { organizationId, calls } = await threeHeldCalls();
+    const { organizationId, calls } = await threeHeldCalls(t.db, now);
     const call = calls[0]!;
     const records = createForwardedRecords(t.db);
     let provider = 'primary';

@@ -55,7 +55,7 @@ export type Meter = {
 
 export function createMeter({ db, reservationTtlMs, onSweepError }: MeterOptions): Meter {
   const stocks = createHoldStocks(db);
-  // Admitted and not yet settled or given back: their settlements are on their way.
+  // Admitted and not yet answered or given back: their settlements are on their way.
   let callsInFlight = 0;
   const settlements = createSettlements(db, () => callsInFlight);
   const admission = createAdmission(db, { stocks, settlements, reservationTtlMs });
