@@ -12,7 +12,7 @@ import { registerAutoTopUp } from './plugins/auto-top-up.js';
 import { registerGrantExpiry } from './plugins/grant-expiry.js';
 import { createMailer } from './plugins/mail.js';
 import { apiMetrics } from './plugins/metrics.js';
-import { identitySessions } from './plugins/identity-sessions.js';
+import { type IdentitySessions, identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson, sendFrameworkError } from './plugins/problem-json.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerWebhooks } from './plugins/webhooks.js';
@@ -46,8 +46,6 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
   echoRequestId(fastify);
   registerProblemJson(fastify);
   transportSecurityHeaders(fastify, config.apiUrl);
-  // HSTS only over https, from transportSecurityHeaders, which the gateway's routes (without helmet) share.
-  await fastify.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' }, strictTransportSecurity: false });
   await fastify.register(swagger, {
     openapi: {
       info: { title: 'Meterway API', version: '1.0.0' },
@@ -56,9 +54,6 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
     },
     transform: jsonSchemaTransform,
   });
-  registerHealth(fastify, db.ping);
-  fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
-
   const sessions = deps.sessions ?? identitySessions(config.identityInternalUrl);
   const secret = await loadSecret(db.db, config.secret);
   const hashSecretKey = await loadSecretKeyHasher(db.db, config.keyHashSecret);
@@ -92,19 +87,33 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
     reservationTtlMs: config.gateway.reservationTtlMs,
     metrics,
   };
-  await registerGateway(fastify, gateway, config);
-  await registerDeveloperApi(zod, routeDeps);
   registerAlerts(fastify, deps, mailer);
   registerAutoTopUp(fastify, deps, { mailer, payments: routeDeps.payments });
   registerGrantExpiry(fastify, deps);
   registerWebhooks(fastify, deps);
+  // The gateway answers scripts and browser apps with JSON: helmet's page headers mean nothing
+  // there and its hooks would run on every call, so it covers every other route only.
+  // (nosniff, and HSTS over https, come from transportSecurityHeaders on every route.)
+  await registerGateway(fastify, gateway, config);
+  await zod.register(async (site: FastifyZodInstance) => {
+    await site.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' }, strictTransportSecurity: false });
+    await siteRoutes(site, routeDeps, sessions);
+  });
+}
+
+/** Every route but the gateway's: health, the OpenAPI document, the developer API, the docs, Stripe's webhooks and what the console calls. */
+async function siteRoutes(site: FastifyZodInstance, routeDeps: RouteDeps, sessions: IdentitySessions): Promise<void> {
+  const { config, db, pricing } = routeDeps;
+  registerHealth(site, db.ping);
+  site.get('/openapi.json', { schema: { hide: true } }, async () => site.swagger());
+  await registerDeveloperApi(site, routeDeps);
   // The docs show what is charged: the price list with the margin, per 1M tokens.
   const pricedModels = pricedModelsOf(pricing);
-  docsRoutes(fastify, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels, priceListVersion: pricing.version });
-  if (routeDeps.payments.name === 'stripe') await stripeWebhookRoutes(zod, routeDeps);
+  docsRoutes(site, { apiUrl: config.apiUrl, consoleUrl: config.consoleUrl, models: () => pricedModels, priceListVersion: pricing.version });
+  if (routeDeps.payments.name === 'stripe') await stripeWebhookRoutes(site, routeDeps);
   // What the console calls: its origin only, with cookies. The payment config and the sandbox's
   // checkout are public; the BFF and the admin routes need a signed-in viewer.
-  await zod.register(async (fromConsole: FastifyZodInstance) => {
+  await site.register(async (fromConsole: FastifyZodInstance) => {
     await fromConsole.register(cors, {
       origin: [new URL(config.consoleUrl).origin],
       credentials: true,

@@ -7,8 +7,9 @@ import type { FastifyInstance } from 'fastify';
  */
 export function transportSecurityHeaders(app: FastifyInstance, publicUrl: string): void {
   const hsts = publicUrl.startsWith('https://');
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('x-content-type-options', 'nosniff');
     if (hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    done();
   });
 }

@@ -20,6 +20,8 @@ export class ProviderExchange implements Dispatcher.DispatchHandler {
   #abort: ((error: Error) => void) | undefined;
   #resume: (() => void) | undefined;
   #paused = false;
+  /** Read whole (text()): never paused. */
+  #whole = false;
   #wake: { resolve: () => void; reject: (error: Error) => void } | undefined;
   readonly #signal: AbortSignal;
   readonly #onAbort = () => this.#abort?.(this.#signal.reason as Error);
@@ -41,10 +43,7 @@ export class ProviderExchange implements Dispatcher.DispatchHandler {
       if (this.#pieces.length > 0) {
         const pieces = this.#pieces;
         this.#pieces = [];
-        if (this.#paused) {
-          this.#paused = false;
-          this.#resume?.();
-        }
+        this.#unpause();
         yield* pieces;
       } else if (this.#ended) {
         return;
@@ -54,11 +53,18 @@ export class ProviderExchange implements Dispatcher.DispatchHandler {
     }
   }
 
-  /** The whole body as text. */
+  /** The whole body as text, read without pausing (the body() generator's turns cost more than a JSON answer's few pieces). */
   async text(): Promise<string> {
-    const pieces: Buffer[] = [];
-    for await (const piece of this.body()) pieces.push(piece);
-    return Buffer.concat(pieces).toString('utf8');
+    this.#whole = true;
+    this.#unpause();
+    while (!this.#ended) await this.#changed();
+    return Buffer.concat(this.#pieces).toString('utf8');
+  }
+
+  #unpause(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#resume?.();
   }
 
   #changed(): Promise<void> {
@@ -98,7 +104,7 @@ export class ProviderExchange implements Dispatcher.DispatchHandler {
   onData(piece: Buffer): boolean {
     this.#pieces.push(piece);
     this.#notify();
-    this.#paused = this.#pieces.length >= piecesBeforePause;
+    this.#paused = !this.#whole && this.#pieces.length >= piecesBeforePause;
     return !this.#paused;
   }
 

@@ -25,7 +25,7 @@ const headersOf = (request: FastifyRequest): CallHeaders => ({
 });
 
 export function chatCompletionRoutes(app: FastifyInstance, gateway: Gateway, options: { idleTimeoutMs: number }) {
-  app.get('/models', { helmet: false }, (request) => listModels(gateway, headersOf(request)));
+  app.get('/models', (request) => listModels(gateway, headersOf(request)));
 
   // Who calls is checked when the request arrives, before its body is read: a caller refused (no
   // live key, an origin or a caller the key refuses, over a rate) costs no parse of up to 1 MiB.
@@ -34,7 +34,6 @@ export function chatCompletionRoutes(app: FastifyInstance, gateway: Gateway, opt
     '/chat/completions',
     {
       bodyLimit: 1024 * 1024,
-      helmet: false,
       onRequest: async (request) => {
         const headers = headersOf(request);
         request.gatewayCaller = { headers, called: await callerOfCall(gateway, headers) };

@@ -8,21 +8,19 @@ import { GatewayError, gatewayErrors, requestRefusal } from '../../gateway/opena
  * browser app can read them. Errors leave in OpenAI's shape.
  */
 export function gatewayScope(app: FastifyInstance) {
-  app.addHook('onRequest', async (request, reply) => {
-    // helmet's page headers mean nothing to a JSON API and cost a middleware per call (helmet: false
-    // on each route); nosniff and HSTS come from transportSecurityHeaders, as on every route.
+  app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
     if (origin) {
       reply.header('access-control-allow-origin', origin);
       reply.header('vary', 'Origin');
       reply.header('access-control-expose-headers', 'retry-after, x-request-id');
     }
-    if (request.method === 'OPTIONS') {
-      reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
-      reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? 'authorization, content-type');
-      reply.header('access-control-max-age', '600');
-      return reply.code(204).send();
-    }
+    if (request.method !== 'OPTIONS') return done();
+    reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
+    reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? 'authorization, content-type');
+    reply.header('access-control-max-age', '600');
+    // Answered here, the request goes no further.
+    reply.code(204).send();
   });
   app.options('/*', async (_request, reply) => reply.code(204).send());
 
