@@ -117,6 +117,10 @@ describe('api surface', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(response.headers['strict-transport-security']).toBeUndefined();
+    // The gateway's JSON answers carry no page headers (helmet's), only nosniff.
+    const gateway = await t.app.inject({ method: 'GET', url: '/v1/models' });
+    expect(gateway.headers['x-content-type-options']).toBe('nosniff');
+    expect(gateway.headers['x-frame-options']).toBeUndefined();
     for (const url of ['/healthz', '/bff/config', '/v1/models']) {
       const overHttps = await https.app.inject({ method: 'GET', url });
       expect(overHttps.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
