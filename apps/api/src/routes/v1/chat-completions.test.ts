@@ -295,6 +295,11 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
       .catch((caught) => caught);
     expect(empty.status).toBe(400);
     expect(empty.error).toMatchObject({ type: 'invalid_request_error', param: 'messages', message: 'messages must not be empty' });
+    const fractional = await client(account.value)
+      .chat.completions.create({ model, messages, max_completion_tokens: 2.5 })
+      .catch((caught) => caught);
+    expect(fractional.status).toBe(400);
+    expect(fractional.error).toMatchObject({ param: 'max_completion_tokens', message: 'max_completion_tokens must be a whole number' });
     // An extra field nested 10,000 deep would break serialising the body for the provider.
     const nested = await fetch(`${t.url}/v1/chat/completions`, {
       method: 'POST',

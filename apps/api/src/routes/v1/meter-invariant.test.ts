@@ -146,19 +146,20 @@ describe('the meter charges at least what the provider bills, for every valid re
 
   it("caps an absurd limit to the model's own, without failing the calls admitted beside it", async () => {
     const account = await t.account({ creditDollars: 5, budgetDollars: 5 });
-    const limits = [Number.MAX_SAFE_INTEGER, 5, 6, 7];
+    // 10^20 is a whole number past 2^53 (which a check for safe integers would call fractional).
+    const limits = [Number.MAX_SAFE_INTEGER, 1e20, 5, 6, 7];
     const answers = await Promise.all(
       limits.map((max_tokens) =>
         client(account.value).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens }),
       ),
     );
-    expect(answers).toHaveLength(4);
+    expect(answers).toHaveLength(5);
     expect(
       upstream.requests
-        .slice(-4)
+        .slice(-5)
         .map((request) => request.max_tokens)
         .sort((a, b) => a - b),
-    ).toEqual([5, 6, 7, 16_384]);
+    ).toEqual([5, 6, 7, 16_384, 16_384]);
     await books(account, 5n * dollar);
   });
 
