@@ -7,12 +7,7 @@ const contentPart = z.object({ type: z.string() }).loose();
  * refuse as not whole); admission lowers it to what the model and the key allow.
  */
 const tokenLimit = (name: string) =>
-  z
-    .number()
-    .min(1, `${name} must be at least 1`)
-    .refine(Number.isInteger, `${name} must be a whole number`)
-    .nullable()
-    .optional();
+  z.number().min(1, `${name} must be at least 1`).refine(Number.isInteger, `${name} must be a whole number`).nullable().optional();
 
 /** The part of an OpenAI chat-completions request the gateway checks; everything else passes through. */
 export const chatRequestSchema = z
