@@ -38,7 +38,7 @@ export default tseslint.config(
   },
   {
     // The tools load these configs by their default export.
-    files: ['eslint.config.js', '**/vite.config.ts', '**/vitest.config.ts', '**/drizzle.config.ts'],
+    files: ['eslint.config.js', '**/vite.config.ts', '**/vitest.config.ts', '**/vitest.*.config.ts', '**/drizzle.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

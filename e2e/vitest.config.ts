@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { fileTimesReporter } from '../scripts/file-times-reporter.ts';
 
 const reportDir = process.env.TEST_REPORT_DIR;
 
@@ -8,10 +9,10 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['specs/**/*.e2e.test.ts'],
     globalSetup: ['./global-setup.ts'],
-    // One stack, one browser: the specs share them and run one file at a time.
-    fileParallelism: false,
+    // One stack for the run; two specs at a time, each with its own browser and people of its own.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    reporters: reportDir ? ['default', ['json', { outputFile: `${reportDir}/e2e.json` }]] : ['default'],
+    reporters: reportDir ? ['default', ['json', { outputFile: `${reportDir}/e2e.json` }], fileTimesReporter(`${reportDir}/e2e.files.json`)] : ['default'],
   },
 });

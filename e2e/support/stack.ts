@@ -60,6 +60,10 @@ async function isolatedEnv() {
     API_PORT: String(apiPort),
     IDENTITY_PORT: String(identityPort),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'meterway-e2e-')),
+    // The embedded default, as on a fresh machine, whatever server the test run's DATABASE_URL names.
+    DATABASE_URL: '',
+    DATABASE_REPLICA_URL: '',
+    IDENTITY_DATABASE_URL: '',
   };
 }
 

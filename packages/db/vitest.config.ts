@@ -1,3 +1,3 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'db', include: ['src/**/*.test.ts'], testTimeout: 30_000 } });
+export default defineProject({ test: { name: 'db', include: ['src/**/*.test.ts'], isolate: false, testTimeout: 30_000 } });

@@ -147,7 +147,11 @@ declare module 'fastify' {
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel, deps.config.trustProxy), bodyLimit: 256 * 1024, frameworkErrors: sendFrameworkError });
+  const fastify = Fastify({
+    ...fastifyOptions(deps.config.logLevel, deps.config.trustProxy, deps.logStream),
+    bodyLimit: 256 * 1024,
+    frameworkErrors: sendFrameworkError,
+  });
   const routeTable: RouteEntry[] = [];
   fastify.decorate('routeTable', routeTable);
   fastify.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import type { Mailer } from '@meterway/service';
+import type { LogStream, Mailer } from '@meterway/service';
 import type { ApiDb } from './db/index.js';
 import type { LagTolerantReads } from './plugins/lag-tolerant-reads.js';
 import type { ApiConfig } from './env.js';
@@ -21,6 +21,8 @@ export type AppDeps = {
   models?: ModelProvider;
   pricing?: Pricing;
   mailer?: Mailer;
+  /** Where the log's lines go instead of stdout (a test that reads them). */
+  logStream?: LogStream;
   /** Called when a round of the alert poller has finished, so a test can wait for rounds instead of sleeping. */
   onAlertRound?: () => void;
   /** Called when a round of the auto top-up worker has finished (charges sent, failures mailed). */

@@ -1,27 +1,15 @@
-import type * as Service from '@meterway/service';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeProvider } from './domain/payments/stripe-provider.js';
 import { setupFakeStripe } from './testing/fake-stripe.js';
-import { startIdentity } from './testing/identity-process.js';
+import { sharedIdentity } from './testing/identity-process.js';
 import { startIdentityProvider } from './testing/identity-provider.js';
 import { identityUsers } from './testing/identity-users.js';
 import { setupTestApp } from './testing/setup-test-app.js';
 
-/** Every line the api logs, as pino writes it. */
-const lines = vi.hoisted(() => [] as string[]);
-
-vi.mock('@meterway/service', async (importOriginal) => {
-  const actual = await importOriginal<typeof Service>();
-  return {
-    ...actual,
-    // The options production runs with (level, serializers, redaction), writing here instead of to stdout.
-    fastifyOptions: (...args: Parameters<typeof actual.fastifyOptions>) => {
-      const options = actual.fastifyOptions(...args);
-      return { ...options, logger: { ...(options.logger as object), stream: { write: (line: string) => lines.push(line) } } };
-    },
-  };
-});
+/** Every line the api logs, as pino writes it: the options production runs with (level, serializers, redaction), writing here instead of to stdout. */
+const lines: string[] = [];
+const logStream = { write: (line: string) => void lines.push(line) };
 
 /**
  * The api at its chattiest level, in the sandbox and the Stripe configuration, through what people
@@ -36,8 +24,8 @@ const webhookSecret = 'whsec_logSecretsNeverInTheLog0123456789';
 const apiSecret = 'api-secret-that-signs-page-and-portal-tokens-0123456789';
 const appOrigin = 'https://app.example.com';
 
-// One identity service for both apps: started first (hooks run in order), its URL is in both
-// environments before the apps are built from them.
+// One identity service for both apps (the worker's): started first (hooks run in order), its URL is
+// in both environments before the apps are built from them.
 const env: NodeJS.ProcessEnv = { LOG_LEVEL: 'trace', API_SECRET: apiSecret };
 const stripeEnv: NodeJS.ProcessEnv = {
   ...env,
@@ -45,20 +33,22 @@ const stripeEnv: NodeJS.ProcessEnv = {
   STRIPE_WEBHOOK_SECRET: webhookSecret,
   STRIPE_PUBLISHABLE_KEY: 'pk_test_log',
 };
-let identity: Awaited<ReturnType<typeof startIdentity>> | undefined;
+let identityUrl = '';
 let signIn: Awaited<ReturnType<typeof startIdentityProvider>> | undefined;
 beforeAll(async () => {
-  [identity, signIn] = await Promise.all([startIdentity(), startIdentityProvider()]);
+  const [identity, provider] = await Promise.all([sharedIdentity(), startIdentityProvider()]);
+  [identityUrl, signIn] = [identity.url, provider];
   env.IDENTITY_URL = identity.url;
   stripeEnv.IDENTITY_URL = identity.url;
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([identity?.stop(), signIn?.close()]);
+  await signIn?.close();
 });
 
-const sandbox = setupTestApp(env);
+const sandbox = setupTestApp(env, { logStream });
 const fake = setupFakeStripe();
 const stripe = setupTestApp(stripeEnv, {
+  logStream,
   payments: ({ config, db }) => {
     // The configured secret key, against the fake Stripe.
     const client = new Stripe(config.stripe?.secretKey ?? '', {
@@ -81,7 +71,7 @@ const cookieValue = (cookie: string, name: string) =>
 describe('api logs', () => {
   it('never contain a session, key value, client secret, portal token, card number, end-user token or a Stripe or api secret', async () => {
     const from = lines.length;
-    const person = await identityUsers(identity?.url ?? '').signUp();
+    const person = await identityUsers(identityUrl).signUp();
     const cookie = person.cookie;
     const secrets = new Set([stripeSecretKey, webhookSecret, apiSecret, cookieValue(cookie, 'ory_kratos_session'), '4242424242424242', '4242 4242 4242 4242']);
     for (const pair of cookie.split('; ')) secrets.add(pair.slice(pair.indexOf('=') + 1));

@@ -6,6 +6,7 @@ import {
   devOutboxRoutes,
   echoRequestId,
   fastifyOptions,
+  type LogStream,
   packagePath,
   refuseUnstorableText,
   registerHealth,
@@ -42,6 +43,8 @@ export type AppDeps = {
   db: IdentityDb;
   clock?: Clock;
   mailer?: Mailer;
+  /** Where the log's lines go instead of stdout (a test that reads them). */
+  logStream?: LogStream;
   /** How often expired rows are deleted (every 10 minutes unless a test says otherwise), and who hears of each sweep. */
   sweep?: { intervalMs?: number; onSweep?: (counts: SweepCounts) => void };
   /** How often the courier looks for due retries (every 5 s unless a test says otherwise), and who hears of each attempt. */
@@ -116,7 +119,11 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
 }
 
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const fastify = Fastify({ ...fastifyOptions(deps.config.logLevel, deps.config.trustProxy), bodyLimit: 64 * 1024, frameworkErrors: sendFrameworkError });
+  const fastify = Fastify({
+    ...fastifyOptions(deps.config.logLevel, deps.config.trustProxy, deps.logStream),
+    bodyLimit: 64 * 1024,
+    frameworkErrors: sendFrameworkError,
+  });
   await fastify.register(app, deps);
   return fastify;
 }

@@ -1,27 +1,15 @@
 import { setupTestDb } from '@meterway/db/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type * as Service from '@meterway/service';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { migrations, schema } from './db/index.js';
 import { loadIdentityConfig } from './env.js';
 import { cookieHeader, jarFrom } from './testing/fuzz.js';
 import { codeIn, linkIn, startMailCatcher } from './testing/mail-catcher.js';
 
-/** Every line the service logs, as pino writes it. */
-const lines = vi.hoisted(() => [] as string[]);
-
-vi.mock('@meterway/service', async (importOriginal) => {
-  const actual = await importOriginal<typeof Service>();
-  return {
-    ...actual,
-    // The options production runs with (level, serializers, redaction), writing here instead of to stdout.
-    fastifyOptions: (...args: Parameters<typeof actual.fastifyOptions>) => {
-      const options = actual.fastifyOptions(...args);
-      return { ...options, logger: { ...(options.logger as object), stream: { write: (line: string) => lines.push(line) } } };
-    },
-  };
-});
+/** Every line the service logs, as pino writes it: the options production runs with (level, serializers, redaction), writing here instead of to stdout. */
+const lines: string[] = [];
+const logStream = { write: (line: string) => void lines.push(line) };
 
 /**
  * Identity at its chattiest level through sign-up, verification, logins (a wrong password
@@ -48,7 +36,7 @@ beforeAll(async () => {
     SMTP_URL: mail.url,
     IDENTITY_SECRET: identitySecret,
   });
-  app = await createApp({ config, db: testDb.handle });
+  app = await createApp({ config, db: testDb.handle, logStream });
 });
 
 afterAll(async () => {
@@ -185,6 +173,7 @@ describe('identity logs', () => {
     const dev = await createApp({
       config: loadIdentityConfig({ LOG_LEVEL: 'trace', IDENTITY_URL: identityUrl, CONSOLE_URL: 'http://127.0.0.1:3999' }),
       db: outboxDb,
+      logStream,
     });
     try {
       const from = lines.length;

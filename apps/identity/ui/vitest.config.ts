@@ -10,5 +10,6 @@ export default defineProject({
     environmentOptions: { jsdom: { url: 'http://localhost:4000/ui/settings' } },
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup.ts'],
+    isolate: false,
   },
 });

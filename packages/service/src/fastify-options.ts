@@ -3,6 +3,9 @@ import { type FastifyServerOptions, LogController } from 'fastify';
 import { serializeLoggedError } from './log-errors.js';
 import { fastifyTrustProxy, type TrustProxy } from './trust-proxy.js';
 
+/** Where pino writes each JSON line. */
+export type LogStream = { write: (line: string) => void };
+
 const incomingRequestId = /^[\w.:-]{1,64}$/;
 
 /** Query parameters that carry secrets (logout and recovery tokens, e-mailed codes, checkout client secrets) never reach a log. */
@@ -14,12 +17,13 @@ export const redactUrl = (url: string) => url.replace(secretParams, '$1[redacted
  * level, each line of a request carrying its id. A well-formed `x-request-id` from a proxy is kept
  * so a request can be followed across services; anything else gets a fresh UUID. X-Forwarded-For
  * counts only from the proxies `trustProxy` (TRUST_PROXY) names; by default `request.ip` is the
- * socket's peer.
+ * socket's peer. Lines go to stdout unless `logStream` takes them (the tests that read the log).
  */
-export function fastifyOptions(logLevel: string, trustProxy: TrustProxy = false): FastifyServerOptions {
+export function fastifyOptions(logLevel: string, trustProxy: TrustProxy = false, logStream?: LogStream): FastifyServerOptions {
   return {
     logger: {
       level: logLevel,
+      ...(logStream ? { stream: logStream } : {}),
       serializers: {
         req: (request) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip }),
         err: serializeLoggedError,

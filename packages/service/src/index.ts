@@ -1,5 +1,5 @@
 export { booleanFlag, commaList, EnvError, httpUrl, parseEnv, port, postgresUrl, publicUrls, stackEnvShape } from './env.js';
-export { fastifyOptions, redactUrl } from './fastify-options.js';
+export { fastifyOptions, type LogStream, redactUrl } from './fastify-options.js';
 export { type TrustProxy, trustProxySetting } from './trust-proxy.js';
 export { clientOf, networkOf } from './client-address.js';
 export { registerHealth } from './health.js';

@@ -6,8 +6,8 @@ import { checkMoney, checkUsageCharged } from './money-invariants.js';
 import { postgresUrlFor, report, soakModel, soakOrigin, type SoakStack, startSoakStack, webhookSecret } from './soak-stack.js';
 
 const serverUrl = postgresUrlFor('money under load');
-// CI runs a short load; `npm run test:soak` the full minute.
-const loadSeconds = Number(process.env.SOAK_LOAD_SECONDS ?? 20);
+// CI runs a short load; `npm run test:long` (or `test:soak`) the full minute.
+const loadSeconds = Number(process.env.SOAK_LOAD_SECONDS ?? 10);
 const soakTool = {
   type: 'function',
   function: {

@@ -1,6 +1,6 @@
 import type { Role } from '@meterway/contracts';
 import { setupTestDb } from '@meterway/db/testing';
-import type { Mailer } from '@meterway/service';
+import type { LogStream, Mailer } from '@meterway/service';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app.js';
@@ -11,17 +11,17 @@ import type { PaymentProvider } from '../domain/payments/payment-provider.js';
 import { type ApiConfig, loadApiConfig } from '../env.js';
 import { identitySessions } from '../plugins/identity-sessions.js';
 import { identityUsers } from './identity-users.js';
-import { startIdentity } from './identity-process.js';
+import { sharedIdentity } from './identity-process.js';
 
 /** A signed-up person as the api knows them. */
 export type TestMember = { cookie: string; email: string; organizationId: string; personId: string };
 
 /**
  * The api built as production builds it, on this file's own fresh database. With
- * `{ identity: true }` a real identity service runs beside it and `users.signUp()` makes people.
+ * `{ identity: true }` a real identity service (the worker's, shared by its files) runs beside it and `users.signUp()` makes people.
  * `payments` builds the payment provider from the test's database (say, Stripe against a fake);
  * without it the app picks one from the configuration, as production does. `mailer` replaces the
- * mail transport (without it mail goes to the dev outbox, GET /dev/outbox). `onAutoTopUpRound` is told
+ * mail transport (without it mail goes to the dev outbox, GET /dev/outbox); `logStream` takes the log's lines. `onAutoTopUpRound` is told
  * when a round of the auto top-up worker has finished. `replica` gives the app a read replica
  * (DATABASE_REPLICA_URL's handle), made once the file's database is open; the app closes neither.
  */
@@ -31,19 +31,20 @@ export function setupTestApp(
     identity?: boolean;
     payments?: (deps: { config: ApiConfig; db: ApiDb }) => PaymentProvider;
     mailer?: Mailer;
+    logStream?: LogStream;
     onAutoTopUpRound?: () => void;
     replica?: () => Promise<ApiDb>;
   } = {},
 ) {
   const testDb = setupTestDb({ schema, migrations });
   let app: FastifyInstance | undefined;
-  let identity: Awaited<ReturnType<typeof startIdentity>> | undefined;
+  let identity: Awaited<ReturnType<typeof sharedIdentity>> | undefined;
   let users: ReturnType<typeof identityUsers> | undefined;
   // The whoami cache's clock, so a test can outwait the 5 s cache without waiting.
   let cacheOffset = 0;
   beforeAll(async () => {
     if (options.identity) {
-      identity = await startIdentity();
+      identity = await sharedIdentity();
       users = identityUsers(identity.url);
     }
     const config = loadApiConfig({ LOG_LEVEL: 'silent', ...(identity ? { IDENTITY_URL: identity.url } : {}), ...env });
@@ -57,12 +58,12 @@ export function setupTestApp(
       sessions,
       ...(payments ? { payments } : {}),
       ...(options.mailer ? { mailer: options.mailer } : {}),
+      ...(options.logStream ? { logStream: options.logStream } : {}),
       ...(options.onAutoTopUpRound ? { onAutoTopUpRound: options.onAutoTopUpRound } : {}),
     });
   }, 60_000);
   afterAll(async () => {
     await app?.close();
-    await identity?.stop();
   });
   const ready = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} is set up in beforeAll (identity: ${Boolean(options.identity)}).`);

@@ -20,6 +20,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  // What a component put outside its container (recharts' measuring span) would be found by the next file's queries.
+  if (typeof document !== 'undefined') document.body.replaceChildren();
   // Mantine keeps toasts in a module-level store; without this they would outlive their test.
   notifications.clean();
   server.resetHandlers();

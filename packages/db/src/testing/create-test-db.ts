@@ -4,6 +4,7 @@ import pg from 'pg';
 import { type DbHandle, fromPglite, fromPool, type Schema } from '../create-db.js';
 import type { Migrations } from '../migrate.js';
 import { loadPgliteTemplate } from './pglite-template.js';
+import { postgresTemplate } from './postgres-template.js';
 
 export type TestDbOptions<TSchema extends Schema> = {
   schema: TSchema;
@@ -15,7 +16,10 @@ export type TestDbOptions<TSchema extends Schema> = {
 /** On Postgres, the fresh database's URL, so a test can point other processes or instances at it. */
 export type TestDbHandle<TSchema extends Schema> = DbHandle<TSchema> & { databaseUrl?: string };
 
-/** A fresh, migrated database of its own. The caller must close it; `setupTestDb` does so itself. */
+/**
+ * A fresh, migrated database of its own, copied from a migrated template (PGlite's dump, Postgres'
+ * template database). The caller must close it; `setupTestDb` does so itself.
+ */
 export async function createTestDb<TSchema extends Schema>(options: TestDbOptions<TSchema>): Promise<TestDbHandle<TSchema>> {
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
   if (databaseUrl) return createPostgresTestDb(databaseUrl, options);
@@ -25,8 +29,9 @@ export async function createTestDb<TSchema extends Schema>(options: TestDbOption
 }
 
 async function createPostgresTestDb<TSchema extends Schema>(serverUrl: string, options: TestDbOptions<TSchema>): Promise<TestDbHandle<TSchema>> {
+  const template = await postgresTemplate(serverUrl, options.migrations);
   const name = `meterway_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `create database "${name}"`);
+  await adminQuery(serverUrl, `create database "${name}" template "${template}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
@@ -38,12 +43,6 @@ async function createPostgresTestDb<TSchema extends Schema>(serverUrl: string, o
       await handle.close();
       await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
     })());
-  try {
-    await handle.migrate(options.migrations);
-  } catch (error) {
-    await drop();
-    throw error;
-  }
   return { ...handle, close: drop, databaseUrl: url.toString() };
 }
 

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { fromPglite } from '../create-db.js';
 import type { Migrations } from '../migrate.js';
+import { migrationsHash } from './migrations-hash.js';
 
 const inProcess = new Map<string, Promise<Uint8Array>>();
 
@@ -43,22 +43,4 @@ async function readOrBuild(key: string, migrations: Migrations): Promise<Uint8Ar
       await handle.close();
     }
   }
-}
-
-function migrationsHash(migrations: Migrations): string {
-  const hash = createHash('sha256').update(migrations.table);
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(dir, entry.name);
-      hash.update(entry.name);
-      if (entry.isDirectory()) walk(path);
-      else hash.update(readFileSync(path));
-    }
-  };
-  walk(migrations.folder);
-  if (migrations.functions !== undefined) {
-    hash.update('\0functions\0');
-    walk(migrations.functions);
-  }
-  return hash.digest('hex').slice(0, 16);
 }
