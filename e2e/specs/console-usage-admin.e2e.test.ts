@@ -14,11 +14,11 @@ const stack = inject('stack');
 const chromium = useBrowser();
 const root = join(import.meta.dirname, '../..');
 
-/** `npm run admin -- …` against the running stack's DATA_DIR (through its operator socket). */
+/** `npm run admin -- …` against the running stack's DATA_DIR (through its operator socket), not the test run's DATABASE_URL. */
 async function admin(...args: string[]) {
   const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'admin', '--', ...args], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: stack.dataDir },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: stack.dataDir },
   });
   return stdout.trim();
 }
