@@ -94,7 +94,7 @@ for (const name of requested.filter((step) => !steps[step].parallel)) {
 console.log(`\n${timings.map(({ name, seconds, ok }) => `${name} ${seconds} s${ok ? '' : ' (failed)'}`).join(' · ')}`);
 process.exit(failed ? 1 : 0);
 
-/** Runs the commands, at most `width` at a time, longest-lived first as listed; output is printed per command when it ends (or streamed, when alone). */
+/** Runs the commands, at most `width` at a time, in the order listed; side by side, a command's output is printed only if it fails. */
 async function runPool(commands, width) {
   const queue = [...commands];
   const worker = async () => {
@@ -120,7 +120,7 @@ function run(command, buffered) {
       const seconds = Math.round((performance.now() - started) / 100) / 10;
       const ok = code === 0;
       if (!ok) failed = true;
-      if (buffered && (output.trim() || !ok)) process.stdout.write(`\n── ${command.name}${ok ? '' : ' failed'}\n${output}`);
+      if (buffered && !ok) process.stdout.write(`\n── ${command.name} failed\n${output}`);
       const timing = { step: command.step, name: command.name, seconds, ok };
       timings.push(timing);
       if (reportDir) {
