@@ -8,12 +8,13 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const cache = join(root, 'node_modules', '.cache');
 
-// Every tsconfig.json of the workspaces; each is checked on its own, incrementally from the last run.
+// Every tsconfig.json of the workspaces (as their own typecheck scripts name them); each is checked
+// on its own, incrementally from the last run.
 const tsconfigs = [
   'apps/api',
   'apps/console',
@@ -54,17 +55,18 @@ const steps = {
     commands: [
       {
         name: 'pglite',
-        argv: ['vitest', 'run', '--project', 'db', '--project', 'api', ...pgliteSmoke()],
+        argv: [
+          'vitest',
+          'run',
+          ...['--project', 'db', '--project', 'api'],
+          ...['packages/db/src', 'apps/api/src/db/', 'apps/api/src/domain/credit/', 'apps/api/src/domain/metering/', 'apps/api/src/routes/v1/meter-invariant'],
+        ],
         env: { DATABASE_URL: '', TEST_REPORT_NAME: 'pglite' },
       },
     ],
   },
   e2e: { commands: [{ name: 'e2e', argv: ['vitest', 'run', '--config', 'e2e/vitest.config.ts'] }] },
 };
-
-function pgliteSmoke() {
-  return ['packages/db/src', 'apps/api/src/db/', 'apps/api/src/domain/credit/', 'apps/api/src/domain/metering/', 'apps/api/src/routes/v1/meter-invariant'];
-}
 
 const requested = process.argv.slice(2);
 for (const name of requested) {
@@ -108,7 +110,8 @@ function run(command, buffered) {
   const [bin, ...args] = command.argv;
   const child = spawn(bin, args, {
     cwd: root,
-    env: { ...process.env, ...command.env },
+    // The tools' binaries, also when this script is run without npm.
+    env: { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH}`, ...command.env },
     stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
   });
   let output = '';
