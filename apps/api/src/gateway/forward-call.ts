@@ -6,7 +6,11 @@ import type { CallLog, Gateway } from './gateway.js';
 import { gatewayErrors } from './openai-error.js';
 import type { ModelPrice } from './pricing.js';
 import { type Attempt, type ChatBody, type Usage, UpstreamFailure, UpstreamTimeout } from './providers/model-provider.js';
+import { appendProduced, type ProducedText } from './providers/billable-output.js';
 import { countTextTokens } from './tokenize.js';
+
+/** The output tokens of what a provider produced, each of its texts counted on its own, as the provider tokenizes them. */
+const countProduced = (produced: ProducedText) => Object.values(produced).reduce((sum, text) => sum + countTextTokens(text), 0);
 
 // An admitted call, from the moment it goes to the provider to its charge: forwarded, answered or
 // streamed to the client at its pace, and settled, whatever the client, the provider or this
@@ -48,10 +52,11 @@ export type EventClient = {
 /**
  * What a call is charged from: the usage the provider reported; our own count of the input and of
  * what we saw produced, when a finished answer reported none; or, when the provider had the request
- * and its answer never finished (a timeout, a cut connection, the call's deadline), everything that
- * was reserved, since the provider may bill all of it. The last two are flagged as estimated.
+ * and its answer never finished (a timeout, a cut connection, the call's deadline) or produced what
+ * cannot be counted as text (audio), everything that was reserved, since the provider may bill all
+ * of it. The last two are flagged as estimated.
  */
-type Charge = { reported: Usage } | { counted: string } | 'reserved';
+type Charge = { reported: Usage } | { counted: ProducedText } | 'reserved';
 
 function metered(gateway: Gateway, call: Call, charge: Charge): Metered {
   const tokens =
@@ -59,7 +64,7 @@ function metered(gateway: Gateway, call: Call, charge: Charge): Metered {
       ? { promptTokens: call.estimatedInputTokens, cachedTokens: 0, completionTokens: call.admission.maxTokens * call.choices }
       : 'reported' in charge
         ? charge.reported
-        : { promptTokens: call.estimatedInputTokens, cachedTokens: 0, completionTokens: countTextTokens(charge.counted) };
+        : { promptTokens: call.estimatedInputTokens, cachedTokens: 0, completionTokens: countProduced(charge.counted) };
   return {
     reservationId: call.admission.reservationId,
     organizationId: call.key.organizationId,
@@ -189,7 +194,7 @@ export async function complete(gateway: Gateway, body: ChatBody, call: Call) {
   const sentAt = performance.now();
   try {
     const result = await gateway.provider.complete(body, deadline.signal, hearAttempt(gateway, call));
-    settle(gateway, call, result.usage ? { reported: result.usage } : { counted: result.text }, forwarded);
+    settle(gateway, call, result.usage ? { reported: result.usage } : result.uncountable ? 'reserved' : { counted: result.produced }, forwarded);
     return { ...result.body, id: call.completionId };
   } catch (error) {
     throw await failed(gateway, call, forwarded, error, deadline.signal);
@@ -207,7 +212,8 @@ export async function complete(gateway: Gateway, body: ChatBody, call: Call) {
 export async function stream(gateway: Gateway, body: ChatBody, call: Call, client: EventClient): Promise<undefined> {
   const deadline = deadlineFor(gateway);
   const wantsUsage = body.stream_options?.include_usage === true;
-  let text = '';
+  const produced: ProducedText = {};
+  let uncountable = false;
   let usage: Usage | undefined;
   let started = false;
   const forwarded = forwarding(gateway, call);
@@ -218,7 +224,8 @@ export async function stream(gateway: Gateway, body: ChatBody, call: Call, clien
         started = true;
         client.open();
       }
-      text += piece.text;
+      appendProduced(produced, piece.produced);
+      uncountable ||= piece.uncountable === true;
       if (piece.usage) usage = piece.usage;
       // The usage chunk is forced upstream for metering; the client gets it only if it asked.
       if (piece.usage && !wantsUsage && Array.isArray(piece.chunk.choices) && piece.chunk.choices.length === 0) continue;
@@ -240,6 +247,6 @@ export async function stream(gateway: Gateway, body: ChatBody, call: Call, clien
   const cut = deadline.signal.aborted && !usage;
   if (cut && client.listening()) client.send(JSON.stringify(gatewayErrors.upstreamTimeout(true).body()));
   if (client.listening()) client.end('[DONE]');
-  settle(gateway, call, usage ? { reported: usage } : cut ? 'reserved' : { counted: text }, forwarded);
+  settle(gateway, call, usage ? { reported: usage } : cut || uncountable ? 'reserved' : { counted: produced }, forwarded);
   return undefined;
 }

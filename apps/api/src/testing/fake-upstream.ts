@@ -9,6 +9,8 @@ export type UpstreamMode = 'ok' | 'no-usage' | 'error' | 'hang' | 'slow-stream';
  */
 export async function startFakeUpstream() {
   let mode: UpstreamMode = 'ok';
+  /** What the assistant's message holds besides its words (tool calls, a refusal, reasoning, audio), as OpenAI's JSON writes it. */
+  let produced: Record<string, unknown> = {};
   const requests: Record<string, any>[] = [];
   /** Each request's headers, in the order of `requests`. */
   const requestHeaders: IncomingMessage['headers'][] = [];
@@ -34,7 +36,7 @@ export async function startFakeUpstream() {
         JSON.stringify({
           ...base,
           object: 'chat.completion',
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          choices: [{ index: 0, message: { role: 'assistant', content, ...produced }, finish_reason: 'stop' }],
           ...(mode === 'no-usage' ? {} : { usage }),
         }),
       );
@@ -47,6 +49,7 @@ export async function startFakeUpstream() {
       if (mode === 'slow-stream') await new Promise((resolve) => setTimeout(resolve, 150));
       if (response.destroyed) return;
     }
+    for (const delta of deltasOf(produced)) send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] });
     send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
     if (mode !== 'no-usage' && body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage });
     response.end('data: [DONE]\n\n');
@@ -60,10 +63,29 @@ export async function startFakeUpstream() {
     setMode: (next: UpstreamMode) => {
       mode = next;
     },
+    /** Sets what the next answers produce besides their words (none: `{}`). */
+    setProduced: (next: Record<string, unknown>) => {
+      produced = next;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** A message's other parts as a stream sends them: a field a chunk, a tool call's arguments in two pieces after its name. */
+function deltasOf(produced: Record<string, unknown>): Record<string, unknown>[] {
+  return Object.entries(produced).flatMap(([field, value]) => {
+    if (field !== 'tool_calls' || !Array.isArray(value)) return [{ [field]: value }];
+    return value.flatMap((call: { id: string; type: string; function: { name: string; arguments: string } }, index) => {
+      const half = Math.floor(call.function.arguments.length / 2);
+      return [
+        { tool_calls: [{ index, id: call.id, type: call.type, function: { name: call.function.name, arguments: '' } }] },
+        { tool_calls: [{ index, function: { arguments: call.function.arguments.slice(0, half) } }] },
+        { tool_calls: [{ index, function: { arguments: call.function.arguments.slice(half) } }] },
+      ];
+    });
+  });
 }

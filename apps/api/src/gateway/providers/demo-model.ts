@@ -42,7 +42,7 @@ export function demoModel(): ModelProvider {
       const promptTokens = textInputTokens(body);
       const completionTokens = countTextTokens(text) * choices.length;
       return {
-        text: choices.map(() => text).join(''),
+        produced: Object.fromEntries(choices.map((index) => [`${index}:content`, text])),
         usage: { promptTokens, cachedTokens: 0, completionTokens },
         body: {
           id: `chatcmpl-${randomUUID()}`,
@@ -60,17 +60,18 @@ export function demoModel(): ModelProvider {
       const base = { id, object: 'chat.completion.chunk', created, model: demoModelId };
       const answer = answerFor(body);
       const choices = choicesOf(body);
-      yield { text: '', chunk: { ...base, choices: choices.map((index) => ({ index, delta: { role: 'assistant', content: '' }, finish_reason: null })) } };
+      yield { produced: {}, chunk: { ...base, choices: choices.map((index) => ({ index, delta: { role: 'assistant', content: '' }, finish_reason: null })) } };
       for (const [position, word] of answer.entries()) {
         if (signal.aborted) return;
         const text = position === 0 ? word : ` ${word}`;
-        for (const index of choices) yield { text, chunk: { ...base, choices: [{ index, delta: { content: text }, finish_reason: null }] } };
+        for (const index of choices)
+          yield { produced: { [`${index}:content`]: text }, chunk: { ...base, choices: [{ index, delta: { content: text }, finish_reason: null }] } };
       }
-      yield { text: '', chunk: { ...base, choices: choices.map((index) => ({ index, delta: {}, finish_reason: 'stop' })) } };
+      yield { produced: {}, chunk: { ...base, choices: choices.map((index) => ({ index, delta: {}, finish_reason: 'stop' })) } };
       const promptTokens = textInputTokens(body);
       const completionTokens = countTextTokens(answer.join(' ')) * choices.length;
       const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-      yield { text: '', usage: { promptTokens, cachedTokens: 0, completionTokens }, chunk: { ...base, choices: [], usage } };
+      yield { produced: {}, usage: { promptTokens, cachedTokens: 0, completionTokens }, chunk: { ...base, choices: [], usage } };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../tokenize.js';
+import type { ProducedText } from './billable-output.js';
 
 /** The OpenAI chat-completions request, as far as the gateway reads it; the rest passes through. */
 export type ChatBody = {
@@ -15,11 +16,17 @@ export type ChatBody = {
 /** What the provider reported: input (with the cached part of it) and output tokens. */
 export type Usage = { promptTokens: number; cachedTokens: number; completionTokens: number };
 
-/** A finished completion: the provider's JSON to return, its usage if it said, the text produced. */
-export type Completed = { body: Record<string, unknown>; usage?: Usage; text: string };
+/**
+ * What a provider produced, for counting when it reports no usage: its billable output as texts
+ * (billable-output.ts), and whether some of it was not text and so cannot be counted from them.
+ */
+type Produced = { produced: ProducedText; uncountable?: boolean };
 
-/** One streamed chunk: the provider's JSON to forward, the text it adds, and usage if it carries it. */
-export type Streamed = { chunk: Record<string, unknown>; text: string; usage?: Usage };
+/** A finished completion: the provider's JSON to return, its usage if it said, what it produced. */
+export type Completed = Produced & { body: Record<string, unknown>; usage?: Usage };
+
+/** One streamed chunk: the provider's JSON to forward, what it adds, and usage if it carries it. */
+export type Streamed = Produced & { chunk: Record<string, unknown>; usage?: Usage };
 
 /**
  * One try at one provider, as a provider that routes a call to several reports it: `served` (it

@@ -63,7 +63,7 @@ describe('the OpenAI-compatible provider', () => {
     const pieces = [];
     for await (const piece of provider.stream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal)) pieces.push(piece);
 
-    expect(pieces.map((piece) => piece.text).join('')).toBe('Hello');
+    expect(pieces.map((piece) => piece.produced['0:content']).join('')).toBe('Hello');
     expect(pieces.at(-1)?.usage).toEqual({ promptTokens: 3, cachedTokens: 0, completionTokens: 2 });
     expect(seen.at(-1)).toMatchObject({ authorization: 'Bearer sk-upstream', body: { stream: true, stream_options: { include_usage: true } } });
   });
@@ -71,9 +71,10 @@ describe('the OpenAI-compatible provider', () => {
   it('decodes a character split across two reads whole', async () => {
     const provider = openAiCompatible({ baseUrl: behaving('split-character'), timeoutMs: 2000, idleTimeoutMs: 1000 });
     const completed = await provider.complete({ model: 'm', messages: [] }, new AbortController().signal);
-    expect(completed.text).toBe('né');
+    expect(completed.produced['0:content']).toBe('né');
     const pieces = [];
-    for await (const piece of provider.stream({ model: 'm', messages: [], stream: true }, new AbortController().signal)) pieces.push(piece.text);
+    for await (const piece of provider.stream({ model: 'm', messages: [], stream: true }, new AbortController().signal))
+      pieces.push(piece.produced['0:content']);
     expect(pieces.join('')).toBe('né');
   });
 
@@ -100,7 +101,8 @@ describe('the OpenAI-compatible provider', () => {
     const provider = openAiCompatible({ baseUrl: behaving('quiet-stream'), timeoutMs: 2000, idleTimeoutMs: 200 });
     const texts: string[] = [];
     const quiet = await (async () => {
-      for await (const piece of provider.stream({ model: 'm', messages: [], stream: true }, new AbortController().signal)) texts.push(piece.text);
+      for await (const piece of provider.stream({ model: 'm', messages: [], stream: true }, new AbortController().signal))
+        texts.push(piece.produced['0:content'] ?? '');
     })().catch((error: unknown) => error);
     expect(texts).toEqual(['Hel']);
     expect(quiet).toBeInstanceOf(UpstreamTimeout);
@@ -109,7 +111,7 @@ describe('the OpenAI-compatible provider', () => {
     const caller = new AbortController();
     const stopped: string[] = [];
     for await (const piece of provider.stream({ model: 'm', messages: [], stream: true }, caller.signal)) {
-      stopped.push(piece.text);
+      stopped.push(piece.produced['0:content'] ?? '');
       caller.abort();
     }
     expect(stopped).toEqual(['Hel']);

@@ -1,4 +1,5 @@
 import { errors, Pool } from 'undici';
+import { billableOutput, type OutputJson } from './billable-output.js';
 import { type ChatBody, type ModelProvider, UpstreamFailure, UpstreamTimeout, usageFrom } from './model-provider.js';
 import { ProviderExchange } from './provider-exchange.js';
 import { sseEvents } from './sse.js';
@@ -15,10 +16,7 @@ type Options = {
   onResponseHeaders?: ((seconds: number) => void) | undefined;
 };
 
-type ChatCompletionJson = { choices?: { message?: { content?: unknown }; delta?: { content?: unknown } }[]; usage?: Parameters<typeof usageFrom>[0] };
-
-const contentOf = (json: ChatCompletionJson, part: 'message' | 'delta'): string =>
-  (json.choices ?? []).map((choice) => (typeof choice[part]?.content === 'string' ? choice[part].content : '')).join('');
+type ChatCompletionJson = OutputJson & { usage?: Parameters<typeof usageFrom>[0] };
 
 /** The provider's own words for a failed call: OpenAI's `error.message`, else the status. */
 async function failureOf(exchange: ProviderExchange): Promise<UpstreamFailure> {
@@ -96,7 +94,7 @@ export function openAiCompatible(options: Options): ModelProvider {
         if (exchange.status !== 200) throw await failureOf(exchange);
         const completion = JSON.parse(await exchange.text()) as Record<string, unknown> & ChatCompletionJson;
         const usage = usageFrom(completion.usage);
-        return { body: completion, text: contentOf(completion, 'message'), ...(usage ? { usage } : {}) };
+        return { body: completion, ...billableOutput(completion, 'message'), ...(usage ? { usage } : {}) };
       } catch (error) {
         throw failure(error, signal, exchange);
       }
@@ -108,7 +106,7 @@ export function openAiCompatible(options: Options): ModelProvider {
         if (exchange.status !== 200) throw await failureOf(exchange);
         for await (const chunk of sseEvents(exchange.body())) {
           const usage = usageFrom((chunk as ChatCompletionJson).usage);
-          yield { chunk, text: contentOf(chunk, 'delta'), ...(usage ? { usage } : {}) };
+          yield { chunk, ...billableOutput(chunk as ChatCompletionJson, 'delta'), ...(usage ? { usage } : {}) };
         }
       } catch (error) {
         // The caller stopped it (its deadline): the stream simply ends.

@@ -17,7 +17,7 @@ function provider(name: string) {
     if (behaviour === 'timeout-after-sending') throw new UpstreamTimeout('the model provider did not answer in time', true);
     if (behaviour === 'bad-request') throw new UpstreamFailure('the model provider answered 400', false, 400);
   };
-  const answer = (body: ChatBody): Completed => ({ body: { model: body.model }, text: name });
+  const answer = (body: ChatBody): Completed => ({ body: { model: body.model }, produced: { '0:content': name } });
   const leaf: ModelProvider = {
     name,
     complete: async (body) => {
@@ -28,7 +28,7 @@ function provider(name: string) {
     stream: async function* (body) {
       models.push(body.model);
       fail();
-      yield { chunk: {}, text: name };
+      yield { chunk: {}, produced: { '0:content': name } };
     },
   };
   return { leaf, models, behave: (next: Behaviour) => void (behaviour = next) };
@@ -49,10 +49,10 @@ function setup(failuresToOpen = 2) {
   });
   const signal = new AbortController().signal;
   const body: ChatBody = { model: 'm', messages: [] };
-  const complete = () => routed.complete(body, signal, (attempt) => attempts.push(attempt)).then((done) => done.text);
+  const complete = () => routed.complete(body, signal, (attempt) => attempts.push(attempt)).then((done) => done.produced['0:content']);
   const stream = async () => {
     let text = '';
-    for await (const piece of routed.stream(body, signal, (attempt) => attempts.push(attempt))) text += piece.text;
+    for await (const piece of routed.stream(body, signal, (attempt) => attempts.push(attempt))) text += piece.produced['0:content'];
     return text;
   };
   const outcomes = () =>
