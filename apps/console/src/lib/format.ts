@@ -13,6 +13,30 @@ export function formatMoney(dollars: number, { omitZeroCents = false }: { omitZe
   return (omitZeroCents && whole ? wholeDollars : withCents).format(dollars);
 }
 
+const toTenthOfACent = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  signDisplay: 'negative',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+});
+const exactly = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  signDisplay: 'negative',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 9,
+});
+
+/**
+ * Money that moves by fractions of a cent (the balance, a key's spend): under $10 to four decimals
+ * where it has them, so one call of $0.0003 visibly changes it: 9.99693 → "$9.9969", 0.42 →
+ * "$0.42"; from $10 on, cents. `formatExactMoney` gives every nano-dollar, for the figure on hover.
+ */
+export const formatSpend = (dollars: number): string => (Math.abs(dollars) < 10 ? toTenthOfACent : withCents).format(dollars);
+
+export const formatExactMoney = (dollars: number): string => exactly.format(dollars);
+
 const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
 /** A price per 1M tokens: cents at least, and the fractions of a cent a price list has: 0.15 → "$0.15", 0.075 → "$0.075", 10 → "$10.00". */

@@ -133,7 +133,7 @@ describe('/dashboard: publishable keys table', () => {
     expect(row.getByText('pk_live_4fQx9LmN2pR7...')).toBeInTheDocument();
     expect(row.queryByText(webApp.value, { exact: false })).not.toBeInTheDocument();
     expect(row.getByText('$10 / month')).toBeInTheDocument();
-    expect(row.getByText('$0.42 spent this month')).toBeInTheDocument();
+    expect(row.getByText('$0.42 spent this month')).toHaveAttribute('title', '$0.42');
     expect(row.getByText('https://app.example.com')).toBeInTheDocument();
     expect(row.getByText('https://www.example.com')).toBeInTheDocument();
     expect(row.queryByText(/localhost is allowed/)).not.toBeInTheDocument();
@@ -146,6 +146,13 @@ describe('/dashboard: publishable keys table', () => {
     const row = within(await rowOf('Web app'));
     expect(row.getByText('$12.50 / month')).toBeInTheDocument();
     expect(row.getByText('$3.00 spent this month')).toBeInTheDocument();
+  });
+
+  it('shows the spend of a few small calls to the fraction of a cent, and all of it on hover', async () => {
+    renderDashboard([buildPublishableKey({ currentPeriodSpendAmount: 0.003147 })]);
+
+    const row = within(await rowOf('Web app'));
+    expect(row.getByText('$0.0031 spent this month')).toHaveAttribute('title', '$0.003147');
   });
 
   it('warns about a key without allowed domains and about one that allows localhost', async () => {

@@ -23,4 +23,11 @@ describe('CreditBalanceCard', () => {
     expect(await screen.findByText('$25.00')).toBeInTheDocument();
     expect(screen.queryByText(/promotional/i)).not.toBeInTheDocument();
   });
+
+  it('shows a balance under $10 to the fraction of a cent, and every nano-dollar of it on hover', async () => {
+    server.use(meHandlers.signedIn({ remainingSpendAmount: 9.996931234 }));
+    renderComponent(<CreditBalanceCard />);
+
+    expect(await screen.findByText('$9.9969')).toHaveAttribute('title', '$9.996931234');
+  });
 });

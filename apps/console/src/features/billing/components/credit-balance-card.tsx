@@ -2,7 +2,7 @@ import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { can, type Me } from '@meterway/contracts';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { formatMoney, formatOwed } from '../../../lib/format';
+import { formatExactMoney, formatMoney, formatOwed, formatSpend } from '../../../lib/format';
 import { useMe } from '../../../lib/me';
 import { formatGrantLastDay } from '../grant-expiry';
 import { InvoicesButton } from './invoices-button';
@@ -28,8 +28,8 @@ export function CreditBalanceCard() {
           <Text size="sm" c="gray.7">
             Credit balance
           </Text>
-          <Text fz={32} fw={700} lh={1.1}>
-            {me ? formatMoney(me.remainingSpendAmount) : 'Loading...'}
+          <Text fz={32} fw={700} lh={1.1} title={me ? formatExactMoney(me.remainingSpendAmount) : undefined}>
+            {me ? formatSpend(me.remainingSpendAmount) : 'Loading...'}
           </Text>
           {me && me.promotionalCreditAmount > 0 ? <PromotionalCredit me={me} /> : null}
         </Stack>

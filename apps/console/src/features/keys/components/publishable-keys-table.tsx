@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, List, Table, Text } from '@mantine/core';
 import type { PublishableKey } from '@meterway/contracts';
-import { formatDateTime, formatMoney } from '../../../lib/format';
+import { formatDateTime, formatExactMoney, formatMoney, formatSpend } from '../../../lib/format';
 import { CopyValueButton } from '../../../components/copy-value-button';
 import { ListTable } from '../../../components/list-table';
 import { KeyWarnings } from './key-warnings';
@@ -140,7 +140,9 @@ function KeyRow({ publishableKey: key, onOpen, onCallers }: KeyRowProps) {
           </Text>
         )}
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{`${formatMoney(key.currentPeriodSpendAmount)} spent this month`}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }} title={formatExactMoney(key.currentPeriodSpendAmount)}>
+        {`${formatSpend(key.currentPeriodSpendAmount)} spent this month`}
+      </Table.Td>
       <Table.Td>
         {key.allowedOrigins.length > 0 && (
           <List size="sm" listStyleType="none">

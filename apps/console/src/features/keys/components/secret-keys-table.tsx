@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import type { SecretKey } from '@meterway/contracts';
 import { ListTable } from '../../../components/list-table';
-import { formatDateTime, formatMoney } from '../../../lib/format';
+import { formatDateTime, formatExactMoney, formatMoney, formatSpend } from '../../../lib/format';
 import { scopeTexts } from '../secret-key-form-schema';
 
 /** A secret key is recognised by its prefix (`sk_live_AbCd…`): its value is never shown again. */
@@ -68,7 +68,9 @@ function SecretKeyRow({ secretKey: key, onAction }: { secretKey: SecretKey; onAc
         <div>{`${formatMoney(key.spendLimitAmount, { omitZeroCents: true })} / month`}</div>
         <Text size="xs" c="gray.7">{`Worst case if leaked today: ${formatMoney(key.worstCaseDailySpend)}`}</Text>
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{`${formatMoney(key.currentPeriodSpendAmount)} spent this month`}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }} title={formatExactMoney(key.currentPeriodSpendAmount)}>
+        {`${formatSpend(key.currentPeriodSpendAmount)} spent this month`}
+      </Table.Td>
       <Table.Td>
         <Group gap="xs" wrap="nowrap">
           {action('edit', 'Edit')}
