@@ -97,6 +97,15 @@ describe('/add-credits: sandbox checkout', () => {
     expect(screen.getByText(/4000 0000 0000 0002/)).toBeInTheDocument();
     for (const label of ['Card number', 'Expiry (MM/YY)', 'CVC', 'Postal code (optional)']) expect(screen.getByLabelText(label)).toBeInTheDocument();
     expect(loadStripe).not.toHaveBeenCalled();
+    expect(screen.queryByText(/what your organisation owes/)).not.toBeInTheDocument();
+  });
+
+  it('says before the purchase that the credit pays what the organisation owes first', async () => {
+    server.use(meHandlers.signedIn({ owedAmount: 5.51 }));
+    await startCheckout('25');
+
+    await waitFor(() => expect(summaryRow('Usage credit')).toHaveTextContent('$25.00'));
+    expect(screen.getByText('The first $5.51 of this credit pays what your organisation owes; the rest is added to your balance.')).toBeInTheDocument();
   });
 
   it('sends the card with the client secret, then shows the status of that session', async () => {

@@ -1,5 +1,7 @@
-import { Table } from '@mantine/core';
+import { Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { formatOwed } from '../../../lib/format';
+import { useMe } from '../../../lib/me';
 
 type CheckoutSummaryProps = {
   credit: ReactNode;
@@ -7,12 +9,25 @@ type CheckoutSummaryProps = {
   total: ReactNode;
 };
 
-/** Spec §2 and §9: the usage credit bought, the provider's estimated tax and the total charged. */
+/**
+ * Spec §2 and §9: the usage credit bought, the provider's estimated tax and the total charged; and,
+ * while the organisation owes, that the credit pays the debt first (before paying, not after).
+ */
 export function CheckoutSummary({ credit, tax, total }: CheckoutSummaryProps) {
+  const owed = useMe().data?.owedAmount ?? 0;
   const rows: [string, ReactNode][] = [
     ['Usage credit', credit],
     ['Estimated tax', tax],
   ];
+  return (
+    <Stack gap="xs">
+      <OrderTable rows={rows} total={total} />
+      {owed > 0 && <Text size="sm">{`The first ${formatOwed(owed)} of this credit pays what your organisation owes; the rest is added to your balance.`}</Text>}
+    </Stack>
+  );
+}
+
+function OrderTable({ rows, total }: { rows: [string, ReactNode][]; total: ReactNode }) {
   return (
     <Table aria-label="Order summary" verticalSpacing="xs">
       <Table.Tbody>
