@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletions, creditBalances, publishableKeys, responseCache } from '../db/schema/index.js';
+import { takeBack } from '../domain/credit/ledger.js';
 import { deleteExpiredAnswers, findCachedAnswer } from '../domain/metering/response-cache.js';
 import { startBillingUpstream } from '../testing/billing-upstream.js';
 import { setupGateway } from '../testing/gateway-fixture.js';
@@ -18,7 +19,10 @@ beforeAll(async () => {
 });
 afterAll(async () => upstream?.close());
 
-const t = setupGateway(() => openAiCompatible({ name: 'openai', baseUrl: upstream.baseUrl, timeoutMs: 2000, idleTimeoutMs: 2000 }));
+// Behind a proxy on this machine, so a test can call as visitors at other addresses (X-Forwarded-For).
+const t = setupGateway(() => openAiCompatible({ name: 'openai', baseUrl: upstream.baseUrl, timeoutMs: 2000, idleTimeoutMs: 2000 }), {
+  TRUST_PROXY: '127.0.0.1',
+});
 afterEach(async () => {
   await t.settled();
   await expectLedgerConsistent(t.testDb.db);
@@ -26,15 +30,20 @@ afterEach(async () => {
 
 type Account = Awaited<ReturnType<typeof t.account>>;
 const cachingAccount = () => t.account({ creditDollars: 1, budgetDollars: 1, controls: { responseCacheSeconds: 600 } });
-const client = (account: Account) =>
-  new OpenAI({ baseURL: `${t.url}/v1`, apiKey: account.value, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
+const client = (account: Account, visitor?: string) =>
+  new OpenAI({
+    baseURL: `${t.url}/v1`,
+    apiKey: account.value,
+    maxRetries: 0,
+    defaultHeaders: { origin: 'https://app.example.com', ...(visitor ? { 'x-forwarded-for': visitor } : {}) },
+  });
 const question: ChatCompletionCreateParamsNonStreaming = {
   model: 'gpt-4o-mini',
   messages: [{ role: 'user', content: 'What is a prepaid meter?' }],
   max_tokens: 7,
 };
-const ask = (account: Account, body = question) =>
-  client(account).chat.completions.create(body) as Promise<OpenAI.ChatCompletion & { x_meterway?: { cacheHit: boolean } }>;
+const ask = (account: Account, body = question, visitor?: string) =>
+  client(account, visitor).chat.completions.create(body) as Promise<OpenAI.ChatCompletion & { x_meterway?: { cacheHit: boolean } }>;
 
 async function rowsOf(account: Account) {
   await t.settled();
@@ -97,6 +106,33 @@ describe("a key's response cache", () => {
     expect(rows.map((row) => row.cacheHit)).toEqual([false, false, false, false, false]);
     const charged = rows.reduce((sum, row) => sum + row.totalCostNanos!, 0n);
     expect(charged).toBeGreaterThanOrEqual(upstream.billedNanos() - billed);
+  });
+
+  it('never answers one end user what another asked: each visitor of a key has answers of their own', async () => {
+    const account = await cachingAccount();
+    const requests = upstream.requests.length;
+    const first = await ask(account, question, '203.0.113.1');
+    const other = await ask(account, question, '203.0.113.2');
+    expect(other.x_meterway).toEqual({ cacheHit: false });
+    expect(other.id).not.toBe(first.id);
+    expect(upstream.requests.length - requests).toBe(2);
+
+    expect((await ask(account, question, '203.0.113.1')).x_meterway).toEqual({ cacheHit: true });
+    expect((await ask(account, question, '203.0.113.2')).x_meterway).toEqual({ cacheHit: true });
+    expect(upstream.requests.length - requests).toBe(2);
+  });
+
+  it('answers an organisation that owes nothing from the cache: it is refused as a paid call would be', async () => {
+    const account = await cachingAccount();
+    await ask(account);
+    expect((await ask(account)).x_meterway).toEqual({ cacheHit: true });
+
+    // A refund takes back more than is left: the balance is empty and the rest is owed.
+    await t.testDb.db.transaction((tx) =>
+      takeBack(tx, { organizationId: account.organizationId, kind: 'refund', amountNanos: 2_000_000_000n, reference: 'refund-1', reason: 'a refund' }),
+    );
+    await expect(ask(account)).rejects.toMatchObject({ status: 402 });
+    expect((await rowsOf(account)).map((row) => row.cacheHit)).toEqual([false, true]);
   });
 
   it('stops answering from the cache once the key turns it off, or is deleted, even before this instance read the key again', async () => {

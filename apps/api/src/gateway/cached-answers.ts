@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { endUserOf } from '../domain/metering/allowances.js';
 import { requestHashOf } from '../domain/metering/response-cache.js';
 import { allowingModel, authenticate, type Called, callerOf } from './authenticate.js';
 import type { Call } from './forward-call.js';
@@ -6,8 +7,9 @@ import type { CallRequest, Gateway } from './gateway.js';
 import { type ChatBody, usageFrom } from './providers/model-provider.js';
 
 // A key's response cache (issue #24, off unless the key's owner sets a cache time): a non-streamed
-// request the key had answered within that time is answered again from the cache, charged nothing,
-// its row marked as a cache hit; every answer says which it was in `x_meterway.cacheHit`.
+// request the key had answered for the same end user within that time is answered again from the
+// cache, charged nothing, its row marked as a cache hit; every answer says which it was in
+// `x_meterway.cacheHit`. Another end user's answer is never served (response-cache.ts).
 
 /** Whether the key caches this request's answer: a cache time set, and an answer that is not streamed. */
 export const cachesAnswer = (called: Called, body: ChatBody): boolean => called.presented.key.responseCacheSeconds !== null && !body.stream;
@@ -19,7 +21,7 @@ export const cachesAnswer = (called: Called, body: ChatBody): boolean => called.
  */
 export async function cachedAnswer(gateway: Gateway, request: CallRequest, called: Called, body: ChatBody): Promise<object | undefined> {
   const { key } = called.presented;
-  const requestHash = requestHashOf(body);
+  const requestHash = requestHashOf(body, endUserOf(called.caller));
   const entry = await gateway.meter.responseCache.find({ organizationId: key.organizationId, publishableKeyId: key.id }, requestHash, new Date());
   if (!entry) return undefined;
   const fresh = await callerOf(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
@@ -53,7 +55,7 @@ export async function rememberAnswer(gateway: Gateway, call: Call, body: ChatBod
       .remember({
         organizationId: call.key.organizationId,
         publishableKeyId: call.key.id,
-        requestHash: requestHashOf(body),
+        requestHash: requestHashOf(body, endUserOf(call.caller)),
         answer,
         inputTokens: usage.promptTokens,
         cachedInputTokens: usage.cachedTokens,

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { networkOf } from '@meterway/service';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, notExists, sql } from 'drizzle-orm';
 import { stringify } from 'safe-stable-stringify';
-import { responseCache } from '../../db/schema/index.js';
+import { creditBalances, responseCache } from '../../db/schema/index.js';
 import type { Caller } from './allowances.js';
 import { rowsOf } from './sql-values.js';
 
@@ -14,13 +14,17 @@ import { rowsOf } from './sql-values.js';
 export type CachedAnswer = typeof responseCache.$inferSelect;
 type KeyOf = { organizationId: string; publishableKeyId: string };
 
-/** The request's identity: SHA-256 of its JSON with keys in a fixed order, so the same request sent with its fields in another order is the same request. */
-export const requestHashOf = (body: unknown): string =>
+/**
+ * The request's identity: SHA-256 of its JSON with keys in a fixed order (the same request sent with
+ * its fields in another order is the same request) and of the end user who asks it (endUserOf), so
+ * one end user is never answered what another asked, nor learns that they asked it.
+ */
+export const requestHashOf = (body: unknown, endUser: string): string =>
   createHash('sha256')
-    .update(stringify(body) ?? '')
+    .update(stringify({ endUser, body }) ?? '')
     .digest('base64url');
 
-/** The key's cached answer to this request, if it has not expired. */
+/** The key's cached answer to this request, if it has not expired and the organisation owes nothing (one that owes is answered nothing, paid or cached). */
 export async function findCachedAnswer(db: Database, key: KeyOf, requestHash: string, now: Date): Promise<CachedAnswer | undefined> {
   const [entry] = await db
     .select()
@@ -31,6 +35,12 @@ export async function findCachedAnswer(db: Database, key: KeyOf, requestHash: st
         eq(responseCache.publishableKeyId, key.publishableKeyId),
         eq(responseCache.requestHash, requestHash),
         gt(responseCache.expiresAt, now),
+        notExists(
+          db
+            .select({ owes: sql`1` })
+            .from(creditBalances)
+            .where(and(eq(creditBalances.organizationId, key.organizationId), gt(creditBalances.owedNanos, 0n))),
+        ),
       ),
     );
   return entry;
