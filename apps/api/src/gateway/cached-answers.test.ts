@@ -151,6 +151,20 @@ describe("a key's response cache", () => {
     expect((await rowsOf(deleted)).map((row) => row.cacheHit)).toEqual([false, true]);
   });
 
+  it('does not serve an answer longer than the output limit the key was given since: the call is made again within it', async () => {
+    const account = await cachingAccount();
+    await ask(account);
+    const [kept] = await rowsOf(account);
+    expect(kept!.outputTokens).toBeGreaterThan(3);
+
+    await t.testDb.db.update(publishableKeys).set({ maxOutputTokensPerCall: 3, version: 1 }).where(eq(publishableKeys.id, account.keyId));
+    const again = await ask(account);
+    expect(again.x_meterway).toEqual({ cacheHit: false });
+    const rows = await rowsOf(account);
+    expect(rows.map((row) => row.cacheHit)).toEqual([false, false]);
+    expect(rows[1]!.outputTokens).toBeLessThanOrEqual(3);
+  });
+
   it('forgets an answer when its time is up, and the sweep deletes it', async () => {
     const account = await cachingAccount();
     await ask(account);

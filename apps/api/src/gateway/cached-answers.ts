@@ -16,8 +16,9 @@ export const cachesAnswer = (called: Called, body: ChatBody): boolean => called.
 
 /**
  * The cached answer to this request, if the key has one. A hit is served from the key as it is now
- * (read afresh: a key deleted, its caller blocked, its cache turned off or the model disallowed
- * since answers nothing from the cache), and recorded as a row charged nothing.
+ * (read afresh: a key deleted, its caller blocked, its cache turned off, the model disallowed or
+ * an output limit lowered below the answer since answers nothing from the cache), and recorded as
+ * a row charged nothing.
  */
 export async function cachedAnswer(gateway: Gateway, request: CallRequest, called: Called, body: ChatBody): Promise<object | undefined> {
   const { key } = called.presented;
@@ -25,7 +26,8 @@ export async function cachedAnswer(gateway: Gateway, request: CallRequest, calle
   const entry = await gateway.meter.responseCache.find({ organizationId: key.organizationId, publishableKeyId: key.id }, requestHash, new Date());
   if (!entry) return undefined;
   const fresh = await callerOf(gateway, request, await authenticate(gateway, request, 'fresh'), 'fresh');
-  if (fresh.presented.key.responseCacheSeconds === null) return undefined;
+  if (fresh.presented.key.responseCacheSeconds === null || aboveOutputLimit(entry.outputTokens, fresh.presented.key.maxOutputTokensPerCall, body))
+    return undefined;
   await allowingModel(gateway, request, fresh.presented, body.model);
   const completionId = `chatcmpl-${randomUUID()}`;
   await gateway.meter.responseCache.recordHit({
@@ -41,6 +43,10 @@ export async function cachedAnswer(gateway: Gateway, request: CallRequest, calle
   gateway.metrics.answeredFromCache();
   return { ...entry.answer, id: completionId, x_meterway: { cacheHit: true } };
 }
+
+/** Whether an answer has more output than the key now allows a call (its limit per call, for each of the request's choices). */
+const aboveOutputLimit = (outputTokens: number, limitPerCall: number | null, body: ChatBody) =>
+  limitPerCall !== null && outputTokens > limitPerCall * (body.n ?? 1);
 
 /**
  * Keeps a provider's answer for the key's cache time, and answers it marked as no hit. An answer
