@@ -159,6 +159,63 @@ describe('the api database functions (db/functions)', () => {
     ]);
   });
 
+  it('make what the credit cannot pay owed, in the charge that names it: over a hold, and after a take-back emptied the balance', async () => {
+    const db = testDb.db;
+    const { organization, key, keyValue, period } = await anOrganisationWithAKey(db);
+    const reservations = [randomUUID(), randomUUID()];
+    await db.execute(sql`select app.admit_calls(${organization}, ${key}, ${keyValue}, 0, now(), ${period}::date,
+      ${`{${reservations.join(',')}}`}::uuid[], '{1000,1000}'::bigint[], now() + interval '10 minutes')`);
+    // A refund took all but 300 of the credit back while both calls were in flight.
+    await db.execute(sql`update app.credit_balances set balance_nanos = 300 where organization_id = ${organization}`);
+    const settle = async (ord: number, cost: number) => {
+      const call = settlementRow(ord, reservations[ord - 1]!, `chatcmpl-${ord}-${randomUUID()}`, {
+        inputTokens: 10,
+        inputCost: 100,
+        outputTokens: 1,
+        outputCost: cost - 100,
+      });
+      const [settled] = rows<{ unpaid: number }>(
+        await db.execute(
+          sql`select unpaid_nanos::int as unpaid from app.settle_calls(${organization}, ${key}, ${period}::date, ${JSON.stringify([call])}::jsonb)`,
+        ),
+      );
+      return { completion: call.completion_id, unpaid: settled?.unpaid };
+    };
+    const credit = async () =>
+      rows<{ balance: number; owed: number }>(
+        await db.execute(sql`select balance_nanos::int as balance, owed_nanos::int as owed from app.credit_balances where organization_id = ${organization}`),
+      )[0];
+
+    // Over its hold: 1500 against 300 of credit, 1200 owed.
+    const first = await settle(1, 1500);
+    expect(first.unpaid).toBe(1200);
+    expect(await credit()).toEqual({ balance: 0, owed: 1200 });
+    // Within its hold, but the credit is gone: all of it owed, in an entry that moves no credit.
+    const second = await settle(2, 400);
+    expect(second.unpaid).toBe(400);
+    expect(await credit()).toEqual({ balance: 0, owed: 1600 });
+
+    const entries = rows<{ id: string; amount: number; owed: number; balanceAfter: number }>(
+      await db.execute(sql`select id, amount_nanos::int as amount, owed_nanos::int as owed, balance_after_nanos::int as "balanceAfter"
+        from app.credit_entries where organization_id = ${organization} and kind = 'usage_charge' order by amount_nanos`),
+    );
+    expect(entries.map(({ amount, owed, balanceAfter }) => ({ amount, owed, balanceAfter }))).toEqual([
+      { amount: -300, owed: 1200, balanceAfter: 0 },
+      { amount: 0, owed: 400, balanceAfter: 0 },
+    ]);
+    const named = rows<{ id: string; charge: string; unpaid: number }>(
+      await db.execute(
+        sql`select id, usage_charge_id as charge, unpaid_nanos::int as unpaid from app.chat_completions where organization_id = ${organization}`,
+      ),
+    );
+    expect(named).toEqual(
+      expect.arrayContaining([
+        { id: first.completion, charge: entries[0]!.id, unpaid: 1200 },
+        { id: second.completion, charge: entries[1]!.id, unpaid: 400 },
+      ]),
+    );
+  });
+
   it('are re-applied by every migrate without doubling', async () => {
     await testDb.handle.migrate(migrations);
     await testDb.handle.migrate(migrations);

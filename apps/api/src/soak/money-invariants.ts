@@ -131,32 +131,35 @@ export async function checkMoney(db: Database, options: { settled?: boolean } = 
       );
       for (const key of keys) checks.push([key.spent === key.cost, () => `key ${key.key}: spent ${key.spent} ≠ cost of its completions ${key.cost}`]);
 
-      // What the credit paid a completion: its cost, less what it could not pay of a charge above the hold (recorded on the row).
-      const completions = await rows<{ id: string; due: string; charge: string | null; ownCharge: boolean }>(
+      // Every completion that cost something names its organisation's usage charge, which paid its
+      // cost but for what the credit could not pay (unpaid on the row), and made that owed.
+      const completions = await rows<{ id: string; cost: string; charge: string | null; ownCharge: boolean }>(
         tx,
-        sql`select c.id, (coalesce(c.total_cost_nanos, -1) - c.unpaid_nanos)::text as due, c.usage_charge_id as charge,
+        sql`select c.id, coalesce(c.total_cost_nanos, -1)::text as cost, c.usage_charge_id as charge,
           coalesce(e.organization_id = c.organization_id and e.kind = 'usage_charge', false) as "ownCharge"
         from app.chat_completions c left join app.credit_entries e on e.organization_id = c.organization_id and e.id = c.usage_charge_id`,
       );
       for (const completion of completions) {
-        const paid = BigInt(completion.due) > 0n;
+        const costly = BigInt(completion.cost) > 0n;
         checks.push([
-          paid ? completion.ownCharge : completion.charge === null,
+          costly ? completion.ownCharge : completion.charge === null,
           () =>
-            `completion ${completion.id}: ${completion.due} due, charged by ${completion.charge ?? 'no entry'}${paid && !completion.ownCharge ? ' (not a usage charge of its organisation)' : ''}`,
+            `completion ${completion.id}: cost ${completion.cost}, charged by ${completion.charge ?? 'no entry'}${costly && !completion.ownCharge ? ' (not a usage charge of its organisation)' : ''}`,
         ]);
       }
-      const charges = await rows<{ id: string; charged: string; due: string; completions: number }>(
+      const charges = await rows<{ id: string; charged: string; due: string; owed: string; unpaid: string; completions: number }>(
         tx,
-        sql`select e.id, (-e.amount_nanos)::text as charged, coalesce(sum(c.total_cost_nanos - c.unpaid_nanos), 0)::text as due, count(c.id)::int as completions
+        sql`select e.id, (-e.amount_nanos)::text as charged, coalesce(sum(c.total_cost_nanos - c.unpaid_nanos), 0)::text as due,
+          e.owed_nanos::text as owed, coalesce(sum(c.unpaid_nanos), 0)::text as unpaid, count(c.id)::int as completions
         from app.credit_entries e left join app.chat_completions c on c.organization_id = e.organization_id and c.usage_charge_id = e.id
         where e.kind = 'usage_charge'
-        group by e.id, e.amount_nanos`,
+        group by e.id, e.amount_nanos, e.owed_nanos`,
       );
       for (const charge of charges) {
         checks.push([
-          charge.completions > 0 && charge.charged === charge.due,
-          () => `usage charge ${charge.id}: ${charge.charged} charged for ${charge.completions} completion(s) due ${charge.due}`,
+          charge.completions > 0 && charge.charged === charge.due && charge.owed === charge.unpaid,
+          () =>
+            `usage charge ${charge.id}: ${charge.charged} charged and ${charge.owed} owed for ${charge.completions} completion(s) due ${charge.due} with ${charge.unpaid} unpaid`,
         ]);
       }
 

@@ -9,17 +9,22 @@
 -- A call is charged what its provider reported, priced from the price list, even above its hold.
 -- A hold covers the worst case the request can cost, so a report above it means the provider or
 -- our estimate of the input was wrong: the excess is recorded on the row (over_hold_nanos) and
--- taken from the credit that no other call holds; what even that cannot pay is recorded as
--- unpaid_nanos, never hidden. So, for every row: total_cost = input_cost + output_cost, and its
--- share of its usage_charge entry = total_cost - unpaid_nanos. Rows also keep the price-list
--- version they were priced with, the cached input tokens, the end user and the caller's network.
+-- taken from the credit, that other calls hold included (they then pay from what is left). What
+-- the credit cannot pay, over a hold or because a refund, dispute or expiry took the credit back
+-- while the call was in flight, is recorded as unpaid_nanos and becomes owed in the same
+-- transaction: the charge's entry carries it (owed_nanos) and the balance row adds it, so spent =
+-- paid + owed and the organisation's keys are refused until a top-up pays it. So, for every row:
+-- total_cost = input_cost + output_cost, its share of its usage_charge entry's amount = total_cost
+-- - unpaid_nanos, and of the entry's debt = unpaid_nanos. Rows also keep the price-list version
+-- they were priced with, the cached input tokens, the end user and the caller's network.
 --
 -- It releases its reservations each by its primary key (app.delete_holds) and records the
 -- completions before it locks the organisation's balance row and the key's spend row, which
 -- admission of the key's next calls needs: those wait for the charge and the commit only, not for
 -- the inserts. The hot rows are locked in admission's order (credit_balances, key_spend, then
 -- caller_spend), so the two never deadlock. A completion is inserted as fully paid; the rare one the credit could
--- not pay in full has its unpaid_nanos set once the balance is known.
+-- not pay in full has its unpaid_nanos set once the balance is known. Every completion that cost
+-- something names its batch's usage_charge entry.
 --
 -- Usage draws on promotional grants first, soonest expiry first (draw_grants), and a charge that
 -- leaves the balance below the armed auto top-up threshold disarms it and claims one charge
@@ -104,12 +109,10 @@ BEGIN
 	reserved := coalesce(reserved, 0);
 	promotional := coalesce(promotional, 0);
 	WITH charged AS (
-		-- What the batch may take: its own holds and the credit no other call holds. Within its hold a
-		-- call always fits; only a call over its hold can meet the limit.
+		-- What the batch may take: the whole balance, in the batch's order. Within its hold a call
+		-- always fits unless credit was taken back while it was in flight.
 		SELECT call.completion_id, call.ord, call.cost_nanos,
-			greatest(least(call.cost_nanos,
-				balance - greatest(reserved - reserved_total, 0) - coalesce(sum(call.cost_nanos) OVER earlier, 0)
-			), 0)::bigint AS charge_nanos
+			greatest(least(call.cost_nanos, balance - coalesce(sum(call.cost_nanos) OVER earlier, 0)), 0)::bigint AS charge_nanos
 		FROM unnest(completion_ids, costs) WITH ORDINALITY AS call(completion_id, cost_nanos, ord)
 		WINDOW earlier AS (ORDER BY call.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 	), total AS (
@@ -117,6 +120,7 @@ BEGIN
 	), credit AS (
 		UPDATE "app"."credit_balances"
 			SET "balance_nanos" = "balance_nanos" - total.charged,
+				"owed_nanos" = "owed_nanos" + (cost_total - total.charged),
 				"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0),
 				"promotional_nanos" = greatest("promotional_nanos" - total.charged, 0),
 				"auto_top_up_below_nanos" = CASE WHEN "balance_nanos" - total.charged < "auto_top_up_below_nanos" THEN NULL ELSE "auto_top_up_below_nanos" END,
@@ -124,19 +128,18 @@ BEGIN
 			FROM total
 			WHERE "organization_id" = p_organization_id
 	), entry AS (
-		INSERT INTO "app"."credit_entries" ("id", "organization_id", "kind", "amount_nanos", "balance_after_nanos", "reference")
-			SELECT charge_id, p_organization_id, 'usage_charge', -total.charged, balance - total.charged, completion_ids[1]
-			FROM total WHERE total.charged > 0
+		INSERT INTO "app"."credit_entries" ("id", "organization_id", "kind", "amount_nanos", "owed_nanos", "balance_after_nanos", "reference")
+			SELECT charge_id, p_organization_id, 'usage_charge', -total.charged, cost_total - total.charged, balance - total.charged, completion_ids[1]
+			FROM total WHERE cost_total > 0
 	)
 	SELECT array_agg(c.cost_nanos - c.charge_nanos ORDER BY c.ord), coalesce(sum(c.charge_nanos), 0) INTO unpaids, charged_total FROM charged AS c;
 	IF charged_total < cost_total THEN
-		-- Rare: a call over its hold that the credit could not pay in full (a call it paid nothing of
-		-- names no charge). Each by its key, in a statement of its own: joined to the batch, the
-		-- planner may scan every completion of the organisation instead (it did, on a table never analysed).
+		-- Rare: a call the credit could not pay in full. Each by its key, in a statement of its own:
+		-- joined to the batch, the planner may scan every completion of the organisation instead (it
+		-- did, on a table never analysed).
 		FOR i IN 1 .. array_length(completion_ids, 1) LOOP
 			CONTINUE WHEN unpaids[i] = 0;
-			UPDATE "app"."chat_completions"
-				SET "unpaid_nanos" = unpaids[i], "usage_charge_id" = CASE WHEN unpaids[i] < costs[i] THEN charge_id END
+			UPDATE "app"."chat_completions" SET "unpaid_nanos" = unpaids[i]
 				WHERE "organization_id" = p_organization_id AND "id" = completion_ids[i];
 		END LOOP;
 	END IF;

@@ -121,8 +121,9 @@ export async function postEntry(tx: Database, entry: LedgerEntry): Promise<Poste
 /**
  * Takes `amountNanos` (positive) back from the organisation's credit, in the caller's transaction:
  * as much as the balance holds, and the rest becomes owed. It takes the whole balance, holds of
- * calls in flight included: those calls then settle as unpaid (recorded on their rows), and an
- * organisation that owes is left with nothing its keys could be admitted against.
+ * calls in flight included: what those calls cost is then owed when they settle (unpaid on their
+ * rows, debt on their charge; settle-calls.sql), and an organisation that owes is left with nothing
+ * its keys could be admitted against.
  */
 export async function takeBack(tx: Database, entry: Omit<LedgerEntry, 'amountNanos'> & { amountNanos: bigint }): Promise<Posted> {
   if (entry.amountNanos <= 0n) throw new Error('a take-back is a positive amount');
