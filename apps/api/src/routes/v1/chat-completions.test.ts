@@ -1,32 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
 import { chatCompletions, creditBalances, keySpend, reservations } from '../../db/schema/index.js';
 import { rowsOf } from '../../domain/metering/sql-values.js';
 import { loadApiConfig } from '../../env.js';
 import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
 import { estimateInputTokens } from '../../gateway/tokenize.js';
-import { startFakeUpstream } from '../../testing/fake-upstream.js';
-import { setupGateway } from '../../testing/gateway-fixture.js';
-import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { setupFakeUpstreamGateway } from '../../testing/fake-upstream-gateway.js';
 import { listedCost, listedPrice } from '../../testing/price-list.js';
 import { lockRows } from '../../testing/row-lock.js';
 
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-});
-afterAll(async () => upstream?.close());
-
-const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }));
-afterEach(async () => {
-  upstream.setMode('ok');
-  await t.settled();
-  await expectLedgerConsistent(t.testDb.db);
-  expect(await t.testDb.db.select().from(reservations)).toEqual([]);
-});
+const { t, upstream } = setupFakeUpstreamGateway();
 
 // Expected amounts come from the price list (apps/api/pricing.json: gpt-4o-mini at $0.15 / $0.60 per 1M tokens).
 const model = 'gpt-4o-mini';
@@ -94,7 +80,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     }
     expect(text).toBe('alpha beta gamma delta epsilon');
     expect(sawUsage).toBe(false);
-    expect(upstream.requests.at(-1)?.stream_options).toEqual({ include_usage: true });
+    expect(upstream().requests.at(-1)?.stream_options).toEqual({ include_usage: true });
     const after = await state(account.organizationId, account.keyId);
     expect(after.rows[0]).toMatchObject({
       inputTokens: 11,
@@ -106,7 +92,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
 
   it('charges nothing when the provider answers with an error (502), and what was reserved when it had the request and hangs (504)', async () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
-    upstream.setMode('error');
+    upstream().setMode('error');
     const failed = await client(account.value)
       .chat.completions.create({ model, messages, max_tokens: 10 })
       .catch((caught) => caught);
@@ -114,7 +100,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     expect(failed.error).toMatchObject({ type: 'api_error', code: 'upstream_error', message: 'The model provider failed. Nothing was charged.' });
     expect(await state(account.organizationId, account.keyId)).toMatchObject({ rows: [], balance: 1_000_000_000n, reserved: 0n, spent: 0n });
 
-    upstream.setMode('hang');
+    upstream().setMode('hang');
     const hung = await client(account.value)
       .chat.completions.create({ model, messages, max_tokens: 10 })
       .catch((caught) => caught);
@@ -131,7 +117,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
   });
 
   it('charges from its own count when the provider reports no usage, and flags the row', async () => {
-    upstream.setMode('no-usage');
+    upstream().setMode('no-usage');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     await client(account.value).chat.completions.create({ model, messages, max_tokens: 4 });
     const [row] = (await state(account.organizationId, account.keyId)).rows;
@@ -141,7 +127,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
   });
 
   it('meters a message that spells a special token like any other text', async () => {
-    upstream.setMode('no-usage');
+    upstream().setMode('no-usage');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const completion = await client(account.value).chat.completions.create({
       model,
@@ -154,7 +140,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
   });
 
   it('reads a stream to its end when the client goes away, and charges the usage the provider reported', async () => {
-    upstream.setMode('slow-stream');
+    upstream().setMode('slow-stream');
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const abort = new AbortController();
     const stream = await client(account.value).chat.completions.create({ model, messages, max_tokens: 8, stream: true }, { signal: abort.signal });
@@ -177,7 +163,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     // $0.000005 of credit: 11-ish input tokens at 150 n$ and then 600 n$ per output token.
     const poor = await t.account({ creditDollars: 0.000005, budgetDollars: 10 });
     await client(poor.value).chat.completions.create({ model, messages, max_tokens: 1000 });
-    const sent = upstream.requests.at(-1)?.max_tokens;
+    const sent = upstream().requests.at(-1)?.max_tokens;
     expect(sent).toBeGreaterThan(0);
     expect(sent).toBeLessThan(10);
     const broke = await t.account({ creditDollars: 0, budgetDollars: 10 });
@@ -191,10 +177,12 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
   it('admits each call that names no max_tokens against what the previous one really cost, though settlement follows the answer', async () => {
     // 100,000 n$: a call without max_tokens holds all of it; it then costs a few thousand.
     const account = await t.account({ creditDollars: 0.0001, budgetDollars: 10 });
-    const sentBefore = upstream.requests.length;
+    const sentBefore = upstream().requests.length;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await client(account.value).chat.completions.create({ model, messages })).id);
-    const capsSent = upstream.requests.slice(sentBefore).map((request) => request.max_tokens);
+    const capsSent = upstream()
+      .requests.slice(sentBefore)
+      .map((request) => request.max_tokens);
     expect(capsSent).toEqual(capsDue(100_000n, ids, (await state(account.organizationId, account.keyId)).rows));
   });
 
@@ -205,14 +193,16 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     await t.settled();
     // Settlement adds to usage_daily, which admission never touches: holding its row stalls settlement only.
     const release = await lockRows(t.testDb.db, sql`select 1 from app.usage_daily where organization_id = ${account.organizationId}::uuid for update`);
-    const sentBefore = upstream.requests.length;
+    const sentBefore = upstream().requests.length;
     ids.push((await client(account.value).chat.completions.create({ model, messages })).id);
     const third = client(account.value).chat.completions.create({ model, messages });
     await new Promise((resolve) => setTimeout(resolve, 300));
     release();
     ids.push((await third).id);
 
-    const capsSent = upstream.requests.slice(sentBefore).map((request) => request.max_tokens);
+    const capsSent = upstream()
+      .requests.slice(sentBefore)
+      .map((request) => request.max_tokens);
     expect(capsSent).toEqual(capsDue(100_000n, ids, (await state(account.organizationId, account.keyId)).rows).slice(1));
   });
 
@@ -221,7 +211,7 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     const app = await createApp({
       config: loadApiConfig({ LOG_LEVEL: 'silent' }),
       db: t.testDb.handle,
-      models: openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }),
+      models: openAiCompatible({ baseUrl: upstream().baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }),
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const own = new OpenAI({

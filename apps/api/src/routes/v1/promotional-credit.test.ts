@@ -1,29 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatCompletions, creditBalances, creditEntries, creditGrants } from '../../db/schema/index.js';
 import { systemActor } from '../../domain/audit/record-audit.js';
 import { postPromotionalGrant } from '../../domain/credit/grant-credit.js';
 import { expireGrants } from '../../domain/credit/expire-grants.js';
 import { creditOf } from '../../domain/credit/ledger.js';
-import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
-import { startFakeUpstream } from '../../testing/fake-upstream.js';
-import { setupGateway } from '../../testing/gateway-fixture.js';
-import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { setupFakeUpstreamGateway } from '../../testing/fake-upstream-gateway.js';
 import { listedCost } from '../../testing/price-list.js';
 
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-});
-afterAll(async () => upstream?.close());
-
-const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 5000, idleTimeoutMs: 3000 }));
-afterEach(async () => {
-  upstream.setMode('ok');
-  await t.settled();
-  await expectLedgerConsistent(t.testDb.db);
-});
+const { t, upstream } = setupFakeUpstreamGateway({ timeoutMs: 5000, idleTimeoutMs: 3000 });
 
 const model = 'gpt-4o-mini';
 const messages = [{ role: 'user' as const, content: 'Say hello in eight words.' }];
@@ -81,7 +67,7 @@ describe('promotional credit through the gateway', () => {
     const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: account.value, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
 
     // A slow stream: admitted (its hold taken) and still answering while the grant expires.
-    upstream.setMode('slow-stream');
+    upstream().setMode('slow-stream');
     const stream = await client.chat.completions.create({ model, messages, max_tokens: 8, stream: true });
     const chunks = stream[Symbol.asyncIterator]();
     await chunks.next();

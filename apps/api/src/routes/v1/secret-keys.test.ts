@@ -1,27 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm';
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemActor } from '../../domain/audit/record-audit.js';
 import { loadSecretKeyHasher } from '../../domain/keys/secret-key-hash.js';
 import { secretKeys } from '../../domain/keys/secret-keys.js';
 import { listChatCompletions } from '../../domain/usage/list-chat-completions.js';
-import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
-import { startFakeUpstream } from '../../testing/fake-upstream.js';
-import { setupGateway } from '../../testing/gateway-fixture.js';
-import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { setupFakeUpstreamGateway } from '../../testing/fake-upstream-gateway.js';
 
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-});
-afterAll(async () => upstream?.close());
-
-const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }));
-
-afterEach(async () => {
-  await t.settled();
-  await expectLedgerConsistent(t.testDb.db);
-});
+const { t } = setupFakeUpstreamGateway();
 
 /** An organisation with $5 of credit (and a publishable key, unused) and a secret key of the scope. */
 async function secretKeyOf(scope: 'gateway' | 'admin') {

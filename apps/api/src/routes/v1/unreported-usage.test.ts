@@ -1,32 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { countTokens } from 'gpt-tokenizer';
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatCompletions, reservations } from '../../db/schema/index.js';
-import { openAiCompatible } from '../../gateway/providers/openai-compatible.js';
-import { startFakeUpstream } from '../../testing/fake-upstream.js';
-import { setupGateway } from '../../testing/gateway-fixture.js';
-import { expectLedgerConsistent } from '../../testing/ledger-invariant.js';
+import { describe, expect, it } from 'vitest';
+import { chatCompletions } from '../../db/schema/index.js';
+import { setupFakeUpstreamGateway } from '../../testing/fake-upstream-gateway.js';
 
 /*
  * A provider that reports no usage is charged from our own count of what it produced. It bills
  * every output token, not only the words of `content`: tool calls (their names and arguments),
  * refusals and reasoning text too; output that is not text (audio) is charged what was reserved.
  */
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-});
-afterAll(async () => upstream?.close());
-
-const t = setupGateway(() => openAiCompatible({ baseUrl: upstream.baseUrl, timeoutMs: 1500, idleTimeoutMs: 1000 }));
-afterEach(async () => {
-  upstream.setMode('ok');
-  upstream.setProduced({});
-  await t.settled();
-  await expectLedgerConsistent(t.testDb.db);
-  expect(await t.testDb.db.select().from(reservations)).toEqual([]);
-});
+const { t, upstream } = setupFakeUpstreamGateway();
 
 const model = 'gpt-4o-mini';
 const messages = [{ role: 'user' as const, content: 'Look up the weather in Paris.' }];
@@ -38,8 +22,8 @@ const refusal = "I'm sorry, but I can't help with looking up that person's home 
 const reasoning = 'The user wants the weather. I should call the weather tool for Paris and report the forecast briefly. '.repeat(20);
 
 async function charged(produced: Record<string, unknown>, stream: boolean) {
-  upstream.setMode('no-usage');
-  upstream.setProduced(produced);
+  upstream().setMode('no-usage');
+  upstream().setProduced(produced);
   const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
   const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: account.value, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
   if (stream) {
