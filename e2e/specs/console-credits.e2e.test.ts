@@ -110,7 +110,7 @@ describe('adding credits in Chromium with the sandbox provider', () => {
     await page.goto(`${stack.consoleUrl}/dashboard`);
     const notice = page.getByRole('status').filter({ hasText: 'Your organisation owes $0.01' });
     await notice.waitFor();
-    expect(await notice.textContent()).toContain('Your publishable keys are refused until this is paid');
+    expect(await notice.textContent()).toContain('Gateway calls, with publishable and secret keys alike, are refused until this is paid');
     expect(await screenViolations(page)).toEqual([]);
     expect((await call()).status()).toBe(402);
 

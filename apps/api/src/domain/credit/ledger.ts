@@ -105,7 +105,7 @@ export async function postEntry(tx: Database, entry: LedgerEntry): Promise<Poste
       owedNanos: -paid,
       balanceAfterNanos: balanceNanos,
       reference: entryId,
-      reason: 'pays what a refund or dispute left owing',
+      reason: 'pays what was owed',
     });
   }
   await saveAccount(tx, entry.organizationId, account, { balanceNanos, owedNanos }, { promotionalNanos: entry.promotional ? entry.amountNanos : 0n });

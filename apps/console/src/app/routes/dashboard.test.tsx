@@ -55,8 +55,10 @@ describe('/dashboard: credit balance and invoices', () => {
     renderRoute('/dashboard');
 
     const notice = (await screen.findByText('Your organisation owes $7.50')).closest('[role="status"]') as HTMLElement;
-    expect(notice).toHaveTextContent('A refund or dispute took back credit that had already been spent.');
-    expect(notice).toHaveTextContent('Your publishable keys are refused until this is paid: the next credits you add pay it first.');
+    expect(notice).toHaveTextContent('A refund or dispute took back credit that had already been spent, or calls cost more than the credit left.');
+    expect(notice).toHaveTextContent(
+      'Gateway calls, with publishable and secret keys alike, are refused until this is paid: the next credits you add pay it first.',
+    );
     expect(screen.getByText('$0.00')).toBeInTheDocument();
   });
 

@@ -19,8 +19,8 @@ export function CreditBalanceCard() {
     <Card withBorder padding="lg">
       {me && me.owedAmount > 0 ? (
         <Alert color="red" variant="light" mb="md" role="status" title={`Your organisation owes ${formatOwed(me.owedAmount)}`}>
-          A refund or dispute took back credit that had already been spent. Your publishable keys are refused until this is paid: the next credits you add pay
-          it first.
+          A refund or dispute took back credit that had already been spent, or calls cost more than the credit left. Gateway calls, with publishable and secret
+          keys alike, are refused until this is paid: the next credits you add pay it first.
         </Alert>
       ) : null}
       <Group justify="space-between" align="flex-end">
