@@ -4,7 +4,7 @@ import pg from 'pg';
 import { type DbHandle, fromPglite, fromPool, type Schema } from '../create-db.js';
 import type { Migrations } from '../migrate.js';
 import { loadPgliteTemplate } from './pglite-template.js';
-import { postgresTemplate } from './postgres-template.js';
+import { createFromTemplate } from './postgres-template.js';
 
 export type TestDbOptions<TSchema extends Schema> = {
   schema: TSchema;
@@ -29,9 +29,8 @@ export async function createTestDb<TSchema extends Schema>(options: TestDbOption
 }
 
 async function createPostgresTestDb<TSchema extends Schema>(serverUrl: string, options: TestDbOptions<TSchema>): Promise<TestDbHandle<TSchema>> {
-  const template = await postgresTemplate(serverUrl, options.migrations);
   const name = `meterway_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `create database "${name}" template "${template}"`);
+  await createFromTemplate(serverUrl, options.migrations, name);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
