@@ -41,6 +41,8 @@ describe('the signed-in shell in Chromium', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menu').waitFor();
     expect(await seriousViolations(page, { include: '[role="menu"]' })).toEqual([]);
+    // Spec §3: the avatar menu is 200 px wide.
+    expect((await page.getByRole('menu').boundingBox())?.width).toBe(200);
 
     await page.getByRole('menuitem', { name: 'Send feedback' }).click();
     await page.getByRole('dialog', { name: 'Send feedback' }).waitFor();

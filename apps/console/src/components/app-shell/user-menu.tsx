@@ -44,8 +44,8 @@ export function UserMenu({ user, actions }: UserMenuProps) {
   };
 
   return (
-    // No initial-focus placeholder: that empty focusable child breaks the menu role's allowed children (axe).
-    <Menu width={240} position="bottom-end" shadow="md" withInitialFocusPlaceholder={false}>
+    // Spec §3: the avatar menu is 200 px wide. No initial-focus placeholder: that empty focusable child breaks the menu role's allowed children (axe).
+    <Menu width={200} position="bottom-end" shadow="md" withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton className={classes.avatarButton} aria-label="Account menu">
           <Avatar color="blue.9" variant="white" radius="xl" size={34}>
