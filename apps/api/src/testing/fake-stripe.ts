@@ -162,18 +162,30 @@ export class FakeStripe {
     return charge;
   }
 
-  /** Refunds `amount` cents of a paid session's charge (all that is left by default); returns the charge. */
-  refund(sessionId: string, amount?: number): FakeCharge {
-    const charge = this.chargeOf(sessionId);
+  /** The charge of an auto top-up charge's PaymentIntent (made when it succeeded). */
+  chargeOfAutoTopUp(autoTopUpChargeId: string): FakeCharge {
+    const charge = this.charges.get(this.paymentIntentOf(autoTopUpChargeId).latest_charge ?? '');
+    if (!charge) throw new Error(`the fake Stripe has no charge for auto top-up charge ${autoTopUpChargeId}`);
+    return charge;
+  }
+
+  /** A paid session's charge (by the session's id), or the charge itself. */
+  private chargeFor(paid: string | FakeCharge): FakeCharge {
+    return typeof paid === 'string' ? this.chargeOf(paid) : paid;
+  }
+
+  /** Refunds `amount` cents of a charge, or of a paid session's (all that is left by default); returns the charge. */
+  refund(paid: string | FakeCharge, amount?: number): FakeCharge {
+    const charge = this.chargeFor(paid);
     charge.amount_refunded += amount ?? charge.amount - charge.amount_refunded;
     if (charge.amount_refunded > charge.amount) throw new Error('refunded more than the charge');
     charge.refunded = charge.amount_refunded === charge.amount;
     return charge;
   }
 
-  /** The cardholder disputes a paid session's charge (its whole amount by default); returns the dispute. */
-  dispute(sessionId: string, amount?: number): FakeDispute {
-    const charge = this.chargeOf(sessionId);
+  /** The cardholder disputes a charge, or a paid session's (its whole amount by default); returns the dispute. */
+  dispute(paid: string | FakeCharge, amount?: number): FakeDispute {
+    const charge = this.chargeFor(paid);
     const dispute: FakeDispute = {
       id: `dp_${random(24)}`,
       object: 'dispute',

@@ -140,7 +140,10 @@ export const checkoutSessions = appSchema.table(
 
 export type DisputeStatus = 'open' | 'won' | 'lost';
 
-/** A dispute of a top-up's payment: while open or lost its amount is taken back; won, it is given back. */
+/**
+ * A dispute of a payment that credited the ledger (a checkout top-up or an auto top-up charge, exactly
+ * one): while open or lost its amount is taken back; won, it is given back.
+ */
 export const paymentDisputes = appSchema.table(
   'payment_disputes',
   {
@@ -150,7 +153,8 @@ export const paymentDisputes = appSchema.table(
       .references(() => organizations.id),
     provider: text('provider').notNull(),
     id: text('id').notNull(),
-    checkoutSessionId: text('checkout_session_id').notNull(),
+    checkoutSessionId: text('checkout_session_id'),
+    autoTopUpChargeId: uuid('auto_top_up_charge_id'),
     /** The disputed amount of the charge (credit and tax), as the provider reports it. */
     amountNanos: bigint('amount_nanos', { mode: 'bigint' }).notNull(),
     status: text('status').$type<DisputeStatus>().notNull(),
@@ -158,7 +162,7 @@ export const paymentDisputes = appSchema.table(
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (table) => [
-    // A dispute is of one charge, so of one top-up and one organisation: still recorded once (top-up-reversals.ts' ON CONFLICT).
+    // A dispute is of one charge, so of one payment and one organisation: still recorded once (payment-reversals.ts' ON CONFLICT).
     primaryKey({ columns: [table.organizationId, table.provider, table.id] }),
     foreignKey({
       name: 'payment_disputes_checkout_session_fk',
@@ -166,6 +170,15 @@ export const paymentDisputes = appSchema.table(
       foreignColumns: [checkoutSessions.organizationId, checkoutSessions.id],
     }),
     index('payment_disputes_checkout_session').on(table.organizationId, table.checkoutSessionId),
+    foreignKey({
+      name: 'payment_disputes_auto_top_up_charge_fk',
+      columns: [table.organizationId, table.autoTopUpChargeId],
+      foreignColumns: [autoTopUpCharges.organizationId, autoTopUpCharges.id],
+    }),
+    index('payment_disputes_auto_top_up_charge')
+      .on(table.organizationId, table.autoTopUpChargeId)
+      .where(sql`${table.autoTopUpChargeId} IS NOT NULL`),
+    check('payment_disputes_of_one_payment', sql`num_nonnulls(${table.checkoutSessionId}, ${table.autoTopUpChargeId}) = 1`),
   ],
 );
 
@@ -261,6 +274,10 @@ export const autoTopUpCharges = appSchema.table(
     failureMailedAt: at('failure_mailed_at'),
     /** The provider's receipt of a succeeded charge (Stripe's charge receipt_url), where it gives one. */
     receiptUrl: text('receipt_url'),
+    /** The provider's cumulative refund of the charge (only ever grows); what was charged is amountNanos. */
+    refundedNanos: bigint('refunded_nanos', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

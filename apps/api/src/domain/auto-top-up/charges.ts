@@ -63,8 +63,7 @@ export async function markChargeSucceeded(db: Database, input: ChargeKey & { pay
  * The provider refused the charge (declined, or the card needs its holder to authenticate): only
  * an open charge fails, so nothing undoes a success. Auto top-up turns off with the provider's
  * message as its reason and is disarmed, so no further charge is claimed until someone turns it on
- * again; the failure is mailed later (failure_mailed_at). The balance row is locked before the
- * settings row, in the order the settings' save takes them.
+ * again; the failure is mailed later (failure_mailed_at).
  */
 export async function markChargeFailed(db: Database, input: ChargeKey & { paymentIntentId?: string; message: string; now: Date }): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -75,26 +74,36 @@ export async function markChargeFailed(db: Database, input: ChargeKey & { paymen
       .returning();
     if (!charge) return false;
     await recordChargePayment(tx, charge);
-    await tx.update(creditBalances).set({ autoTopUpBelowNanos: null, updatedAt: input.now }).where(eq(creditBalances.organizationId, charge.organizationId));
     await emitEvent(tx, {
       organizationId: charge.organizationId,
       type: 'auto_top_up.failed',
       data: { chargeId: charge.id, reason: input.message, amount: nanosToDollars(charge.amountNanos) },
     });
-    const [turnedOff] = await tx
-      .update(autoTopUps)
-      .set({ enabled: false, disabledReason: input.message, updatedAt: input.now })
-      .where(and(eq(autoTopUps.organizationId, charge.organizationId), eq(autoTopUps.enabled, true)))
-      .returning({ organizationId: autoTopUps.organizationId });
-    if (turnedOff) {
-      await recordAudit(tx, {
-        organizationId: charge.organizationId,
-        actor: systemActor,
-        action: 'auto_top_up.disabled',
-        target: dollarsText(charge.amountNanos),
-        changes: { enabled: { from: true, to: false }, reason: { to: input.message } },
-      });
-    }
+    await turnOffAutoTopUp(tx, { organizationId: charge.organizationId, reason: input.message, target: dollarsText(charge.amountNanos), now: input.now });
     return true;
   });
+}
+
+/**
+ * Auto top-up turns itself off, with the reason people are shown, so the card is not charged again
+ * until someone turns it on: after a declined charge, or a refund or dispute of one. The audit log
+ * records it as the system's when it was on. The balance row is locked before the settings row, in
+ * the order the settings' save takes them.
+ */
+export async function turnOffAutoTopUp(tx: Database, input: { organizationId: string; reason: string; target: string; now: Date }) {
+  await tx.update(creditBalances).set({ autoTopUpBelowNanos: null, updatedAt: input.now }).where(eq(creditBalances.organizationId, input.organizationId));
+  const [turnedOff] = await tx
+    .update(autoTopUps)
+    .set({ enabled: false, disabledReason: input.reason, updatedAt: input.now })
+    .where(and(eq(autoTopUps.organizationId, input.organizationId), eq(autoTopUps.enabled, true)))
+    .returning({ organizationId: autoTopUps.organizationId });
+  if (turnedOff) {
+    await recordAudit(tx, {
+      organizationId: input.organizationId,
+      actor: systemActor,
+      action: 'auto_top_up.disabled',
+      target: input.target,
+      changes: { enabled: { from: true, to: false }, reason: { to: input.reason } },
+    });
+  }
 }

@@ -1,9 +1,10 @@
 import type { Database } from '@meterway/db';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import escape from 'escape-html';
-import { type autoTopUpCharges, checkoutSessions, organizations, paymentDisputes } from '../../db/schema/index.js';
+import { autoTopUpCharges, checkoutSessions, organizations, paymentDisputes } from '../../db/schema/index.js';
 import { nanosToDollars } from '../money.js';
 import type { CheckoutSession } from './checkout-sessions.js';
+import type { CreditedPayment } from './credited-payments.js';
 
 const money = (nanos: bigint) => `$${nanosToDollars(nanos).toFixed(2)}`;
 const date = (value: Date) => value.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
@@ -26,65 +27,100 @@ form{display:inline-flex;gap:4px;margin:0 8px 0 0}input{width:72px;font:inherit;
 }
 
 type Dispute = typeof paymentDisputes.$inferSelect;
-type PortalLinks = { receipt: (id: string) => string; reversals: (id: string) => string; console: string };
+type PortalLinks = { receipt: (payment: CreditedPayment) => string; reversals: (payment: CreditedPayment) => string; console: string };
 
-/** A paid top-up's status: paid, or what refunds and disputes made of it. */
-function paidLabel(session: CheckoutSession, disputes: Dispute[]): string {
+/** One line of Invoices: a checkout top-up or an auto top-up charge, and what became of it. */
+type Invoice = {
+  payment: CreditedPayment;
+  what: string;
+  createdAt: Date;
+  creditNanos: bigint;
+  taxNanos: bigint;
+  /** Null once paid (then refunds and disputes say what became of it). */
+  unpaidStatus: string | null;
+  refundedNanos: bigint;
+  disputes: Dispute[];
+};
+
+/** A paid payment's status: paid, or what refunds and disputes made of it. */
+function paidLabel(invoice: Invoice): string {
   const labels = [];
-  const charged = session.creditNanos + session.taxNanos;
-  if (session.refundedNanos > 0n) labels.push(session.refundedNanos >= charged ? 'Refunded' : `Refunded ${money(session.refundedNanos)}`);
-  for (const dispute of disputes) labels.push({ open: 'Disputed', won: 'Dispute won', lost: 'Dispute lost' }[dispute.status]);
+  const charged = invoice.creditNanos + invoice.taxNanos;
+  if (invoice.refundedNanos > 0n) labels.push(invoice.refundedNanos >= charged ? 'Refunded' : `Refunded ${money(invoice.refundedNanos)}`);
+  for (const dispute of invoice.disputes) labels.push({ open: 'Disputed', won: 'Dispute won', lost: 'Dispute lost' }[dispute.status]);
   return labels.length ? labels.join(', ') : 'Paid';
 }
 
 const button = (action: string, url: string, label: string, field = '') =>
   `<form method="post" action="${escape(url)}"><input type="hidden" name="action" value="${action}">${field}<button type="submit">${label}</button></form>`;
 
-/** The card network's side, for trying refunds and disputes offline: what a paid top-up can still go through. */
-function reversalForms(session: CheckoutSession, disputes: Dispute[], url: string): string {
-  const left = session.creditNanos + session.taxNanos - session.refundedNanos;
-  if (disputes.some((dispute) => dispute.status === 'open')) return button('win', url, 'Win') + button('lose', url, 'Lose');
+/** The card network's side, for trying refunds and disputes offline: what a paid payment can still go through. */
+function reversalForms(invoice: Invoice, url: string): string {
+  const left = invoice.creditNanos + invoice.taxNanos - invoice.refundedNanos;
+  if (invoice.disputes.some((dispute) => dispute.status === 'open')) return button('win', url, 'Win') + button('lose', url, 'Lose');
   if (left <= 0n) return '';
   const amount = `<input name="amount" inputmode="decimal" aria-label="Refund amount in dollars" placeholder="${nanosToDollars(left).toFixed(2)}">`;
   return button('refund', url, 'Refund', amount) + button('dispute', url, 'Dispute');
 }
 
-/**
- * The sandbox's customer portal: every top-up of the organisation with a printable receipt, and
- * for a paid one the buttons that refund or dispute it (and win or lose the dispute).
- */
-export async function renderInvoices(db: Database, organizationId: string, links: PortalLinks): Promise<string> {
-  const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+const chargeStatusLabel: Record<string, string> = { pending: 'In progress', processing: 'In progress', failed: 'Failed' };
+
+/** The organisation's top-ups and auto top-up charges, newest first, each with its disputes. */
+async function invoicesOf(db: Database, organizationId: string): Promise<Invoice[]> {
   const sessions = await db
     .select()
     .from(checkoutSessions)
     // A setup session (a card saved for auto top-up) took no money.
-    .where(and(eq(checkoutSessions.organizationId, organizationId), eq(checkoutSessions.mode, 'payment')))
-    .orderBy(desc(checkoutSessions.createdAt));
-  const disputes = await db
-    .select({ dispute: paymentDisputes })
-    .from(paymentDisputes)
-    .innerJoin(
-      checkoutSessions,
-      and(eq(checkoutSessions.organizationId, paymentDisputes.organizationId), eq(checkoutSessions.id, paymentDisputes.checkoutSessionId)),
-    )
-    .where(eq(paymentDisputes.organizationId, organizationId))
-    .orderBy(paymentDisputes.createdAt);
-  const disputesOf = (id: string) => disputes.map((row) => row.dispute).filter((dispute) => dispute.checkoutSessionId === id);
-  const rows = sessions
-    .map((session) => {
-      const paid = session.status === 'SUCCEEDED';
-      return `<tr><td>${date(session.createdAt)}</td><td class="num">${money(session.creditNanos)}</td><td class="num">${money(session.taxNanos)}</td>
-<td class="num">${money(session.creditNanos + session.taxNanos)}</td><td>${paid ? paidLabel(session, disputesOf(session.id)) : (statusLabel[session.status] ?? session.status)}</td>
-<td>${paid ? `<a href="${escape(links.receipt(session.id))}">Receipt</a>` : ''}</td>
-<td class="noprint">${paid ? reversalForms(session, disputesOf(session.id), links.reversals(session.id)) : ''}</td></tr>`;
+    .where(and(eq(checkoutSessions.organizationId, organizationId), eq(checkoutSessions.mode, 'payment')));
+  const charges = await db.select().from(autoTopUpCharges).where(eq(autoTopUpCharges.organizationId, organizationId));
+  const disputes = await db.select().from(paymentDisputes).where(eq(paymentDisputes.organizationId, organizationId)).orderBy(paymentDisputes.createdAt);
+  const invoices: Invoice[] = [
+    ...sessions.map((session) => ({
+      payment: { kind: 'top_up' as const, checkoutSessionId: session.id },
+      what: 'Top-up',
+      createdAt: session.createdAt,
+      creditNanos: session.creditNanos,
+      taxNanos: session.taxNanos,
+      unpaidStatus: session.status === 'SUCCEEDED' ? null : (statusLabel[session.status] ?? session.status),
+      refundedNanos: session.refundedNanos,
+      disputes: disputes.filter((dispute) => dispute.checkoutSessionId === session.id),
+    })),
+    ...charges.map((charge) => ({
+      payment: { kind: 'auto_top_up' as const, autoTopUpChargeId: charge.id },
+      what: 'Auto top-up',
+      createdAt: charge.createdAt,
+      creditNanos: charge.amountNanos,
+      taxNanos: 0n,
+      unpaidStatus: charge.status === 'succeeded' ? null : (chargeStatusLabel[charge.status] ?? charge.status),
+      refundedNanos: charge.refundedNanos,
+      disputes: disputes.filter((dispute) => dispute.autoTopUpChargeId === charge.id),
+    })),
+  ];
+  return invoices.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+}
+
+/**
+ * The sandbox's customer portal: every top-up and auto top-up charge of the organisation with a
+ * printable receipt, and for a paid one the buttons that refund or dispute it (and win or lose the
+ * dispute).
+ */
+export async function renderInvoices(db: Database, organizationId: string, links: PortalLinks): Promise<string> {
+  const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  const invoices = await invoicesOf(db, organizationId);
+  const rows = invoices
+    .map((invoice) => {
+      const paid = invoice.unpaidStatus === null;
+      return `<tr><td>${date(invoice.createdAt)}</td><td>${invoice.what}</td><td class="num">${money(invoice.creditNanos)}</td><td class="num">${money(invoice.taxNanos)}</td>
+<td class="num">${money(invoice.creditNanos + invoice.taxNanos)}</td><td>${invoice.unpaidStatus ?? paidLabel(invoice)}</td>
+<td>${paid ? `<a href="${escape(links.receipt(invoice.payment))}">Receipt</a>` : ''}</td>
+<td class="noprint">${paid ? reversalForms(invoice, links.reversals(invoice.payment)) : ''}</td></tr>`;
     })
     .join('');
   return layout(
     'Invoices',
     `<div class="card"><h1 style="margin-top:0">Invoices <span class="badge">Test mode: no real money</span></h1>
 <p>${escape(organization?.name ?? '')}</p>
-${sessions.length ? `<table><thead><tr><th>Date</th><th class="num">Usage credit</th><th class="num">Tax</th><th class="num">Total</th><th>Status</th><th></th><th class="noprint">Test the card network</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>No top-ups yet.</p>'}
+${invoices.length ? `<table><thead><tr><th>Date</th><th>Payment</th><th class="num">Usage credit</th><th class="num">Tax</th><th class="num">Total</th><th>Status</th><th></th><th class="noprint">Test the card network</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>No top-ups yet.</p>'}
 <p class="noprint"><a href="${escape(links.console)}">Back to the console</a></p></div>`,
   );
 }

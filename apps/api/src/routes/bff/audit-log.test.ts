@@ -7,7 +7,7 @@ import { saveAlertSettings } from '../../domain/alerts/alert-settings.js';
 import { grantCredit } from '../../domain/credit/grant-credit.js';
 import { updateKey } from '../../domain/keys/publishable-keys.js';
 import { settleSandbox } from '../../domain/payments/sandbox-checkout.js';
-import { reverseSandboxTopUp } from '../../domain/payments/sandbox-reversals.js';
+import { reverseSandboxPayment } from '../../domain/payments/sandbox-reversals.js';
 import { setupTestApp, type TestMember } from '../../testing/setup-test-app.js';
 
 const t = setupTestApp({}, { identity: true });
@@ -176,13 +176,13 @@ describe('the audit log records each change with who made it', () => {
     await expect(grantCredit(t.testDb.db, { email: user.email, dollars: -100 })).rejects.toThrow('below zero');
     expect(await entries(user, 'credit.granted')).toHaveLength(1);
 
-    const base = { organizationId: user.organizationId, checkoutSessionId: checkout.checkoutSessionId };
-    await reverseSandboxTopUp(t.testDb.db, { ...base, now: new Date(), action: 'refund', amount: 1 });
+    const base = { organizationId: user.organizationId, payment: { kind: 'top_up' as const, checkoutSessionId: checkout.checkoutSessionId } };
+    await reverseSandboxPayment(t.testDb.db, { ...base, now: new Date(), action: 'refund', amount: 1 });
     expect(await entries(user, 'credit.refunded')).toMatchObject([
       { actorEmail: 'system', changes: { checkoutSessionId: { to: checkout.checkoutSessionId } } },
     ]);
-    await reverseSandboxTopUp(t.testDb.db, { ...base, now: new Date(), action: 'dispute' });
-    await reverseSandboxTopUp(t.testDb.db, { ...base, now: new Date(), action: 'win' });
+    await reverseSandboxPayment(t.testDb.db, { ...base, now: new Date(), action: 'dispute' });
+    await reverseSandboxPayment(t.testDb.db, { ...base, now: new Date(), action: 'win' });
     const disputes = await entries(user, 'credit.disputed');
     expect(disputes.map((entry) => [entry.actorEmail, entry.changes.dispute?.to])).toEqual([
       ['system', 'won'],

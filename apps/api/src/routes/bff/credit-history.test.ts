@@ -7,7 +7,7 @@ import { markChargeSucceeded } from '../../domain/auto-top-up/charges.js';
 import { grantCredit } from '../../domain/credit/grant-credit.js';
 import { postEntry } from '../../domain/credit/ledger.js';
 import { settleSandbox } from '../../domain/payments/sandbox-checkout.js';
-import { reverseSandboxTopUp, type SandboxReversal } from '../../domain/payments/sandbox-reversals.js';
+import { reverseSandboxPayment, type SandboxReversal } from '../../domain/payments/sandbox-reversals.js';
 import { setupTestApp, type TestMember } from '../../testing/setup-test-app.js';
 
 const t = setupTestApp({}, { identity: true });
@@ -65,7 +65,7 @@ const charge = (user: User, dollars: number) =>
 
 /** The sandbox portal's refund, dispute, win or lose of a paid top-up. */
 const reverse = (user: User, checkoutSessionId: string, reversal: SandboxReversal) =>
-  reverseSandboxTopUp(t.testDb.db, { organizationId: user.organizationId, checkoutSessionId, now: new Date(), ...reversal });
+  reverseSandboxPayment(t.testDb.db, { organizationId: user.organizationId, payment: { kind: 'top_up', checkoutSessionId }, now: new Date(), ...reversal });
 
 let owner: User;
 let other: User;

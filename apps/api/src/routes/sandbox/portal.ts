@@ -2,15 +2,16 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { autoTopUpCharges, autoTopUps, checkoutSessions, organizations } from '../../db/schema/index.js';
 import type { RouteDeps } from '../../deps.js';
+import type { CreditedPayment } from '../../domain/payments/credited-payments.js';
 import { renderAutoTopUpReceipt, renderInvoices, renderReceipt } from '../../domain/payments/portal-page.js';
-import { reverseSandboxTopUp } from '../../domain/payments/sandbox-reversals.js';
+import { reverseSandboxPayment } from '../../domain/payments/sandbox-reversals.js';
 import { verifyPortalToken } from '../../domain/payments/sandbox-provider.js';
 import { AppError } from '../../errors/app-error.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
 /**
  * The sandbox's customer portal (Invoices): server-rendered pages behind a signed, expiring link,
- * whose buttons also refund or dispute a paid top-up (the card network's side, played offline).
+ * whose buttons also refund or dispute a paid top-up or auto top-up (the card network's side, played offline).
  */
 export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, config }: RouteDeps) {
   const organizationOf = (token: string) => {
@@ -30,8 +31,14 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
   app.get('/sandbox/portal', { schema: { querystring: tokenQuery } }, async (request, reply) => {
     const { token } = request.query;
     const page = await renderInvoices(db.db, organizationOf(token), {
-      receipt: (id) => `${config.apiUrl}/sandbox/portal/receipts/${encodeURIComponent(id)}?token=${token}`,
-      reversals: (id) => `${config.apiUrl}/sandbox/portal/top-ups/${encodeURIComponent(id)}/reversals?token=${token}`,
+      receipt: (payment) =>
+        payment.kind === 'top_up'
+          ? `${config.apiUrl}/sandbox/portal/receipts/${encodeURIComponent(payment.checkoutSessionId)}?token=${token}`
+          : `${config.apiUrl}/sandbox/portal/auto-top-up-receipts/${encodeURIComponent(payment.autoTopUpChargeId)}?token=${token}`,
+      reversals: (payment) =>
+        payment.kind === 'top_up'
+          ? `${config.apiUrl}/sandbox/portal/top-ups/${encodeURIComponent(payment.checkoutSessionId)}/reversals?token=${token}`
+          : `${config.apiUrl}/sandbox/portal/auto-top-ups/${encodeURIComponent(payment.autoTopUpChargeId)}/reversals?token=${token}`,
       console: `${config.consoleUrl}/dashboard`,
     });
     return reply.headers(html).send(page);
@@ -47,18 +54,24 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
     amount: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().positive().max(1_000_000).optional()),
   });
 
+  const reverse = async (token: string, payment: CreditedPayment, body: z.infer<typeof reversal>) => {
+    await reverseSandboxPayment(db.db, { organizationId: organizationOf(token), payment, now: new Date(), ...body });
+    return invoicesUrl(token);
+  };
   app.post(
     '/sandbox/portal/top-ups/:checkoutSessionId/reversals',
     { schema: { params: z.object({ checkoutSessionId: z.string().max(200) }), querystring: tokenQuery, body: reversal } },
     async (request, reply) => {
-      const { token } = request.query;
-      await reverseSandboxTopUp(db.db, {
-        organizationId: organizationOf(token),
-        checkoutSessionId: request.params.checkoutSessionId,
-        now: new Date(),
-        ...request.body,
-      });
-      return reply.redirect(invoicesUrl(token), 303);
+      const payment = { kind: 'top_up' as const, checkoutSessionId: request.params.checkoutSessionId };
+      return reply.redirect(await reverse(request.query.token, payment, request.body), 303);
+    },
+  );
+  app.post(
+    '/sandbox/portal/auto-top-ups/:chargeId/reversals',
+    { schema: { params: z.object({ chargeId: z.string().uuid() }), querystring: tokenQuery, body: reversal } },
+    async (request, reply) => {
+      const payment = { kind: 'auto_top_up' as const, autoTopUpChargeId: request.params.chargeId };
+      return reply.redirect(await reverse(request.query.token, payment, request.body), 303);
     },
   );
 

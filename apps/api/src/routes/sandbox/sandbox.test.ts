@@ -270,7 +270,7 @@ describe('sandbox refunds and disputes, from the Invoices page', () => {
       const me = (await bff(cookie, 'GET', '/bff/me', undefined, remoteAddress)).json();
       return { balance: me.remainingSpendAmount, owed: me.owedAmount };
     };
-    return { checkoutSessionId, page, press, credit, portalUrl: portal.href };
+    return { cookie, checkoutSessionId, page, press, credit, portalUrl: portal.href };
   }
 
   it('refunds part of a payment, then the rest; each takes back the credit share of what was refunded', async () => {
@@ -304,6 +304,39 @@ describe('sandbox refunds and disputes, from the Invoices page', () => {
     expect(await topUp.credit()).toEqual({ balance: 10, owed: 0 });
     expect(await topUp.page()).toContain('<td>Dispute won</td>');
     expect((await topUp.press('lose')).statusCode).toBe(409);
+  });
+
+  it('lists auto top-up charges beside top-ups, with the same buttons: a refund, a dispute and its win move their credit', async () => {
+    const topUp = await paidWithInvoices('192.0.2.35');
+    const { organizationId } = (await bff(topUp.cookie, 'GET', '/bff/me', undefined, '192.0.2.35')).json();
+    const chargeId = randomUUID();
+    await t.testDb.db.insert(autoTopUpCharges).values({ id: chargeId, organizationId, provider: 'sandbox', amountNanos: 20_000_000_000n, status: 'processing' });
+    await markChargeSucceeded(t.testDb.db, { organizationId, chargeId, now: new Date() });
+    expect(await topUp.credit()).toEqual({ balance: 30, owed: 0 });
+    expect(await topUp.page()).toMatch(/<td>Auto top-up<\/td><td class="num">\$20\.00<\/td><td class="num">\$0\.00<\/td>\s*<td class="num">\$20\.00<\/td><td>Paid<\/td>/);
+    expect(await topUp.page()).toContain(`/sandbox/portal/auto-top-ups/${chargeId}/reversals`);
+
+    const press = (action: string, amount = '', id: string = chargeId) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/sandbox/portal/auto-top-ups/${id}/reversals${new URL(topUp.portalUrl).search}`,
+        remoteAddress: '192.0.2.35',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ action, amount }).toString(),
+      });
+    expect((await press('refund', '5')).statusCode).toBe(303);
+    expect(await topUp.credit()).toEqual({ balance: 25, owed: 0 });
+    expect((await press('dispute')).statusCode).toBe(303);
+    expect(await topUp.credit()).toEqual({ balance: 10, owed: 0 });
+    expect(await topUp.page()).toContain('<td>Refunded $5.00, Disputed</td>');
+    expect((await press('win')).statusCode).toBe(303);
+    expect(await topUp.credit()).toEqual({ balance: 25, owed: 0 });
+    // The rest refunded, then disputed again and lost: nothing more than the charge's credit is ever taken.
+    expect((await press('refund')).statusCode).toBe(303);
+    expect((await press('dispute')).statusCode).toBe(409);
+    expect(await topUp.credit()).toEqual({ balance: 10, owed: 0 });
+    expect((await press('refund', '', randomUUID())).statusCode).toBe(404);
+    expect((await press('refund', '', 'not-a-charge')).statusCode).toBe(400);
   });
 
   it('keeps a lost dispute taken; refuses another organisation’s top-up and a bad form', async () => {

@@ -69,6 +69,28 @@ const creditsOf = (chargeId: string) =>
     .from(creditEntries)
     .where(and(eq(creditEntries.kind, 'auto_top_up'), eq(creditEntries.reference, chargeId)));
 
+/**
+ * A charge made as the worker makes it whose answer was lost (the instance stopped): the row stays
+ * processing and only the webhooks can settle it. Turned on above the threshold, so nothing else is claimed.
+ */
+async function chargeWithLostAnswer(card: TestPaymentMethod) {
+  const user = await signUp();
+  const { method } = await saveCard(user, card);
+  await t.testDb.db.transaction((tx) =>
+    postEntry(tx, { organizationId: user.organizationId, kind: 'adjustment', amountNanos: 50_000_000_000n, reference: randomUUID() }),
+  );
+  expect((await call(user, 'PUT', '/bff/auto-top-up', on)).statusCode).toBe(200);
+  const chargeId = randomUUID();
+  const amountNanos = 20_000_000_000n;
+  await t.testDb.db
+    .insert(autoTopUpCharges)
+    .values({ id: chargeId, organizationId: user.organizationId, provider: 'stripe', amountNanos, status: 'processing' });
+  const provider = stripeProvider({ stripe: fake.stripe, db: t.testDb.db, publishableKey: 'pk_test_meterway', webhookSecret, automaticTax: false });
+  const outcome = await provider.chargeSavedCard({ chargeId, organizationId: user.organizationId, amountNanos, paymentMethodId: method.id });
+  const chargeRow = async () => (await t.testDb.db.select().from(autoTopUpCharges).where(eq(autoTopUpCharges.id, chargeId)))[0];
+  return { user, chargeId, outcome, intent: fake.paymentIntentOf(chargeId), chargeRow };
+}
+
 describe('Stripe setup sessions: saving the card', () => {
   it('saves the card of a completed setup session: GET /bff/auto-top-up shows its brand and last 4; replays are duplicates', async () => {
     const user = await signUp();
@@ -163,28 +185,6 @@ describe('Stripe off-session charges: payment_intent webhooks', () => {
     expect(await creditsOf(charge.id)).toHaveLength(0);
     expect(await balanceOf(user)).toBe(0);
   });
-
-  /**
-   * A charge made as the worker makes it whose answer was lost (the instance stopped): the row stays
-   * processing and only the webhooks can settle it. Turned on above the threshold, so nothing else is claimed.
-   */
-  async function chargeWithLostAnswer(card: TestPaymentMethod) {
-    const user = await signUp();
-    const { method } = await saveCard(user, card);
-    await t.testDb.db.transaction((tx) =>
-      postEntry(tx, { organizationId: user.organizationId, kind: 'adjustment', amountNanos: 50_000_000_000n, reference: randomUUID() }),
-    );
-    expect((await call(user, 'PUT', '/bff/auto-top-up', on)).statusCode).toBe(200);
-    const chargeId = randomUUID();
-    const amountNanos = 20_000_000_000n;
-    await t.testDb.db
-      .insert(autoTopUpCharges)
-      .values({ id: chargeId, organizationId: user.organizationId, provider: 'stripe', amountNanos, status: 'processing' });
-    const provider = stripeProvider({ stripe: fake.stripe, db: t.testDb.db, publishableKey: 'pk_test_meterway', webhookSecret, automaticTax: false });
-    const outcome = await provider.chargeSavedCard({ chargeId, organizationId: user.organizationId, amountNanos, paymentMethodId: method.id });
-    const chargeRow = async () => (await t.testDb.db.select().from(autoTopUpCharges).where(eq(autoTopUpCharges.id, chargeId)))[0];
-    return { user, chargeId, outcome, intent: fake.paymentIntentOf(chargeId), chargeRow };
-  }
 
   it('payment_intent.payment_failed alone fails a charge still processing, with last_payment_error’s message', async () => {
     const { user, outcome, intent, chargeRow } = await chargeWithLostAnswer('pm_card_authenticationRequired');
@@ -293,5 +293,89 @@ describe('Stripe off-session charges: payment_intent webhooks', () => {
     expect(await creditsOf(charge.id)).toHaveLength(0);
     await expectReceived(fake.event('payment_intent.succeeded', intent.id));
     expect(await balanceOf(user)).toBe(20);
+  });
+});
+
+describe('Stripe refunds and disputes of an auto top-up charge', () => {
+  /** An auto top-up charged and credited, as the worker and Stripe's webhook do it; returns its Stripe charge. */
+  async function creditedCharge(user: User) {
+    await saveCard(user);
+    const { charge, intent } = await chargeOnce(user);
+    await expectReceived(fake.event('payment_intent.succeeded', intent.id));
+    expect(await balanceOf(user)).toBe(20);
+    return { charge, stripeCharge: fake.chargeOfAutoTopUp(charge.id) };
+  }
+  const owedOf = async (user: User) => (await call(user, 'GET', '/bff/me')).json().owedAmount as number;
+  const ledgerOf = async (user: User) =>
+    (await t.testDb.db.select().from(creditEntries).where(eq(creditEntries.organizationId, user.organizationId)).orderBy(creditEntries.createdAt)).map(
+      (entry) => [entry.kind, Number(entry.amountNanos) / 1e9],
+    );
+
+  it('a full refund takes the $20 back, and a lost dispute after it takes nothing more (no friendly fraud)', async () => {
+    const user = await signUp();
+    const { charge, stripeCharge } = await creditedCharge(user);
+    const refunded = fake.event('charge.refunded', fake.refund(stripeCharge).id);
+    await expectReceived(refunded);
+    await expectReceived(refunded);
+    expect(await balanceOf(user)).toBe(0);
+
+    const dispute = fake.dispute(stripeCharge);
+    await expectReceived(fake.event('charge.dispute.created', dispute.id));
+    fake.closeDispute(dispute.id, 'lost');
+    await expectReceived(fake.event('charge.dispute.closed', dispute.id));
+    expect({ balance: await balanceOf(user), owed: await owedOf(user) }).toEqual({ balance: 0, owed: 0 });
+    expect(await ledgerOf(user)).toEqual([
+      ['auto_top_up', 20],
+      ['refund', -20],
+    ]);
+    const [row] = await chargesOf(user);
+    expect(row).toMatchObject({ id: charge.id, refundedNanos: 20_000_000_000n });
+    const history = (await call(user, 'GET', '/bff/credit-history')).json();
+    expect(history.items[0]).toMatchObject({ kind: 'refund', amount: -20 });
+    // The card is not charged again by itself: auto top-up is off, and says why.
+    expect(await settingsOf(user)).toMatchObject({
+      enabled: false,
+      disabledReason: 'An auto top-up charge was refunded, so auto top-up was turned off. Turn it on again to let it charge the card.',
+    });
+  });
+
+  it('a partial refund takes its share; a dispute of the rest takes it and gives it back when won, whatever order the events come in', async () => {
+    const user = await signUp();
+    const { stripeCharge } = await creditedCharge(user);
+    fake.refund(stripeCharge, 500);
+    const dispute = fake.dispute(stripeCharge, 1500);
+    const created = fake.event('charge.dispute.created', dispute.id);
+    fake.closeDispute(dispute.id, 'won');
+    const closed = fake.event('charge.dispute.closed', dispute.id);
+    // The closing arrives first and is read as Stripe says now (won): it takes nothing; the late creation changes nothing.
+    await expectReceived(closed);
+    await expectReceived(created);
+    expect(await balanceOf(user)).toBe(20);
+    await expectReceived(fake.event('charge.refunded', stripeCharge.id));
+    expect(await balanceOf(user)).toBe(15);
+  });
+
+  it('answers 503 to a refund of a charge not credited yet, and applies it once the payment’s success has come', async () => {
+    const user = await signUp();
+    await saveCard(user);
+    const { charge, intent } = await chargeOnce(user);
+    const refunded = fake.event('charge.refunded', fake.refund(fake.chargeOfAutoTopUp(charge.id), 800).id);
+    expect((await deliver(refunded)).statusCode).toBe(503);
+    await expectReceived(fake.event('payment_intent.succeeded', intent.id));
+    await expectReceived(refunded);
+    expect(await balanceOf(user)).toBe(12);
+  });
+
+  it('answers 503 to a refund of a charge whose payment was never recorded (its answer lost), named by the payment’s metadata', async () => {
+    const { user, intent, chargeRow } = await chargeWithLostAnswer('pm_card_visa');
+    expect((await chargeRow())?.paymentIntentId).toBeNull();
+    const stripeCharge = fake.charges.get(intent.latest_charge ?? '');
+    if (!stripeCharge) throw new Error('no charge');
+    const refunded = fake.event('charge.refunded', fake.refund(stripeCharge).id);
+    expect((await deliver(refunded)).statusCode).toBe(503);
+    await expectReceived(fake.event('payment_intent.succeeded', intent.id));
+    expect(await balanceOf(user)).toBe(70);
+    await expectReceived(refunded);
+    expect(await balanceOf(user)).toBe(50);
   });
 });

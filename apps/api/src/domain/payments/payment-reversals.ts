@@ -1,23 +1,35 @@
 import type { Database } from '@meterway/db';
-import { and, eq, sql } from 'drizzle-orm';
-import { checkoutSessions, type DisputeStatus, paymentDisputes, paymentEvents } from '../../db/schema/index.js';
+import { sql } from 'drizzle-orm';
+import { type DisputeStatus, paymentDisputes, paymentEvents } from '../../db/schema/index.js';
 import { systemActor } from '../audit/record-audit.js';
+import { turnOffAutoTopUp } from '../auto-top-up/charges.js';
 import { postEntry, takeBack } from '../credit/ledger.js';
-import { recordCreditAudit } from '../credit/record-credit-audit.js';
+import { dollarsText, recordCreditAudit } from '../credit/record-credit-audit.js';
 import { nanosToDecimalDollars } from '../money.js';
+import {
+  type CreditedPayment,
+  disputedPaymentColumns,
+  disputesOfPayment,
+  findPaidPayment,
+  type PaymentKey,
+  paymentAuditDetails,
+  paymentName,
+  saveRefunded,
+} from './credited-payments.js';
 
 /**
- * A provider's notice that a top-up's payment was refunded or disputed, as both providers report
- * it (Stripe's charge events, re-read from Stripe; the sandbox portal's buttons). Amounts are of
- * the charge (credit and tax), in nano-dollars.
+ * A provider's notice that a payment which credited the ledger (a checkout top-up or an auto
+ * top-up charge) was refunded or disputed, as both providers report it (Stripe's charge events,
+ * re-read from Stripe; the sandbox portal's buttons). Amounts are of the charge (credit and tax),
+ * in nano-dollars.
  */
 export type ChargeNotice = {
   provider: 'stripe' | 'sandbox';
   eventId: string;
-  /** The top-up's organisation (Stripe's found through payment_objects) and id. */
+  /** The payment's organisation (Stripe's found through payment_objects) and the payment. */
   organizationId: string;
-  checkoutSessionId: string;
-  /** What the provider charged for the top-up. */
+  payment: CreditedPayment;
+  /** What the provider charged for the payment. */
   chargedNanos: bigint;
 } & (
   | { type: 'charge.refunded'; /** Cumulative, as Stripe's `amount_refunded`. */ refundedNanos: bigint }
@@ -29,8 +41,8 @@ export type NoticeOutcome = 'handled' | 'duplicate' | 'ignored';
 type Reversals = { creditNanos: bigint; chargedNanos: bigint; refundedNanos: bigint; disputes: { amountNanos: bigint; status: DisputeStatus }[] };
 
 /**
- * The credit a top-up's refunds and disputes take back: its share of what was refunded plus what
- * open or lost disputes hold, never more than the top-up's credit in total (a dispute over an
+ * The credit a payment's refunds and disputes take back: its share of what was refunded plus what
+ * open or lost disputes hold, never more than the payment's credit in total (a dispute over an
  * amount already refunded takes nothing more). The tax's share is not credit, so it is not taken.
  */
 export function creditTakenBack({ creditNanos, chargedNanos, refundedNanos, disputes }: Reversals): bigint {
@@ -45,30 +57,21 @@ const rank: Record<DisputeStatus, number> = { open: 0, lost: 1, won: 2 };
 const storedRank = sql`(case ${paymentDisputes.status} when 'open' then 0 when 'lost' then 1 else 2 end)`;
 
 /**
- * Applies a notice to the ledger, once per event id. What the top-up's refunds and disputes take
+ * Applies a notice to the ledger, once per event id. What the payment's refunds and disputes take
  * back is worked out from the provider's facts before and after the notice (the cumulative refund
  * only grows; a dispute is recorded once by its id and its status only moves forward), and the
  * difference is posted: taken back (what the credit cannot pay becomes owed) or given back (paying
  * any debt first). So a repeated, partial or out-of-order notice never counts anything twice. A
- * notice for a top-up that is not a paid one of ours changes nothing. What moves the ledger is
- * recorded in the audit log as the system's, in the same transaction.
+ * notice for a payment that is not a paid one of ours changes nothing. What moves the ledger is
+ * recorded in the audit log as the system's, in the same transaction. Credit taken back from an
+ * auto top-up charge turns auto top-up off, so the card is not charged again by itself.
  */
 export async function applyChargeNotice(db: Database, notice: ChargeNotice, now: Date): Promise<NoticeOutcome> {
+  const key: PaymentKey = { organizationId: notice.organizationId, provider: notice.provider, payment: notice.payment };
+  const { organizationId, payment } = key;
   return db.transaction(async (tx) => {
-    // The top-up's row, locked: notices of one top-up apply one after another.
-    const [session] = await tx
-      .select()
-      .from(checkoutSessions)
-      .where(
-        and(
-          eq(checkoutSessions.organizationId, notice.organizationId),
-          eq(checkoutSessions.id, notice.checkoutSessionId),
-          eq(checkoutSessions.provider, notice.provider),
-          eq(checkoutSessions.status, 'SUCCEEDED'),
-        ),
-      )
-      .for('update');
-    if (!session) return 'ignored';
+    const paid = await findPaidPayment(tx, key, true);
+    if (!paid) return 'ignored';
     const [fresh] = await tx
       .insert(paymentEvents)
       .values({ provider: notice.provider, id: notice.eventId, type: notice.type })
@@ -80,56 +83,58 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
       tx
         .select({ amountNanos: paymentDisputes.amountNanos, status: paymentDisputes.status })
         .from(paymentDisputes)
-        .where(and(eq(paymentDisputes.organizationId, session.organizationId), eq(paymentDisputes.checkoutSessionId, session.id)));
-    const chargedNanos = session.chargedNanos ?? notice.chargedNanos;
-    const before = creditTakenBack({ ...session, chargedNanos, disputes: await disputesOf() });
+        .where(disputesOfPayment(organizationId, payment));
+    const chargedNanos = paid.chargedNanos ?? notice.chargedNanos;
+    const before = creditTakenBack({ ...paid, chargedNanos, disputes: await disputesOf() });
 
-    let refundedNanos = session.refundedNanos;
+    let refundedNanos = paid.refundedNanos;
     if (notice.type === 'charge.refunded') {
       if (notice.refundedNanos > refundedNanos) refundedNanos = notice.refundedNanos;
     } else {
       await tx
         .insert(paymentDisputes)
         .values({
-          organizationId: session.organizationId,
+          organizationId,
           provider: notice.provider,
           id: notice.disputeId,
-          checkoutSessionId: session.id,
+          ...disputedPaymentColumns(payment),
           amountNanos: notice.disputedNanos,
           status: notice.status,
           createdAt: now,
           updatedAt: now,
         })
         .onConflictDoUpdate({
-          // A dispute's organisation is its top-up's, so every notice of it finds this row (migration 0022).
+          // A dispute's organisation is its payment's, so every notice of it finds this row (migration 0022).
           target: [paymentDisputes.organizationId, paymentDisputes.provider, paymentDisputes.id],
           set: { status: notice.status, updatedAt: now },
-          where: sql`${storedRank} < ${rank[notice.status]} and ${paymentDisputes.checkoutSessionId} = ${session.id}`,
+          where: sql`${storedRank} < ${rank[notice.status]} and ${disputesOfPayment(organizationId, payment)}`,
         });
     }
-    await tx
-      .update(checkoutSessions)
-      .set({ chargedNanos, refundedNanos, updatedAt: now })
-      .where(and(eq(checkoutSessions.organizationId, session.organizationId), eq(checkoutSessions.id, session.id)));
-    const after = creditTakenBack({ ...session, chargedNanos, refundedNanos, disputes: await disputesOf() });
+    await saveRefunded(tx, key, { chargedNanos, refundedNanos, now });
+    const after = creditTakenBack({ ...paid, chargedNanos, refundedNanos, disputes: await disputesOf() });
 
     const reference = `${notice.provider}:${notice.eventId}`;
     const refund = notice.type === 'charge.refunded';
-    const audit = { organizationId: session.organizationId, actor: systemActor, action: refund ? ('credit.refunded' as const) : ('credit.disputed' as const) };
-    const details = { checkoutSessionId: session.id, ...(refund ? {} : { dispute: notice.status }) };
+    const audit = { organizationId, actor: systemActor, action: refund ? ('credit.refunded' as const) : ('credit.disputed' as const) };
+    const details = { ...paymentAuditDetails(payment), ...(refund ? {} : { dispute: notice.status }) };
     if (after > before) {
       const kind = refund ? 'refund' : 'dispute';
       const amountNanos = after - before;
-      const posted = await takeBack(tx, { organizationId: session.organizationId, kind, amountNanos, reference, reason: `${kind} of top-up ${session.id}` });
+      const posted = await takeBack(tx, { organizationId, kind, amountNanos, reference, reason: `${kind} of ${paymentName(payment)}` });
       if (posted.posted) await recordCreditAudit(tx, { ...audit, amountNanos, posted, details });
+      if (payment.kind === 'auto_top_up') {
+        // The card's holder (or whoever refunded it) did not want this charge: it is not charged again by itself.
+        const reason = `An auto top-up charge was ${refund ? 'refunded' : 'disputed'}, so auto top-up was turned off. Turn it on again to let it charge the card.`;
+        await turnOffAutoTopUp(tx, { organizationId, reason, target: dollarsText(amountNanos), now });
+      }
     } else if (after < before) {
       const amountNanos = before - after;
       const posted = await postEntry(tx, {
-        organizationId: session.organizationId,
+        organizationId,
         kind: 'dispute_won',
         amountNanos,
         reference,
-        reason: `dispute of top-up ${session.id} won: $${nanosToDecimalDollars(amountNanos)} given back`,
+        reason: `dispute of ${paymentName(payment)} won: $${nanosToDecimalDollars(amountNanos)} given back`,
       });
       if (posted.posted) await recordCreditAudit(tx, { ...audit, amountNanos, posted, details });
     }
