@@ -6,8 +6,8 @@ import type { PaymentProvider } from '../domain/payments/payment-provider.js';
 import { repeatRounds } from './rounds.js';
 
 /**
- * The auto top-up worker: every instance, every few seconds, sends the charges that crossings
- * claimed to the payment provider and mails the failures (each charge is taken by one instance).
+ * The auto top-up worker: every instance, every few seconds, claims the charges due, sends the
+ * open ones to the payment provider and mails the failures (each charge is taken by one instance).
  */
 export function registerAutoTopUp(fastify: FastifyInstance, deps: AppDeps, services: { mailer: Mailer; payments: PaymentProvider }) {
   const { config, db } = deps;

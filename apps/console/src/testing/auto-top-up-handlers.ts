@@ -18,6 +18,7 @@ export const buildAutoTopUp = (overrides: Partial<AutoTopUp> = {}): AutoTopUp =>
   chargedThisMonthAmount: 0,
   paymentMethod: null,
   disabledReason: null,
+  heldBackReason: null,
   ...overrides,
 });
 

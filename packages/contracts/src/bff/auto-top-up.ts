@@ -12,11 +12,11 @@ const dollars = (min: number, max: number) =>
   z.number({ error: m.required }).finite(m.required).min(min, m.min(min)).max(max, m.max(max)).refine(cents, 'At most 2 decimals');
 
 /**
- * PUT /bff/auto-top-up (owners, admins and billing): when a settlement leaves the balance below
- * `thresholdAmount`, charge the saved card `topUpAmount` (the spec's 1–100 dollar rule of a
- * top-up), at most `monthlyCapAmount` in charges per calendar month (UTC). Turning it on needs a
- * saved card (409 otherwise) and clears `disabledReason`; when the balance is already below the
- * threshold, the first charge is made at once.
+ * PUT /bff/auto-top-up (owners, admins and billing): whenever the balance is below
+ * `thresholdAmount` and no charge is under way, charge the saved card `topUpAmount` (the spec's
+ * 1–100 dollar rule of a top-up), at most `monthlyCapAmount` in charges per calendar month (UTC).
+ * Turning it on needs a saved card (409 otherwise) and clears `disabledReason`; when the balance is
+ * already below the threshold, the charge is made at once.
  */
 export const autoTopUpInputSchema = z
   .object({
@@ -34,7 +34,9 @@ export type AutoTopUpInput = z.infer<typeof autoTopUpInputSchema>;
 /**
  * GET /bff/auto-top-up (every role). Before anything is saved: off, with the defaults the console
  * offers. `chargedThisMonthAmount` counts this month's charges not declined (pending ones too);
- * `disabledReason` says why auto top-up turned itself off (a declined charge), until it is turned on again.
+ * `disabledReason` says why auto top-up turned itself off (a declined charge, a refunded or
+ * disputed one), until it is turned on again; `heldBackReason` says why no charge is made while it
+ * is on and the balance is below the threshold (the monthly cap), null otherwise.
  */
 export const autoTopUpSchema = z.object({
   enabled: z.boolean(),
@@ -44,6 +46,7 @@ export const autoTopUpSchema = z.object({
   chargedThisMonthAmount: z.number(),
   paymentMethod: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   disabledReason: z.string().nullable(),
+  heldBackReason: z.string().nullable(),
 });
 export type AutoTopUp = z.infer<typeof autoTopUpSchema>;
 

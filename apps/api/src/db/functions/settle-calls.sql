@@ -27,8 +27,8 @@
 -- something names its batch's usage_charge entry.
 --
 -- Usage draws on promotional grants first, soonest expiry first (draw_grants), and a charge that
--- leaves the balance below the armed auto top-up threshold disarms it and claims one charge
--- (claim_auto_top_up); an organisation with neither pays for neither.
+-- leaves the balance below the auto top-up threshold (kept on the balance row while auto top-up is
+-- on) claims a charge if one is due (claim_auto_top_up); an organisation with neither pays for neither.
 CREATE OR REPLACE FUNCTION "app"."settle_calls"(
 	p_organization_id uuid,
 	p_key_id uuid,
@@ -123,7 +123,6 @@ BEGIN
 				"owed_nanos" = "owed_nanos" + (cost_total - total.charged),
 				"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0),
 				"promotional_nanos" = greatest("promotional_nanos" - total.charged, 0),
-				"auto_top_up_below_nanos" = CASE WHEN "balance_nanos" - total.charged < "auto_top_up_below_nanos" THEN NULL ELSE "auto_top_up_below_nanos" END,
 				"updated_at" = now()
 			FROM total
 			WHERE "organization_id" = p_organization_id

@@ -12,8 +12,8 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
  * credit could not pay: an organisation that owes has no credit, so its keys are refused, until a
  * top-up pays the debt first. `promotionalNanos` (the sum of the grants' remainders, never more than
  * the balance) is the part of the balance that promotional grants gave. `autoTopUpBelowNanos` is
- * the auto top-up threshold while armed (null: disarmed or off): settlement disarms it when it
- * leaves the balance below it, and credit that lifts the balance to it again re-arms it.
+ * the auto top-up threshold while auto top-up is on (null when off): a settlement that leaves the
+ * balance below it claims a charge if one is due (app.auto_top_up_state).
  */
 export const creditBalances = appSchema.table(
   'credit_balances',
@@ -42,6 +42,10 @@ export const creditBalances = appSchema.table(
     check('credit_balances_owed_not_negative', sql`${table.owedNanos} >= 0`),
     check('credit_balances_owing_has_no_credit', sql`${table.owedNanos} = 0 OR ${table.balanceNanos} = 0`),
     check('credit_balances_promotional_within_balance', sql`${table.promotionalNanos} >= 0 AND ${table.promotionalNanos} <= ${table.balanceNanos}`),
+    // The auto top-up workers' sweep: the organisations with auto top-up on (migration 0031).
+    index('credit_balances_auto_top_up_on')
+      .on(table.organizationId)
+      .where(sql`${table.autoTopUpBelowNanos} IS NOT NULL`),
   ],
 );
 
@@ -255,7 +259,7 @@ export const autoTopUps = appSchema.table('auto_top_ups', {
 export type AutoTopUpChargeStatus = 'pending' | 'processing' | 'succeeded' | 'failed';
 
 /**
- * One auto top-up charge: claimed `pending` by a crossing (app.claim_auto_top_up), `processing`
+ * One auto top-up charge: claimed `pending` when one is due (app.claim_auto_top_up), `processing`
  * once sent to the provider (idempotently, keyed by its id), then `succeeded` (credited by an
  * `auto_top_up` entry referencing it) or `failed` (auto top-up turned off, and mailed).
  */

@@ -1,9 +1,11 @@
 import { type AutoTopUp, type AutoTopUpInput, defaultAutoTopUp } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
-import { and, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, gte, ne, sql } from 'drizzle-orm';
 import { autoTopUpCharges, autoTopUps, creditBalances } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { type Acting, actorOf, changesBetween, recordAudit } from '../audit/record-audit.js';
+import { dollarsText } from '../credit/record-credit-audit.js';
+import { rowsOf } from '../metering/sql-values.js';
 import { dollarsToNanos, nanosToDollars } from '../money.js';
 
 type Settings = typeof autoTopUps.$inferSelect;
@@ -28,23 +30,34 @@ const amountsOf = (settings: Pick<Settings, 'enabled' | 'thresholdNanos' | 'topU
 
 export async function getAutoTopUp(db: Database, viewer: { organizationId: string }, now: Date): Promise<AutoTopUp> {
   const [row] = await db.select().from(autoTopUps).where(eq(autoTopUps.organizationId, viewer.organizationId));
-  const charged = nanosToDollars(await chargedThisMonthNanos(db, viewer.organizationId, now));
-  if (!row) return { enabled: false, ...defaultAutoTopUp, chargedThisMonthAmount: charged, paymentMethod: null, disabledReason: null };
+  const chargedNanos = await chargedThisMonthNanos(db, viewer.organizationId, now);
+  const charged = nanosToDollars(chargedNanos);
+  if (!row) return { enabled: false, ...defaultAutoTopUp, chargedThisMonthAmount: charged, paymentMethod: null, disabledReason: null, heldBackReason: null };
+  const held = (await autoTopUpState(db, viewer.organizationId, now)) === 'monthly_cap';
   return {
     ...amountsOf(row),
     chargedThisMonthAmount: charged,
     paymentMethod: row.paymentMethodId && row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
     disabledReason: row.disabledReason,
+    heldBackReason: held
+      ? `The balance is below ${dollarsText(row.thresholdNanos)}, but another ${dollarsText(row.topUpNanos)} would take this month's charges ` +
+        `(${dollarsText(chargedNanos)}) past the monthly cap of ${dollarsText(row.monthlyCapNanos)}. Raise the cap or add credit.`
+      : null,
   };
 }
 
+/** Where auto top-up stands (app.auto_top_up_state): 'due', or what holds a charge back. */
+async function autoTopUpState(db: Database, organizationId: string, now: Date): Promise<string> {
+  const result = await db.execute(sql`select app.auto_top_up_state(${organizationId}, ${now.toISOString()}::timestamptz) as state`);
+  return rowsOf<{ state: string }>(result)[0]?.state ?? 'off';
+}
+
 /**
- * Saves the settings under the balance row's lock (settlement takes it to see a crossing), then the
- * settings row's. Turning on needs a saved card and clears why it turned itself off. On, it is
- * armed while the balance is at or above the threshold; below it, that is a crossing, and one
- * charge is claimed at once — unless this crossing already had its charge (on and disarmed before)
- * or a charge is still open. Off disarms, and a charge not yet sent is not made. The audit log records
- * the settings that changed.
+ * Saves the settings under the balance row's lock (settlement takes it to claim a charge), then the
+ * settings row's. Turning on needs a saved card and clears why it turned itself off. On, the
+ * threshold is kept on the balance row for settlement, and a charge is claimed at once if one is
+ * due (app.auto_top_up_state: below the threshold, none open, within the cap); off, a charge not
+ * yet sent is not made. The audit log records the settings that changed.
  */
 export async function saveAutoTopUp(db: Database, viewer: Acting, input: AutoTopUpInput, now: Date): Promise<AutoTopUp> {
   const values = {
@@ -56,8 +69,8 @@ export async function saveAutoTopUp(db: Database, viewer: Acting, input: AutoTop
   const { organizationId } = viewer;
   await db.transaction(async (tx) => {
     await tx.insert(creditBalances).values({ organizationId }).onConflictDoNothing();
-    const [balance] = await tx
-      .select({ balanceNanos: creditBalances.balanceNanos, armedNanos: creditBalances.autoTopUpBelowNanos })
+    await tx
+      .select({ organizationId: creditBalances.organizationId })
       .from(creditBalances)
       .where(eq(creditBalances.organizationId, organizationId))
       .for('update');
@@ -68,19 +81,14 @@ export async function saveAutoTopUp(db: Database, viewer: Acting, input: AutoTop
       .insert(autoTopUps)
       .values({ organizationId, ...values, disabledReason, updatedAt: now })
       .onConflictDoUpdate({ target: autoTopUps.organizationId, set: { ...values, disabledReason, updatedAt: now } });
-
-    const balanceNanos = balance?.balanceNanos ?? 0n;
-    const crossingCharged = row?.enabled === true && balance?.armedNanos === null;
-    const below = input.enabled && balanceNanos < values.thresholdNanos;
     await tx
       .update(creditBalances)
-      .set({ autoTopUpBelowNanos: input.enabled && !below ? values.thresholdNanos : null, updatedAt: now })
+      .set({ autoTopUpBelowNanos: input.enabled ? values.thresholdNanos : null, updatedAt: now })
       .where(eq(creditBalances.organizationId, organizationId));
-    if (below && !crossingCharged && !(await hasOpenCharge(tx, organizationId))) {
+    if (input.enabled) {
       await tx.execute(sql`select app.claim_auto_top_up(${organizationId}, ${now.toISOString()}::timestamptz)`);
-    }
-    // Off: a charge not yet sent is not made (one already with the provider finishes). Nobody is mailed about it.
-    if (!input.enabled) {
+    } else {
+      // A charge not yet sent is not made (one already with the provider finishes). Nobody is mailed about it.
       await tx
         .update(autoTopUpCharges)
         .set({ status: 'failed', failureMessage: 'Auto top-up was turned off before the charge was made.', failureMailedAt: now, updatedAt: now })
@@ -100,12 +108,3 @@ const defaultNanos = () => ({
   topUpNanos: dollarsToNanos(defaultAutoTopUp.topUpAmount),
   monthlyCapNanos: dollarsToNanos(defaultAutoTopUp.monthlyCapAmount),
 });
-
-async function hasOpenCharge(tx: Database, organizationId: string): Promise<boolean> {
-  const [open] = await tx
-    .select({ id: autoTopUpCharges.id })
-    .from(autoTopUpCharges)
-    .where(and(eq(autoTopUpCharges.organizationId, organizationId), inArray(autoTopUpCharges.status, ['pending', 'processing'])))
-    .limit(1);
-  return open !== undefined;
-}

@@ -16,6 +16,29 @@ const batchSize = 20;
 type Claimed = { id: string; organization_id: string; provider: string; amount_nanos: string };
 
 /**
+ * Claims the charges due where no settlement or settings save did (the balance fell below the
+ * threshold by a refund or an expiry, the month's cap was lifted by a new month or a new card was
+ * saved): each organisation with auto top-up on whose charge is due, under its balance row's lock as
+ * every claim is made. Those another instance is claiming for are skipped.
+ */
+async function claimDueCharges(db: Database, now: Date): Promise<void> {
+  const at = now.toISOString();
+  const due = rowsOf<{ organization_id: string }>(
+    await db.execute(sql`
+      select organization_id from app.credit_balances
+      where auto_top_up_below_nanos is not null and balance_nanos < auto_top_up_below_nanos
+        and app.auto_top_up_state(organization_id, ${at}::timestamptz) = 'due'
+      limit ${batchSize}`),
+  );
+  for (const { organization_id: organizationId } of due) {
+    await db.transaction(async (tx) => {
+      const locked = await tx.execute(sql`select 1 from app.credit_balances where organization_id = ${organizationId} for update skip locked`);
+      if (rowsOf(locked).length > 0) await tx.execute(sql`select app.claim_auto_top_up(${organizationId}, ${at}::timestamptz)`);
+    });
+  }
+}
+
+/**
  * Open charges become processing, taken once across instances (SKIP LOCKED): the pending ones, and
  * those processing too long.
  */
@@ -80,12 +103,13 @@ async function charge(deps: AutoTopUpDeps, claimed: Claimed, now: Date): Promise
 }
 
 /**
- * One round of the auto top-up worker: sends the open charges to the provider and applies what it
- * answers at once, then mails the failures not yet mailed. A charge whose call threw stays
+ * One round of the auto top-up worker: claims the charges due, sends the open charges to the
+ * provider and applies what it answers at once, then mails the failures not yet mailed. A charge whose call threw stays
  * processing and is sent again (idempotently, by its id) once it counts as stuck.
  */
 export async function processCharges(deps: AutoTopUpDeps, now: Date): Promise<{ succeeded: number; failed: number; errors: unknown[]; mailed: number }> {
   const counts = { succeeded: 0, failed: 0, errors: [] as unknown[] };
+  await claimDueCharges(deps.db, now);
   for (const claimed of await claimCharges(deps.db, now)) {
     try {
       const outcome = await charge(deps, claimed, now);

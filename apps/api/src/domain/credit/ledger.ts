@@ -59,8 +59,7 @@ const before = (account: Account) => ({ balanceBeforeNanos: account.balanceNanos
 /**
  * Saves the balance and the debt, keeping the promotional part within the balance: a debit other
  * than usage (settle_calls draws grants first) takes paid credit first, so grants give only what the
- * balance no longer covers, soonest expiry first. Credit that lifts the balance to the auto top-up
- * threshold re-arms it, so the next crossing charges again.
+ * balance no longer covers, soonest expiry first.
  */
 async function saveAccount(tx: Database, organizationId: string, locked: LockedAccount, account: Account, added: { promotionalNanos: bigint }) {
   const promotionalBefore = locked.promotionalNanos + added.promotionalNanos;
@@ -70,13 +69,6 @@ async function saveAccount(tx: Database, organizationId: string, locked: LockedA
     .update(creditBalances)
     .set({ ...account, promotionalNanos, updatedAt: new Date() })
     .where(eq(creditBalances.organizationId, organizationId));
-  if (account.balanceNanos > locked.balanceNanos) {
-    await tx.execute(sql`
-      update app.credit_balances as b set auto_top_up_below_nanos = a.threshold_nanos
-      from app.auto_top_ups as a
-      where b.organization_id = ${organizationId} and a.organization_id = b.organization_id
-        and a.enabled and a.payment_method_id is not null and b.balance_nanos >= a.threshold_nanos`);
-  }
 }
 
 /**

@@ -124,7 +124,7 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
       if (posted.posted) await recordCreditAudit(tx, { ...audit, amountNanos, posted, details });
       if (payment.kind === 'auto_top_up') {
         // The card's holder (or whoever refunded it) did not want this charge: it is not charged again by itself.
-        const reason = `An auto top-up charge was ${refund ? 'refunded' : 'disputed'}, so auto top-up was turned off. Turn it on again to let it charge the card.`;
+        const reason = `An auto top-up charge of ${dollarsText(paid.creditNanos)} was ${refund ? 'refunded' : 'disputed'}`;
         await turnOffAutoTopUp(tx, { organizationId, reason, target: dollarsText(amountNanos), now });
       }
     } else if (after < before) {

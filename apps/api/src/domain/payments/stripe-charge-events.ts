@@ -97,22 +97,14 @@ async function recordedPaymentOf(db: Database, organizationId: string, paymentIn
     .select({ id: checkoutSessions.id })
     .from(checkoutSessions)
     .where(
-      and(
-        eq(checkoutSessions.organizationId, organizationId),
-        eq(checkoutSessions.paymentIntentId, paymentIntentId),
-        eq(checkoutSessions.provider, 'stripe'),
-      ),
+      and(eq(checkoutSessions.organizationId, organizationId), eq(checkoutSessions.paymentIntentId, paymentIntentId), eq(checkoutSessions.provider, 'stripe')),
     );
   if (topUp) return { organizationId, payment: { kind: 'top_up' as const, checkoutSessionId: topUp.id } };
   const [autoTopUp] = await db
     .select({ id: autoTopUpCharges.id, status: autoTopUpCharges.status })
     .from(autoTopUpCharges)
     .where(
-      and(
-        eq(autoTopUpCharges.organizationId, organizationId),
-        eq(autoTopUpCharges.paymentIntentId, paymentIntentId),
-        eq(autoTopUpCharges.provider, 'stripe'),
-      ),
+      and(eq(autoTopUpCharges.organizationId, organizationId), eq(autoTopUpCharges.paymentIntentId, paymentIntentId), eq(autoTopUpCharges.provider, 'stripe')),
     );
   if (!autoTopUp) return undefined;
   if (autoTopUp.status !== 'succeeded') throw notCreditedYet();

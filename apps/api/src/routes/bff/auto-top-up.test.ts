@@ -71,6 +71,7 @@ describe('GET and PUT /bff/auto-top-up', () => {
       chargedThisMonthAmount: 0,
       paymentMethod: null,
       disabledReason: null,
+      heldBackReason: null,
     });
     const refused = await put(user, on);
     expect(refused.statusCode).toBe(409);
@@ -163,6 +164,42 @@ describe('charging the saved card', () => {
       { actorEmail: user.email, changes: { enabled: { from: false, to: true } } },
     ]);
     expect(await audit('credit.added')).toMatchObject([{ actorEmail: 'system', target: '$20.00', changes: { balance: { from: 0, to: 20 } } }]);
+  });
+
+  it('held back by the monthly cap, says so beside ON; raising the cap charges at once, with no call needed', async () => {
+    const user = await signUp();
+    await saveCard(user, '4242424242424242');
+    const capped = { enabled: true, thresholdAmount: 5, topUpAmount: 20, monthlyCapAmount: 30 };
+    expect((await put(user, capped)).statusCode).toBe(200);
+    await until(
+      () => balanceOf(user),
+      (balance) => balance === 20,
+      'the first charge',
+    );
+    // The balance falls below $5 again (a refund of part of it, say): a second $20 would pass the $30 cap.
+    await t.testDb.db.transaction((tx) =>
+      postEntry(tx, { organizationId: user.organizationId, kind: 'adjustment', amountNanos: -17_000_000_000n, reference: `spent-${user.personId}` }),
+    );
+    await rounds(2);
+    expect(await settingsOf(user)).toMatchObject({
+      enabled: true,
+      chargedThisMonthAmount: 20,
+      heldBackReason:
+        "The balance is below $5.00, but another $20.00 would take this month's charges ($20.00) past the monthly cap of $30.00. Raise the cap or add credit.",
+    });
+    expect(await chargesOf(user)).toHaveLength(1);
+
+    const raised = await put(user, { ...capped, monthlyCapAmount: 100 });
+    expect(raised.json()).toMatchObject({ chargedThisMonthAmount: 40, heldBackReason: null });
+    expect(
+      await until(
+        () => balanceOf(user),
+        (balance) => balance === 23,
+        'the second charge',
+      ),
+    ).toBe(23);
+    await rounds(2);
+    expect((await chargesOf(user)).map((charge) => charge.status)).toEqual(['succeeded', 'succeeded']);
   });
 
   it.each([

@@ -310,10 +310,14 @@ describe('sandbox refunds and disputes, from the Invoices page', () => {
     const topUp = await paidWithInvoices('192.0.2.35');
     const { organizationId } = (await bff(topUp.cookie, 'GET', '/bff/me', undefined, '192.0.2.35')).json();
     const chargeId = randomUUID();
-    await t.testDb.db.insert(autoTopUpCharges).values({ id: chargeId, organizationId, provider: 'sandbox', amountNanos: 20_000_000_000n, status: 'processing' });
+    await t.testDb.db
+      .insert(autoTopUpCharges)
+      .values({ id: chargeId, organizationId, provider: 'sandbox', amountNanos: 20_000_000_000n, status: 'processing' });
     await markChargeSucceeded(t.testDb.db, { organizationId, chargeId, now: new Date() });
     expect(await topUp.credit()).toEqual({ balance: 30, owed: 0 });
-    expect(await topUp.page()).toMatch(/<td>Auto top-up<\/td><td class="num">\$20\.00<\/td><td class="num">\$0\.00<\/td>\s*<td class="num">\$20\.00<\/td><td>Paid<\/td>/);
+    expect(await topUp.page()).toMatch(
+      /<td>Auto top-up<\/td><td class="num">\$20\.00<\/td><td class="num">\$0\.00<\/td>\s*<td class="num">\$20\.00<\/td><td>Paid<\/td>/,
+    );
     expect(await topUp.page()).toContain(`/sandbox/portal/auto-top-ups/${chargeId}/reversals`);
 
     const press = (action: string, amount = '', id: string = chargeId) =>

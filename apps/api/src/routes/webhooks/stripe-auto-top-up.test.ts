@@ -335,7 +335,7 @@ describe('Stripe refunds and disputes of an auto top-up charge', () => {
     // The card is not charged again by itself: auto top-up is off, and says why.
     expect(await settingsOf(user)).toMatchObject({
       enabled: false,
-      disabledReason: 'An auto top-up charge was refunded, so auto top-up was turned off. Turn it on again to let it charge the card.',
+      disabledReason: 'An auto top-up charge of $20.00 was refunded',
     });
   });
 

@@ -61,6 +61,26 @@ describe('/dashboard: the auto top-up card', () => {
     expect(alert).toHaveTextContent('Auto top-up was turned off: Your card was declined. Update the card or turn it on again.');
   });
 
+  it('says beside ON why no charge is made while the monthly cap holds it back', async () => {
+    const heldBackReason =
+      "The balance is below $5.00, but another $20.00 would take this month's charges ($20.00) past the monthly cap of $30.00. Raise the cap or add credit.";
+    renderDashboard(buildAutoTopUp({ enabled: true, monthlyCapAmount: 30, chargedThisMonthAmount: 20, paymentMethod: visa, heldBackReason }));
+    const region = await card();
+
+    await within(region).findByText('Held back');
+    const badges = within(region).getAllByText(/^(On|Held back)$/);
+    expect(badges.map((badge) => badge.textContent)).toEqual(['On', 'Held back']);
+    expect(within(region).getByRole('status')).toHaveTextContent(`No charge is made${heldBackReason}`);
+  });
+
+  it('shows no held-back badge while nothing holds a charge back', async () => {
+    renderDashboard(buildAutoTopUp({ enabled: true, paymentMethod: visa }));
+    const region = await card();
+    expect(await within(region).findByText('On')).toBeInTheDocument();
+    expect(within(region).queryByText('Held back')).not.toBeInTheDocument();
+    expect(within(region).queryByRole('status')).not.toBeInTheDocument();
+  });
+
   it('shows a developer the settings without Edit or Save a card', async () => {
     renderDashboard(buildAutoTopUp({ enabled: true, paymentMethod: visa }), 'developer');
     const region = await card();

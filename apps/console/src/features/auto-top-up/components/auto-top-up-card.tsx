@@ -12,7 +12,8 @@ const money = (dollars: number) => formatMoney(dollars, { omitZeroCents: true })
 
 /**
  * The dashboard's auto top-up (issue #22): the rule, this month's charges against the cap, the saved
- * card, and why it turned itself off if it did. Everyone sees it; the roles that manage credit edit it.
+ * card, why it turned itself off if it did, and why no charge is made while it is on if the cap
+ * holds one back (issue #52). Everyone sees it; the roles that manage credit edit it.
  */
 export function AutoTopUpCard() {
   const { data: settings, isError } = useAutoTopUp();
@@ -29,6 +30,11 @@ export function AutoTopUpCard() {
               {settings.enabled ? 'On' : 'Off'}
             </Badge>
           )}
+          {settings?.enabled && settings.heldBackReason && (
+            <Badge color="yellow" variant="light" c="black">
+              Held back
+            </Badge>
+          )}
         </Group>
         {settings ? <AutoTopUpDetails settings={settings} /> : <Text c="gray.7">{isError ? loadAutoTopUpFailed : 'Loading...'}</Text>}
       </Stack>
@@ -39,12 +45,17 @@ export function AutoTopUpCard() {
 function AutoTopUpDetails({ settings }: { settings: AutoTopUp }) {
   const manageCredit = useCan('manageCredit');
   const [editing, { open, close }] = useDisclosure(false);
-  const { thresholdAmount, topUpAmount, monthlyCapAmount, chargedThisMonthAmount, paymentMethod, disabledReason } = settings;
+  const { enabled, thresholdAmount, topUpAmount, monthlyCapAmount, chargedThisMonthAmount, paymentMethod, disabledReason, heldBackReason } = settings;
   return (
     <>
       {disabledReason && (
         <Alert color="red" variant="light" role="alert">
           Auto top-up was turned off: {disabledReason.replace(/[.\s]+$/, '')}. Update the card or turn it on again.
+        </Alert>
+      )}
+      {enabled && heldBackReason && (
+        <Alert color="yellow" variant="light" role="status" title="No charge is made">
+          {heldBackReason}
         </Alert>
       )}
       <Text>
