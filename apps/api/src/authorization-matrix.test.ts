@@ -223,6 +223,11 @@ const matrix: Record<string, Case> = {
     body: { action: 'refund' },
     expect: everyone(404),
   },
+  'POST /sandbox/portal/auto-top-ups/:chargeId/reversals': {
+    url: () => `/sandbox/portal/auto-top-ups/${randomUUID()}/reversals?token=${forgedPortalToken()}`,
+    body: { action: 'refund' },
+    expect: everyone(404),
+  },
   'POST /webhooks/stripe': {
     app: 'stripe',
     url: () => '/webhooks/stripe',

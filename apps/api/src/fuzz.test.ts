@@ -629,6 +629,18 @@ const specs: Record<string, Spec> = {
         bodies(reversalBody),
       ),
   },
+  'POST /sandbox/portal/auto-top-ups/:chargeId/reversals': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'POST',
+        fc
+          .tuple(pathParam(), fc.oneof(fc.constantFrom(f.expiredPortalToken, `${f.portalToken}x`), forgedPageToken))
+          .map(([id, token]) => `/sandbox/portal/auto-top-ups/${id}/reversals${queryString([['token', token]])}`),
+        bodies(reversalBody),
+      ),
+  },
   'GET /bff/me': {
     family: 'problem',
     runs: 150,

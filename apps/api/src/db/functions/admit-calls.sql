@@ -24,6 +24,8 @@
 -- after them, so a stock is only ever a small part of what is free, and none is taken near
 -- exhaustion, where every call is admitted on its own, exactly. Calls pass 0.
 --
+-- Promotional credit past its expiry that the sweep has not taken yet is not free (expired_grant_credit).
+--
 -- Admission commits durably, like every other transaction: a hold that a database crash took back
 -- after its call was admitted would leave that call, which reaches the provider, with nothing to
 -- settle, so it would go uncharged (the Postgres-restart soak test catches that).
@@ -60,7 +62,10 @@ BEGIN
 		FROM unnest(p_reservation_ids, p_amounts) AS batch(id, amount);
 	UPDATE "app"."credit_balances"
 		SET "reserved_nanos" = "reserved_nanos" + total
-		WHERE "organization_id" = p_organization_id AND "balance_nanos" - "reserved_nanos" >= total + p_keep_free;
+		WHERE "organization_id" = p_organization_id
+			AND "balance_nanos" - "reserved_nanos"
+				- CASE WHEN "promotional_nanos" > 0 THEN "app"."expired_grant_credit"(p_organization_id, p_now) ELSE 0 END
+				>= total + p_keep_free;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'insufficient credit' USING ERRCODE = 'MW402';
 	END IF;

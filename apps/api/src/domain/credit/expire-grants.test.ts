@@ -64,27 +64,20 @@ describe('expireGrants', () => {
     expect(await expireGrants(testDb.db, new Date(expiresAt.getTime() + 60_000))).toEqual({ expired: 0 });
   });
 
-  it('leaves the credit calls in flight hold until they settle, and takes it at a later sweep', async () => {
-    const { organizationId, grantId } = await organizationWithGrant(0, 5);
-    // Calls in flight hold $4 of the $5 (the meter's holds: reserved_nanos on the balance row).
+  it('takes the whole remainder at its expiry, whatever calls in flight hold of it', async () => {
+    const { organizationId, grantId } = await organizationWithGrant(2, 5);
+    // Calls in flight hold $6 of the $7 (the meter's holds: reserved_nanos on the balance row).
     await testDb.db
       .update(creditBalances)
-      .set({ reservedNanos: dollars(4) })
+      .set({ reservedNanos: dollars(6) })
       .where(eq(creditBalances.organizationId, organizationId));
 
     expect(await expireGrants(testDb.db, expiresAt)).toEqual({ expired: 1 });
-    expect(await creditOf(testDb.db, organizationId)).toMatchObject({ balanceNanos: dollars(4), promotionalNanos: dollars(4) });
-    expect(await remainingOf(grantId)).toBe(dollars(4));
-
-    // Still held: nothing more can go.
+    expect(await creditOf(testDb.db, organizationId)).toEqual({ balanceNanos: dollars(2), owedNanos: 0n, promotionalNanos: 0n });
+    expect(await remainingOf(grantId)).toBe(0n);
+    expect((await expiries(organizationId)).map((entry) => entry.amountNanos)).toEqual([-dollars(5)]);
     expect(await expireGrants(testDb.db, new Date(expiresAt.getTime() + 60_000))).toEqual({ expired: 0 });
-
-    // The calls end (their holds go back).
     await testDb.db.update(creditBalances).set({ reservedNanos: 0n }).where(eq(creditBalances.organizationId, organizationId));
-
-    expect(await expireGrants(testDb.db, new Date(expiresAt.getTime() + 120_000))).toEqual({ expired: 1 });
-    expect(await creditOf(testDb.db, organizationId)).toEqual({ balanceNanos: 0n, owedNanos: 0n, promotionalNanos: 0n });
-    expect((await expiries(organizationId)).map((entry) => entry.amountNanos)).toEqual(expect.arrayContaining([-dollars(1), -dollars(4)]));
   });
 
   it('expires the sooner grant only, and every due grant of every organisation in one sweep', async () => {

@@ -29,7 +29,8 @@ async function dueGrants(db: Database, now: Date, after: DueGrant | undefined): 
  * Takes what is left of every grant whose expiry has come out of its organisation's balance, each
  * grant in a transaction of its own with its audit entry. Any number of instances may sweep at
  * once: expireGrant re-reads the grant under the balance row's lock, so a remainder leaves once.
- * What calls in flight hold stays (expireGrant) and goes at a later sweep. Returns how many
+ * The whole remainder goes, whatever calls in flight hold (they settle against the paid credit, or
+ * owe). Until the sweep comes, admission and settlement already treat it as gone. Returns how many
  * grants gave up credit.
  */
 export async function expireGrants(db: Database, now: Date = new Date()): Promise<{ expired: number }> {

@@ -22,7 +22,7 @@ export type Posted =
   { posted: true; entryId: string; balanceBeforeNanos: bigint; owedBeforeNanos: bigint; balanceAfterNanos: bigint; owedAfterNanos: bigint } | { posted: false };
 
 type Account = { balanceNanos: bigint; owedNanos: bigint };
-type LockedAccount = Account & { promotionalNanos: bigint; reservedNanos: bigint };
+type LockedAccount = Account & { promotionalNanos: bigint };
 
 /** The organisation's balance row, created if need be and locked until the transaction ends. */
 async function lockAccount(tx: Database, organizationId: string): Promise<LockedAccount> {
@@ -32,7 +32,6 @@ async function lockAccount(tx: Database, organizationId: string): Promise<Locked
       balanceNanos: creditBalances.balanceNanos,
       owedNanos: creditBalances.owedNanos,
       promotionalNanos: creditBalances.promotionalNanos,
-      reservedNanos: creditBalances.reservedNanos,
     })
     .from(creditBalances)
     .where(eq(creditBalances.organizationId, organizationId))
@@ -132,9 +131,10 @@ export async function takeBack(tx: Database, entry: Omit<LedgerEntry, 'amountNan
 
 /**
  * Takes what is left of an expired grant out of the balance by a `grant_expiry` entry, in the
- * caller's transaction. Credit that calls in flight hold stays until they settle (they draw on the
- * grant first) and leaves at a later sweep, so no admitted call goes unpaid; each entry's reference
- * is the grant and the remainder it took, so a sweep on another instance posts it only once.
+ * caller's transaction: all of it, whatever calls in flight hold (issue #52: expiry is a hard line).
+ * Those calls were admitted against it, so when they settle, what they cost is charged to the paid
+ * credit left or becomes owed (settle-calls.sql). Each entry's reference is the grant and the
+ * remainder it took, so a sweep on another instance posts it only once.
  */
 export async function expireGrant(tx: Database, grant: { id: string; organizationId: string }, now: Date): Promise<Posted> {
   const account = await lockAccount(tx, grant.organizationId);
@@ -143,12 +143,10 @@ export async function expireGrant(tx: Database, grant: { id: string; organizatio
     .from(creditGrants)
     .where(and(eq(creditGrants.organizationId, grant.organizationId), eq(creditGrants.id, grant.id)));
   if (!current || current.remainingNanos === 0n || current.expiresAt > now) return { posted: false };
-  const free = account.balanceNanos - account.reservedNanos;
-  const taken = current.remainingNanos < free ? current.remainingNanos : free > 0n ? free : 0n;
-  if (taken === 0n) return { posted: false };
+  // A grant's remainder is part of the promotional credit, which is within the balance.
+  const taken = current.remainingNanos;
   const entryId = randomUUID();
   const balanceNanos = account.balanceNanos - taken;
-  const reference = `${grant.id}:${current.remainingNanos}`;
   const entry = {
     id: entryId,
     organizationId: grant.organizationId,
@@ -156,12 +154,12 @@ export async function expireGrant(tx: Database, grant: { id: string; organizatio
     amountNanos: -taken,
     owedNanos: 0n,
     balanceAfterNanos: balanceNanos,
-    reference,
+    reference: `${grant.id}:${current.remainingNanos}`,
   };
   if (!(await insertEntry(tx, entry))) return { posted: false };
   await tx
     .update(creditGrants)
-    .set({ remainingNanos: current.remainingNanos - taken })
+    .set({ remainingNanos: 0n })
     .where(and(eq(creditGrants.organizationId, grant.organizationId), eq(creditGrants.id, grant.id)));
   await tx
     .update(creditBalances)

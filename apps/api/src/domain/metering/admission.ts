@@ -64,10 +64,13 @@ type Free = { refusal: Refusal; amount: bigint };
  * What the credit, the key's budget and the caller's allowances (the budget as the key row has it
  * now) can still pay, the tightest of them, and whether other calls' holds are part of what they cannot.
  */
-async function available(db: Database, key: GatewayKey, period: string, allowances: Allowance[]): Promise<{ tightest: Free; othersHold: boolean }> {
+async function available(db: Database, key: GatewayKey, period: string, allowances: Allowance[], now: Date): Promise<{ tightest: Free; othersHold: boolean }> {
   // Each allowance by its primary key, a row the caller has not spent from yet as null: read as a
-  // join, the planner scanned every caller's row of the key (all of a day's visitors).
-  const result = await db.execute(sql`select b.balance_nanos - b.reserved_nanos as credit, b.reserved_nanos as credit_held,
+  // join, the planner scanned every caller's row of the key (all of a day's visitors). Grants past
+  // their expiry are not free, as app.admit_calls counts them.
+  const result = await db.execute(sql`select b.balance_nanos - b.reserved_nanos
+        - case when b.promotional_nanos > 0 then app.expired_grant_credit(b.organization_id, ${now.toISOString()}::timestamptz) else 0 end as credit,
+      b.reserved_nanos as credit_held,
       k.spend_limit_nanos - coalesce(s.spent_nanos + s.reserved_nanos, 0) as budget, coalesce(s.reserved_nanos, 0) as budget_held,
       (select coalesce(json_object_agg(named.allowance, (select json_build_array((c.spent_nanos + c.reserved_nanos)::text, c.reserved_nanos::text)
           from app.caller_spend c where c.organization_id = k.organization_id and c.publishable_key_id = k.id and c.allowance = named.allowance)), '{}')
@@ -181,7 +184,7 @@ async function admit(db: Database, parts: AdmissionParts, input: AdmitInput): Pr
   // so neither's holds count.
   await Promise.all([parts.settlements.settling(key.organizationId), parts.stocks.giveBack(key.organizationId)]);
   for (let attempt = 0, waited = 0; attempt < 3;) {
-    const { tightest, othersHold } = await available(db, key, period, allowances);
+    const { tightest, othersHold } = await available(db, key, period, allowances, input.now);
     const affordable = tightest.amount;
     const perToken = outputPerToken > 0n ? outputPerToken : 1n;
     const affordableTokens = affordable > inputCost ? (affordable - inputCost) / perToken : 0n;

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { chatCompletions, creditBalances, creditEntries, creditGrants } from '../../db/schema/index.js';
+import { chatCompletions, creditBalances, creditGrants } from '../../db/schema/index.js';
 import { systemActor } from '../../domain/audit/record-audit.js';
 import { postPromotionalGrant } from '../../domain/credit/grant-credit.js';
 import { expireGrants } from '../../domain/credit/expire-grants.js';
@@ -49,50 +49,84 @@ describe('promotional credit through the gateway', () => {
     expect(await remaining()).toEqual({ sooner: 0n, later: 0n, credit: { balanceNanos: paid - callCost, owedNanos: 0n, promotionalNanos: 0n } });
   });
 
-  it('an expiry during a call leaves what the call holds; the call is paid from it, and the rest leaves at the next sweep', async () => {
-    const account = await t.account({ creditDollars: 0, budgetDollars: 1 });
+  /** An account with `paidDollars` of paid credit and a $1 grant (expiring in 2099), and a client for its key. */
+  async function withGrant(paidDollars: number) {
+    const account = await t.account({ creditDollars: paidDollars, budgetDollars: 1 });
     const expiresAt = new Date('2099-12-31T00:00:00.000Z');
-    await postPromotionalGrant(t.testDb.db, {
+    const grant = await postPromotionalGrant(t.testDb.db, {
       organizationId: account.organizationId,
       amountNanos: 1_000_000_000n,
       note: 'trial',
       expiresAt,
       actor: systemActor,
     });
-    const expiries = () =>
-      t.testDb.db
-        .select()
-        .from(creditEntries)
-        .where(and(eq(creditEntries.organizationId, account.organizationId), eq(creditEntries.kind, 'grant_expiry')));
     const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: account.value, maxRetries: 0, defaultHeaders: { origin: 'https://app.example.com' } });
+    /** A slow stream, admitted (its hold taken) and still answering: `finish` reads it to the end and waits for its settlement. */
+    const startStream = async () => {
+      upstream().setMode('slow-stream');
+      const chunks = (await client.chat.completions.create({ model, messages, max_tokens: 8, stream: true }))[Symbol.asyncIterator]();
+      await chunks.next();
+      const [held] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
+      expect(held!.reservedNanos).toBeGreaterThan(0n);
+      return async () => {
+        while (!(await chunks.next()).done);
+        await t.settled();
+        const [row] = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
+        return row;
+      };
+    };
+    /** The clock moves past the grant's last day without a sweep yet. */
+    const passExpiry = () =>
+      t.testDb.db
+        .update(creditGrants)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(creditGrants.id, grant.id));
+    const remainingOfGrant = async () => (await t.testDb.db.select().from(creditGrants).where(eq(creditGrants.id, grant.id)))[0]?.remainingNanos;
+    const credit = () => creditOf(t.testDb.db, account.organizationId);
+    return { account, expiresAt, client, startStream, passExpiry, remainingOfGrant, credit };
+  }
+  const paid = 1_000_000_000n;
 
-    // A slow stream: admitted (its hold taken) and still answering while the grant expires.
-    upstream().setMode('slow-stream');
-    const stream = await client.chat.completions.create({ model, messages, max_tokens: 8, stream: true });
-    const chunks = stream[Symbol.asyncIterator]();
-    await chunks.next();
-    const [held] = await t.testDb.db.select().from(creditBalances).where(eq(creditBalances.organizationId, account.organizationId));
-    expect(held!.reservedNanos).toBeGreaterThan(0n);
-
+  it('an expiry during a call takes the whole grant; the call is then charged to the paid credit', async () => {
+    const { expiresAt, startStream, credit } = await withGrant(1);
+    const finish = await startStream();
     expect(await expireGrants(t.testDb.db, expiresAt)).toEqual({ expired: 1 });
-    expect(await creditOf(t.testDb.db, account.organizationId)).toEqual({
-      balanceNanos: held!.reservedNanos,
-      owedNanos: 0n,
-      promotionalNanos: held!.reservedNanos,
+    expect(await credit()).toEqual({ balanceNanos: paid, owedNanos: 0n, promotionalNanos: 0n });
+
+    expect(await finish()).toMatchObject({ totalCostNanos: callCost, unpaidNanos: 0n });
+    expect(await credit()).toEqual({ balanceNanos: paid - callCost, owedNanos: 0n, promotionalNanos: 0n });
+    expect(await expireGrants(t.testDb.db, new Date(expiresAt.getTime() + 60_000))).toEqual({ expired: 0 });
+  });
+
+  it('an expiry during a call with no paid credit left leaves the call’s cost owed, and the key refused until a top-up', async () => {
+    const { expiresAt, startStream, credit, client } = await withGrant(0);
+    const finish = await startStream();
+    expect(await expireGrants(t.testDb.db, expiresAt)).toEqual({ expired: 1 });
+
+    expect(await finish()).toMatchObject({ totalCostNanos: callCost, unpaidNanos: callCost });
+    expect(await credit()).toEqual({ balanceNanos: 0n, owedNanos: callCost, promotionalNanos: 0n });
+    upstream().setMode('ok');
+    await expect(client.chat.completions.create({ model, messages, max_tokens: 8 })).rejects.toMatchObject({ status: 402 });
+  });
+
+  it('a grant past its expiry that no sweep has taken yet pays for nothing: admission refuses it, settlement charges around it', async () => {
+    // Only the expired grant: nothing is free, so the call is refused before it reaches the provider.
+    const onlyGrant = await withGrant(0);
+    await onlyGrant.passExpiry();
+    upstream().setMode('ok');
+    await expect(onlyGrant.client.chat.completions.create({ model, messages, max_tokens: 8 })).rejects.toMatchObject({
+      status: 402,
+      code: 'insufficient_quota',
     });
 
-    while (!(await chunks.next()).done);
-    await t.settled();
-    const [row] = await t.testDb.db.select().from(chatCompletions).where(eq(chatCompletions.organizationId, account.organizationId));
-    expect(row).toMatchObject({ totalCostNanos: callCost, unpaidNanos: 0n });
-    expect(await creditOf(t.testDb.db, account.organizationId)).toEqual({
-      balanceNanos: held!.reservedNanos - callCost,
-      owedNanos: 0n,
-      promotionalNanos: held!.reservedNanos - callCost,
-    });
-
-    expect(await expireGrants(t.testDb.db, new Date(expiresAt.getTime() + 60_000))).toEqual({ expired: 1 });
-    expect(await creditOf(t.testDb.db, account.organizationId)).toEqual({ balanceNanos: 0n, owedNanos: 0n, promotionalNanos: 0n });
-    expect((await expiries()).map((entry) => entry.amountNanos).reduce((sum, amount) => sum + amount, 0n)).toBe(-(1_000_000_000n - callCost));
+    // Admitted before the expiry, settled after it: the paid credit pays, the expired grant is left whole for the sweep.
+    const both = await withGrant(1);
+    const finish = await both.startStream();
+    await both.passExpiry();
+    expect(await finish()).toMatchObject({ totalCostNanos: callCost, unpaidNanos: 0n });
+    expect(await both.remainingOfGrant()).toBe(1_000_000_000n);
+    expect(await both.credit()).toEqual({ balanceNanos: paid + 1_000_000_000n - callCost, owedNanos: 0n, promotionalNanos: 1_000_000_000n });
+    expect((await expireGrants(t.testDb.db)).expired).toBeGreaterThanOrEqual(1);
+    expect(await both.credit()).toEqual({ balanceNanos: paid - callCost, owedNanos: 0n, promotionalNanos: 0n });
   });
 });
