@@ -88,7 +88,7 @@ async function chargeOneCall(db: Db) {
   const calls = JSON.stringify([settlementRow(1, reservation, completion, { inputTokens: 12, inputCost: 120, outputTokens: 20, outputCost: 1380 })]);
   const settled = rows<{ completion_id: string; over_hold: number; unpaid: number }>(
     await db.execute(sql`select completion_id, over_hold_nanos::int as over_hold, unpaid_nanos::int as unpaid
-      from app.settle_calls(${organization}, ${key}, ${period}::date, ${calls}::jsonb)`),
+      from app.settle_calls(${organization}, ${key}, ${period}::date, ${calls}::jsonb, now())`),
   );
   const [credit] = rows<{ balance: number; reserved: number }>(
     await db.execute(
@@ -141,7 +141,7 @@ describe('the api database functions (db/functions)', () => {
       { inputTokens: 10, inputCost: 100, outputTokens: 1, outputCost: 800 },
     ];
     const calls = reservations.map((reservation, index) => settlementRow(index + 1, reservation, `chatcmpl-${index}-${randomUUID()}`, used[index]!));
-    await db.execute(sql`select * from app.settle_calls(${organization}, ${key}, ${period}::date, ${JSON.stringify(calls)}::jsonb)`);
+    await db.execute(sql`select * from app.settle_calls(${organization}, ${key}, ${period}::date, ${JSON.stringify(calls)}::jsonb, now())`);
 
     const entries = rows<{ id: string; amount: number; balanceAfter: number; reference: string }>(
       await db.execute(sql`select id, amount_nanos::int as amount, balance_after_nanos::int as "balanceAfter", reference
@@ -176,7 +176,7 @@ describe('the api database functions (db/functions)', () => {
       });
       const [settled] = rows<{ unpaid: number }>(
         await db.execute(
-          sql`select unpaid_nanos::int as unpaid from app.settle_calls(${organization}, ${key}, ${period}::date, ${JSON.stringify([call])}::jsonb)`,
+          sql`select unpaid_nanos::int as unpaid from app.settle_calls(${organization}, ${key}, ${period}::date, ${JSON.stringify([call])}::jsonb, now())`,
         ),
       );
       return { completion: call.completion_id, unpaid: settled?.unpaid };

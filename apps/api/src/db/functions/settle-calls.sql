@@ -18,6 +18,9 @@
 -- - unpaid_nanos, and of the entry's debt = unpaid_nanos. Rows also keep the price-list version
 -- they were priced with, the cached input tokens, the end user and the caller's network.
 --
+-- p_now is when the caller settles: grants expire and auto top-up months turn by it, as admission's
+-- p_now, so one clock (the app's, or a test's) decides both.
+--
 -- It releases its reservations each by its primary key (app.delete_holds) and records the
 -- completions before it locks the organisation's balance row and the key's spend row, which
 -- admission of the key's next calls needs: those wait for the charge and the commit only, not for
@@ -34,7 +37,8 @@ CREATE OR REPLACE FUNCTION "app"."settle_calls"(
 	p_organization_id uuid,
 	p_key_id uuid,
 	p_period_start date,
-	p_calls jsonb
+	p_calls jsonb,
+	p_now timestamptz
 ) RETURNS TABLE (completion_id text, over_hold_nanos bigint, unpaid_nanos bigint) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
@@ -110,7 +114,7 @@ BEGIN
 	balance := coalesce(balance, 0);
 	reserved := coalesce(reserved, 0);
 	promotional := coalesce(promotional, 0);
-	expired := CASE WHEN promotional > 0 THEN "app"."expired_grant_credit"(p_organization_id, now()) ELSE 0 END;
+	expired := CASE WHEN promotional > 0 THEN "app"."expired_grant_credit"(p_organization_id, p_now) ELSE 0 END;
 	WITH charged AS (
 		-- What the batch may take: the whole balance but grants past their expiry, in the batch's
 		-- order. Within its hold a call always fits unless credit was taken back (or expired) while it
@@ -127,7 +131,7 @@ BEGIN
 				"owed_nanos" = "owed_nanos" + (cost_total - total.charged),
 				"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0),
 				"promotional_nanos" = "promotional_nanos" - least(promotional - expired, total.charged),
-				"updated_at" = now()
+				"updated_at" = p_now
 			FROM total
 			WHERE "organization_id" = p_organization_id
 	), entry AS (
@@ -147,10 +151,10 @@ BEGIN
 		END LOOP;
 	END IF;
 	IF promotional > expired AND charged_total > 0 THEN
-		PERFORM "app"."draw_grants"(p_organization_id, least(promotional - expired, charged_total), now());
+		PERFORM "app"."draw_grants"(p_organization_id, least(promotional - expired, charged_total), p_now);
 	END IF;
 	IF balance - charged_total < top_up_below THEN
-		PERFORM "app"."claim_auto_top_up"(p_organization_id, now());
+		PERFORM "app"."claim_auto_top_up"(p_organization_id, p_now);
 	END IF;
 	-- Only a call over its hold can take the key past its budget (admission never lets the holds).
 	UPDATE "app"."key_spend"

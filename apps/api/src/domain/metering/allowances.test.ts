@@ -182,7 +182,7 @@ describe("a caller's allowances in the database", () => {
         return Number(read!.rows);
       };
       const before = await callerRowsRead();
-      await settleRows(tx, { organizationId, publishableKeyId, periodStart: periodStart(now) }, [settlementRow(call)]);
+      await settleRows(tx, { organizationId, publishableKeyId, periodStart: periodStart(now) }, [settlementRow(call)], now);
       // A call naming no max_tokens is capped to what its allowances have free, read first.
       const admit = createAdmission(tx, { stocks: createHoldStocks(tx), settlements: createSettlements(tx), reservationTtlMs: 600_000 });
       const prices = { inputNanosPerToken: 1n, cachedInputNanosPerToken: 1n, outputNanosPerToken: 1n };

@@ -51,7 +51,7 @@ export function createSettlements(db: Database, callsInFlight: () => number = ()
   const settle = batchBy(
     (call: Metered) => `${call.publishableKeyId}/${call.periodStart}`,
     async (calls): Promise<Outcome<Settled | undefined>[]> => {
-      const settled = await settleRows(db, calls[0]!, calls.map(settlementRow));
+      const settled = await settleRows(db, calls[0]!, calls.map(settlementRow), new Date());
       return calls.map((call) => {
         const outcome = settled.get(call.completionId);
         return { ok: true, value: outcome && { totalNanos: costOf(call).totalNanos, ...outcome } };

@@ -88,15 +88,20 @@ export function settlementRow(call: Metered) {
   };
 }
 
-/** Settles rows of one key and period in one round trip (app.settle_calls), in their order; what each settled as, by completion id. */
+/**
+ * Settles rows of one key and period in one round trip (app.settle_calls), in their order, at `now`
+ * (by which grants expire and auto top-up months turn); what each settled as, by completion id.
+ */
 export async function settleRows(
   db: Database,
   batch: { organizationId: string; publishableKeyId: string; periodStart: string },
   rows: SettlementRow[],
+  now: Date,
 ): Promise<Map<string, Omit<Settled, 'totalNanos'>>> {
   const ordered = rows.map((row, ord) => ({ ...row, ord }));
   const result = await db.execute(sql`select * from app.settle_calls(
-    ${batch.organizationId}::uuid, ${batch.publishableKeyId}::uuid, ${batch.periodStart}::date, ${JSON.stringify(ordered)}::jsonb)`);
+    ${batch.organizationId}::uuid, ${batch.publishableKeyId}::uuid, ${batch.periodStart}::date, ${JSON.stringify(ordered)}::jsonb,
+    ${now.toISOString()}::timestamptz)`);
   return new Map(
     rowsOf<SettledRow>(result).map((row) => [row.completion_id, { overHoldNanos: BigInt(row.over_hold_nanos), unpaidNanos: BigInt(row.unpaid_nanos) }]),
   );
@@ -130,6 +135,7 @@ export async function releaseExpired(db: Database, now: Date): Promise<number> {
       db,
       batch,
       holds.map((hold) => hold.forwarded!),
+      now,
     );
   }
   return expired.length;

@@ -231,12 +231,12 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const db = t.testDb.db;
     const [saved] = rowsOf<{ definition: string }>(
-      await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb)'::regprocedure) as definition`),
+      await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb, timestamptz)'::regprocedure) as definition`),
     );
     // Every attempt is counted (a sequence survives the failing transaction), then refused.
     await db.execute(sql`create sequence app.test_settle_attempts`);
     await db.execute(
-      sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
+      sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb, p_now timestamptz)
       returns table (completion_id text, over_hold_nanos bigint, unpaid_nanos bigint) language plpgsql as $$
       begin perform nextval('app.test_settle_attempts'); raise exception 'the database refuses settlements'; end; $$`),
     );

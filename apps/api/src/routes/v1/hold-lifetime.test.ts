@@ -27,11 +27,11 @@ describe('a call its instance never settles', () => {
     const account = await t.account({ creditDollars: 1, budgetDollars: 1 });
     const db = t.testDb.db;
     const [saved] = rowsOf<{ definition: string }>(
-      await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb)'::regprocedure) as definition`),
+      await db.execute(sql`select pg_get_functiondef('app.settle_calls(uuid, uuid, date, jsonb, timestamptz)'::regprocedure) as definition`),
     );
     // Settlements fail until the call's retries give up (three quarters of the 2 s hold).
     await db.execute(
-      sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb)
+      sql.raw(`create or replace function app.settle_calls(p_organization_id uuid, p_key_id uuid, p_period_start date, p_calls jsonb, p_now timestamptz)
       returns table (completion_id text, over_hold_nanos bigint, unpaid_nanos bigint) language plpgsql as $$
       begin raise exception 'the database refuses settlements'; end; $$`),
     );
