@@ -30,7 +30,8 @@
 -- something names its batch's usage_charge entry.
 --
 -- Usage draws on promotional grants first, soonest expiry first (draw_grants), never on one past its
--- expiry (expired_grant_credit: what the sweep has yet to take is not the calls' to spend), and a charge that
+-- expiry: while one holds credit the sweep has not taken yet, the settlement is refused (SQLSTATE
+-- MW410, nothing changed) and the caller sweeps the organisation's grants and settles again. A charge that
 -- leaves the balance below the auto top-up threshold (kept on the balance row while auto top-up is
 -- on) claims a charge if one is due (claim_auto_top_up); an organisation with neither pays for neither.
 CREATE OR REPLACE FUNCTION "app"."settle_calls"(
@@ -56,7 +57,6 @@ DECLARE
 	balance bigint;
 	reserved bigint;
 	promotional bigint;
-	expired bigint;
 	top_up_below bigint;
 	charged_total bigint;
 BEGIN
@@ -114,13 +114,15 @@ BEGIN
 	balance := coalesce(balance, 0);
 	reserved := coalesce(reserved, 0);
 	promotional := coalesce(promotional, 0);
-	expired := CASE WHEN promotional > 0 THEN "app"."expired_grant_credit"(p_organization_id, p_now) ELSE 0 END;
+	-- Grants past their expiry pay for nothing: the caller sweeps them (domain/credit/expire-grants.ts) and settles again.
+	IF promotional > 0 AND "app"."expired_grant_credit"(p_organization_id, p_now) > 0 THEN
+		RAISE EXCEPTION 'grants of the organisation expired unswept' USING ERRCODE = 'MW410';
+	END IF;
 	WITH charged AS (
-		-- What the batch may take: the whole balance but grants past their expiry, in the batch's
-		-- order. Within its hold a call always fits unless credit was taken back (or expired) while it
-		-- was in flight.
+		-- What the batch may take: the whole balance, in the batch's order. Within its hold a call
+		-- always fits unless credit was taken back (or expired) while it was in flight.
 		SELECT call.completion_id, call.ord, call.cost_nanos,
-			greatest(least(call.cost_nanos, balance - expired - coalesce(sum(call.cost_nanos) OVER earlier, 0)), 0)::bigint AS charge_nanos
+			greatest(least(call.cost_nanos, balance - coalesce(sum(call.cost_nanos) OVER earlier, 0)), 0)::bigint AS charge_nanos
 		FROM unnest(completion_ids, costs) WITH ORDINALITY AS call(completion_id, cost_nanos, ord)
 		WINDOW earlier AS (ORDER BY call.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 	), total AS (
@@ -130,7 +132,7 @@ BEGIN
 			SET "balance_nanos" = "balance_nanos" - total.charged,
 				"owed_nanos" = "owed_nanos" + (cost_total - total.charged),
 				"reserved_nanos" = greatest("reserved_nanos" - reserved_total, 0),
-				"promotional_nanos" = "promotional_nanos" - least(promotional - expired, total.charged),
+				"promotional_nanos" = greatest("promotional_nanos" - total.charged, 0),
 				"updated_at" = p_now
 			FROM total
 			WHERE "organization_id" = p_organization_id
@@ -150,8 +152,8 @@ BEGIN
 				WHERE "organization_id" = p_organization_id AND "id" = completion_ids[i];
 		END LOOP;
 	END IF;
-	IF promotional > expired AND charged_total > 0 THEN
-		PERFORM "app"."draw_grants"(p_organization_id, least(promotional - expired, charged_total), p_now);
+	IF promotional > 0 AND charged_total > 0 THEN
+		PERFORM "app"."draw_grants"(p_organization_id, least(promotional, charged_total));
 	END IF;
 	IF balance - charged_total < top_up_below THEN
 		PERFORM "app"."claim_auto_top_up"(p_organization_id, p_now);

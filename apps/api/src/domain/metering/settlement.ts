@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { networkOf } from '@meterway/service';
 import type { Prices } from '../money.js';
 import type { Caller } from './allowances.js';
-import { pgArray, rowsOf } from './sql-values.js';
+import { expireGrants } from '../credit/expire-grants.js';
+import { pgArray, rowsOf, sqlErrorOf } from './sql-values.js';
 
 /** A reservation, by its primary key. */
 export type HoldId = { organizationId: string; id: string };
@@ -91,6 +92,8 @@ export function settlementRow(call: Metered) {
 /**
  * Settles rows of one key and period in one round trip (app.settle_calls), in their order, at `now`
  * (by which grants expire and auto top-up months turn); what each settled as, by completion id.
+ * When the organisation has grants past their expiry that the sweep has not taken yet, the
+ * settlement is refused with nothing changed (MW410): they are swept now, and it settles again.
  */
 export async function settleRows(
   db: Database,
@@ -99,9 +102,15 @@ export async function settleRows(
   now: Date,
 ): Promise<Map<string, Omit<Settled, 'totalNanos'>>> {
   const ordered = rows.map((row, ord) => ({ ...row, ord }));
-  const result = await db.execute(sql`select * from app.settle_calls(
-    ${batch.organizationId}::uuid, ${batch.publishableKeyId}::uuid, ${batch.periodStart}::date, ${JSON.stringify(ordered)}::jsonb,
-    ${now.toISOString()}::timestamptz)`);
+  const settle = () =>
+    db.execute(sql`select * from app.settle_calls(
+      ${batch.organizationId}::uuid, ${batch.publishableKeyId}::uuid, ${batch.periodStart}::date, ${JSON.stringify(ordered)}::jsonb,
+      ${now.toISOString()}::timestamptz)`);
+  const result = await settle().catch(async (error: unknown) => {
+    if (sqlErrorOf(error).code !== 'MW410') throw error;
+    await expireGrants(db, now, batch.organizationId);
+    return settle();
+  });
   return new Map(
     rowsOf<SettledRow>(result).map((row) => [row.completion_id, { overHoldNanos: BigInt(row.over_hold_nanos), unpaidNanos: BigInt(row.unpaid_nanos) }]),
   );

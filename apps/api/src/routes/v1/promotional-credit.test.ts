@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { chatCompletions, creditBalances, creditGrants } from '../../db/schema/index.js';
+import { chatCompletions, creditBalances, creditEntries, creditGrants } from '../../db/schema/index.js';
 import { systemActor } from '../../domain/audit/record-audit.js';
 import { postPromotionalGrant } from '../../domain/credit/grant-credit.js';
 import { expireGrants } from '../../domain/credit/expire-grants.js';
@@ -109,7 +109,7 @@ describe('promotional credit through the gateway', () => {
     await expect(client.chat.completions.create({ model, messages, max_tokens: 8 })).rejects.toMatchObject({ status: 402 });
   });
 
-  it('a grant past its expiry that no sweep has taken yet pays for nothing: admission refuses it, settlement charges around it', async () => {
+  it('a grant past its expiry that no sweep has taken yet pays for nothing: admission refuses it, a settlement sweeps it first', async () => {
     // Only the expired grant: nothing is free, so the call is refused before it reaches the provider.
     const onlyGrant = await withGrant(0);
     await onlyGrant.passExpiry();
@@ -119,14 +119,17 @@ describe('promotional credit through the gateway', () => {
       code: 'insufficient_quota',
     });
 
-    // Admitted before the expiry, settled after it: the paid credit pays, the expired grant is left whole for the sweep.
+    // Admitted before the expiry, settled after it: the grant leaves first (an expiry entry, as the sweep's), the paid credit pays.
     const both = await withGrant(1);
     const finish = await both.startStream();
     await both.passExpiry();
     expect(await finish()).toMatchObject({ totalCostNanos: callCost, unpaidNanos: 0n });
-    expect(await both.remainingOfGrant()).toBe(1_000_000_000n);
-    expect(await both.credit()).toEqual({ balanceNanos: paid + 1_000_000_000n - callCost, owedNanos: 0n, promotionalNanos: 1_000_000_000n });
-    expect((await expireGrants(t.testDb.db)).expired).toBeGreaterThanOrEqual(1);
+    expect(await both.remainingOfGrant()).toBe(0n);
     expect(await both.credit()).toEqual({ balanceNanos: paid - callCost, owedNanos: 0n, promotionalNanos: 0n });
+    const expiries = await t.testDb.db
+      .select()
+      .from(creditEntries)
+      .where(and(eq(creditEntries.organizationId, both.account.organizationId), eq(creditEntries.kind, 'grant_expiry')));
+    expect(expiries.map((entry) => entry.amountNanos)).toEqual([-1_000_000_000n]);
   });
 });
