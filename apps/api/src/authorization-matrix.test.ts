@@ -136,6 +136,11 @@ const matrix: Record<string, Case> = {
   'GET /bff/audit-log/export': { url: () => '/bff/audit-log/export', expect: signedIn(200) },
   // Each organisation's owner reads their own organisation's credit history only (credit-history.test.ts checks what each sees).
   'GET /bff/credit-history': { url: () => '/bff/credit-history', expect: signedIn(200) },
+  // Only the organisation's own top-ups: A's is unknown to B and to the admin (404).
+  'GET /bff/checkout-sessions/:checkoutSessionId': {
+    url: () => `/bff/checkout-sessions/${f.paidCheckoutOfA.checkoutSessionId}`,
+    expect: ownerOnly(200),
+  },
   'GET /bff/credit-history/export': { url: () => '/bff/credit-history/export', expect: signedIn(200) },
   'GET /bff/usage/daily': { url: () => '/bff/usage/daily', expect: signedIn(200) },
   'POST /bff/feedback': { url: () => '/bff/feedback', body: { type: 'feature_request', description: 'More charts' }, expect: signedIn(201) },
@@ -663,6 +668,7 @@ const team = {} as {
   personOfA: string;
   foreignInvitation: string;
   foreignWebhookEndpoint: string;
+  checkout: string;
 };
 type TeamRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: object };
 type TeamCase = {
@@ -777,6 +783,11 @@ const teamCases: Record<string, TeamCase> = {
     allowed: 'manageCredit',
     status: 200,
     request: () => ({ method: 'POST', url: '/bff/stripe/checkout-session', body: { amount: 5 } }),
+  },
+  'GET /bff/checkout-sessions/:checkoutSessionId': {
+    allowed: 'manageCredit',
+    status: 200,
+    request: () => ({ method: 'GET', url: `/bff/checkout-sessions/${team.checkout}` }),
   },
   'POST /bff/stripe/customer-portal-session': {
     allowed: 'manageCredit',
@@ -909,6 +920,7 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
       team.invitationOf[role] = invited.json().invitationId;
     }
     team.memberToChange = await insertedMember('changed');
+    team.checkout = (await asMember('owner', { method: 'POST', url: '/bff/stripe/checkout-session', body: { amount: 5 } })).json().checkoutSessionId;
     team.sharedInvitation = (
       await asMember('owner', { method: 'POST', url: '/bff/invitations', body: { email: `team-resent-${stamp}@example.com`, role: 'developer' } })
     ).json().invitationId;

@@ -1046,6 +1046,15 @@ const specs: Record<string, Spec> = {
         listQuery(pageTokens()).map((query) => `/bff/audit-log/export${query}`),
       ),
   },
+  'GET /bff/checkout-sessions/:checkoutSessionId': {
+    family: 'problem',
+    runs: 100,
+    cases: () =>
+      request(
+        'GET',
+        pathParam(f.paidCheckout, f.openCheckout.id).map((id) => `/bff/checkout-sessions/${id}`),
+      ),
+  },
   'GET /bff/credit-history': {
     family: 'problem',
     runs: 150,

@@ -73,6 +73,8 @@ export {
   maxCreditGrantAmount,
 } from './admin/credit-grants.js';
 export {
+  type CheckoutOutcome,
+  checkoutOutcomeSchema,
   checkoutSessionRequestSchema,
   checkoutSessionResponseSchema,
   customerPortalResponseSchema,

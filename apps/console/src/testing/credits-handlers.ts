@@ -1,4 +1,4 @@
-import type { Me } from '@meterway/contracts';
+import type { CheckoutOutcome, Me } from '@meterway/contracts';
 import type { PaymentConfig } from '../features/credits/api/get-payment-config';
 import { HttpResponse, http } from 'msw';
 import { buildMe } from './me-handlers';
@@ -23,6 +23,13 @@ const recorded = async (request: Request, requests?: unknown[]) => {
 };
 
 export const creditsHandlers = {
+  /** GET /bff/checkout-sessions/:id: a paid top-up that paid no debt unless told otherwise. */
+  checkoutOutcome: (outcome: Partial<CheckoutOutcome> = {}, calls?: { count: number }) =>
+    http.get(`${api}/bff/checkout-sessions/:checkoutSessionId`, ({ params }) => {
+      if (calls) calls.count += 1;
+      return HttpResponse.json({ checkoutSessionId: String(params.checkoutSessionId), status: 'SUCCEEDED', creditAmount: 10, owedPaidAmount: 0, ...outcome });
+    }),
+
   /** GET /bff/config; the sandbox unless told otherwise. */
   paymentConfig: (config: PaymentConfig = { paymentProvider: 'sandbox' }) => http.get(`${api}/bff/config`, () => HttpResponse.json(config)),
 

@@ -15,6 +15,19 @@ export const checkoutSessionRequestSchema = z.object({
 });
 
 export const checkoutSessionResponseSchema = z.object({ checkoutSessionId: z.string(), clientSecret: z.string() });
+
+/**
+ * GET /bff/checkout-sessions/:checkoutSessionId (the roles that manage credit): what a top-up came
+ * to. `creditAmount` is the credit bought; `owedPaidAmount` the part of it that paid what the
+ * organisation owed first (0 when it owed nothing), so the rest went to the balance. Dollars.
+ */
+export const checkoutOutcomeSchema = z.object({
+  checkoutSessionId: z.string(),
+  status: z.enum(['IN_PROGRESS', 'SUCCEEDED', 'FAILED', 'EXPIRED']),
+  creditAmount: z.number(),
+  owedPaidAmount: z.number(),
+});
+export type CheckoutOutcome = z.infer<typeof checkoutOutcomeSchema>;
 export const customerPortalResponseSchema = z.object({ url: z.string() });
 
 /** GET /bff/config: which payment provider the console talks to. */

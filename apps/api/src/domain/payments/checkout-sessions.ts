@@ -1,9 +1,12 @@
 import type { Database } from '@meterway/db';
 import { and, desc, eq, lt, ne } from 'drizzle-orm';
-import { type CheckoutStatus, checkoutSessions, persons } from '../../db/schema/index.js';
+import type { CheckoutOutcome } from '@meterway/contracts';
+import { type CheckoutStatus, checkoutSessions, creditEntries, persons } from '../../db/schema/index.js';
+import { AppError } from '../../errors/app-error.js';
 import { type Actor, systemActor } from '../audit/record-audit.js';
 import { postEntry } from '../credit/ledger.js';
 import { recordCreditAudit } from '../credit/record-credit-audit.js';
+import { nanosToDollars } from '../money.js';
 import { recordPaymentObject } from './payment-objects.js';
 
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
@@ -126,4 +129,27 @@ export async function recentCheckouts(db: Database, organizationId: string, limi
     .where(eq(checkoutSessions.organizationId, organizationId))
     .orderBy(desc(checkoutSessions.createdAt))
     .limit(limit);
+}
+
+/**
+ * What one of the organisation's top-ups came to: its status, the credit it bought, and the part of
+ * that credit which paid what the organisation owed first (the owed_payment entry its top_up entry
+ * made). NotFound for a setup session or another organisation's.
+ */
+export async function checkoutOutcome(db: Database, key: CheckoutKey): Promise<CheckoutOutcome> {
+  const session = await findCheckout(db, key);
+  if (!session || session.mode !== 'payment') throw new AppError('NotFound', 'Unknown top-up.');
+  const entryOf = (kind: 'top_up' | 'owed_payment', reference: string) =>
+    db
+      .select({ id: creditEntries.id, amountNanos: creditEntries.amountNanos })
+      .from(creditEntries)
+      .where(and(eq(creditEntries.organizationId, key.organizationId), eq(creditEntries.kind, kind), eq(creditEntries.reference, reference)));
+  const [credited] = session.status === 'SUCCEEDED' ? await entryOf('top_up', session.id) : [];
+  const [debtPaid] = credited ? await entryOf('owed_payment', credited.id) : [];
+  return {
+    checkoutSessionId: session.id,
+    status: session.status,
+    creditAmount: nanosToDollars(session.creditNanos),
+    owedPaidAmount: debtPaid ? nanosToDollars(-debtPaid.amountNanos) : 0,
+  };
 }

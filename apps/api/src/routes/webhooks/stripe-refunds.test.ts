@@ -125,8 +125,13 @@ describe('charge.refunded', () => {
     const refused = await gatewayCall(cookie, spent.key);
     expect(refused).toMatchObject({ status: 402, body: { error: { code: 'insufficient_quota' } } });
 
-    await paidTopUp(cookie, 5);
+    const debtPayer = await paidTopUp(cookie, 5);
     expect(await credit(cookie)).toEqual({ balance: Math.round((5 - cost) * 1e9) / 1e9, owed: 0 });
+    // The payment's status says what of it paid the debt.
+    const outcome = await t.app.inject({ method: 'GET', url: `/bff/checkout-sessions/${debtPayer}`, headers: { cookie } });
+    expect(outcome.json()).toEqual({ checkoutSessionId: debtPayer, status: 'SUCCEEDED', creditAmount: 5, owedPaidAmount: cost });
+    const earlier = await t.app.inject({ method: 'GET', url: `/bff/checkout-sessions/${id}`, headers: { cookie } });
+    expect(earlier.json()).toMatchObject({ creditAmount: 10, owedPaidAmount: 0 });
     expect((await entries(organizationId)).slice(-2)).toEqual([
       { kind: 'top_up', amount: 5, owed: 0 },
       { kind: 'owed_payment', amount: -cost, owed: -cost },

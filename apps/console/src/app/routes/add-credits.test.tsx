@@ -225,6 +225,37 @@ describe('/add-credits?checkoutSessionId: status', () => {
     expect(screen.queryByLabelText('Amount')).not.toBeInTheDocument();
   });
 
+  it('says, once paid, what part of the credit paid what the organisation owed and what reached the balance', async () => {
+    server.use(
+      meHandlers.signedIn({ organizationCheckoutSessions: sessionWith('SUCCEEDED') }),
+      creditsHandlers.checkoutOutcome({ creditAmount: 10, owedPaidAmount: 5.51 }),
+    );
+    renderRoute(statusPath);
+
+    expect(await screen.findByText('$5.51 of it paid what your organisation owed; $4.49 was added to your balance.')).toBeInTheDocument();
+    expect(screen.getByText(messages.succeeded)).toBeInTheDocument();
+  });
+
+  it('says when all of the credit paid what the organisation owed', async () => {
+    server.use(
+      meHandlers.signedIn({ organizationCheckoutSessions: sessionWith('SUCCEEDED') }),
+      creditsHandlers.checkoutOutcome({ creditAmount: 5, owedPaidAmount: 5 }),
+    );
+    renderRoute(statusPath);
+
+    expect(await screen.findByText('All of it paid what your organisation owed ($5.00); nothing was added to your balance.')).toBeInTheDocument();
+  });
+
+  it('says nothing of a debt when the payment paid none', async () => {
+    const calls = { count: 0 };
+    server.use(meHandlers.signedIn({ organizationCheckoutSessions: sessionWith('SUCCEEDED') }), creditsHandlers.checkoutOutcome({}, calls));
+    renderRoute(statusPath);
+
+    expect(await screen.findByText(messages.succeeded)).toBeInTheDocument();
+    await waitFor(() => expect(calls.count).toBe(1));
+    expect(screen.queryByText(/paid what your organisation owed/)).not.toBeInTheDocument();
+  });
+
   it('shows the payment in progress while the session is not known yet', async () => {
     server.use(meHandlers.signedIn({ organizationCheckoutSessions: [{ checkoutSessionId: 'cs_other', status: 'FAILED' }] }));
     renderRoute(statusPath);

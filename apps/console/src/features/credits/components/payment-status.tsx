@@ -4,7 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
+import { formatMoney, formatOwed } from '../../../lib/format';
 import { meQueryKey, useMe } from '../../../lib/me';
+import { useCheckoutOutcome } from '../api/get-checkout-outcome';
 
 type CheckoutStatus = Me['organizationCheckoutSessions'][number]['status'];
 
@@ -58,6 +60,7 @@ export function PaymentStatus({ checkoutSessionId }: { checkoutSessionId: string
     <Stack gap="lg">
       <Alert color={colors[status]} variant="light" role="status" icon={final ? undefined : <Loader size="sm" />}>
         <Text>{paymentStatusMessages[status]}</Text>
+        {status === 'SUCCEEDED' && <DebtPaid checkoutSessionId={checkoutSessionId} />}
         {!listed && waitedLong && (
           <Text mt="xs" size="sm">
             {paymentNotFoundMessage}
@@ -70,5 +73,19 @@ export function PaymentStatus({ checkoutSessionId }: { checkoutSessionId: string
         </Button>
       </Group>
     </Stack>
+  );
+}
+
+/** Issue #52: when part of the credit paid what the organisation owed, the status says how much, and what reached the balance. */
+function DebtPaid({ checkoutSessionId }: { checkoutSessionId: string }) {
+  const { data } = useCheckoutOutcome(checkoutSessionId);
+  if (!data || data.owedPaidAmount <= 0) return null;
+  const added = Math.max(data.creditAmount - data.owedPaidAmount, 0);
+  return (
+    <Text mt="xs" size="sm">
+      {added > 0
+        ? `${formatOwed(data.owedPaidAmount)} of it paid what your organisation owed; ${formatMoney(added)} was added to your balance.`
+        : `All of it paid what your organisation owed (${formatOwed(data.owedPaidAmount)}); nothing was added to your balance.`}
+    </Text>
   );
 }
