@@ -122,6 +122,35 @@ describe("a key's response cache", () => {
     expect(upstream.requests.length - requests).toBe(2);
   });
 
+  it('shares answers across end users only when the key says so, and stops at once when it no longer does', async () => {
+    const account = await t.account({ creditDollars: 1, budgetDollars: 1, controls: { responseCacheSeconds: 600, responseCacheShared: true } });
+    const requests = upstream.requests.length;
+    const first = await ask(account, question, '203.0.113.1');
+    const other = await ask(account, question, '203.0.113.2');
+    expect(other.x_meterway).toEqual({ cacheHit: true });
+    expect(other.choices).toEqual(first.choices);
+    expect(upstream.requests.length - requests).toBe(1);
+
+    await t.testDb.db.update(publishableKeys).set({ responseCacheShared: false, version: 1 }).where(eq(publishableKeys.id, account.keyId));
+    expect((await ask(account, question, '203.0.113.3')).x_meterway).toEqual({ cacheHit: false });
+    expect(upstream.requests.length - requests).toBe(2);
+  });
+
+  it('answers a key whose monthly budget is spent nothing from the cache: it is refused as a paid call would be', async () => {
+    const account = await cachingAccount();
+    await ask(account);
+    expect((await ask(account)).x_meterway).toEqual({ cacheHit: true });
+    const [paid] = await rowsOf(account);
+
+    // The owner lowers the budget to what the key has spent this month.
+    await t.testDb.db
+      .update(publishableKeys)
+      .set({ spendLimitNanos: paid!.totalCostNanos ?? 0n, version: 1 })
+      .where(eq(publishableKeys.id, account.keyId));
+    await expect(ask(account)).rejects.toMatchObject({ status: 429 });
+    expect((await rowsOf(account)).map((row) => row.cacheHit)).toEqual([false, true]);
+  });
+
   it('answers an organisation that owes nothing from the cache: it is refused as a paid call would be', async () => {
     const account = await cachingAccount();
     await ask(account);

@@ -59,6 +59,7 @@ export function setupGateway(models: (() => ModelProvider) | undefined, env: Nod
     | 'endUserSpendPerMonthNanos'
     | 'endUserTokens'
     | 'responseCacheSeconds'
+    | 'responseCacheShared'
   >;
   async function account(options: { creditDollars: number; budgetDollars: number; origins?: string[]; controls?: Controls }) {
     const organizationId = randomUUID();

@@ -28,6 +28,7 @@ export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): Pu
   perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
   endUserTokens: null,
   responseCacheSeconds: null,
+  responseCacheShared: false,
   worstCaseDailySpend: 9.58,
   ...overrides,
 });

@@ -26,6 +26,7 @@ export const buildSecretKey = (overrides: Partial<SecretKey> = {}): SecretKey =>
   perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
   endUserTokens: null,
   responseCacheSeconds: null,
+  responseCacheShared: false,
   worstCaseDailySpend: 37.5,
   ...overrides,
 });

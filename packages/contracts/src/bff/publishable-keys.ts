@@ -72,6 +72,8 @@ const wholeNumberOrNull = (max: number) =>
  * requires a token of the customer's sign-in provider (a JWT, RS256 or ES256) whose `sub` is the
  * end user; null: none, each client address is an anonymous end user. responseCacheSeconds: for how
  * long a non-streamed answer answers the same request with the key again, free; null: no cache.
+ * responseCacheShared: whether a cached answer answers other end users too (false by default: each
+ * end user only from their own requests, since a shared answer tells one what another asked).
  */
 const keyControls = {
   allowedModels: z
@@ -121,6 +123,7 @@ const keyControls = {
     .max(maxResponseCacheSeconds, m.max(maxResponseCacheSeconds))
     .nullable()
     .optional(),
+  responseCacheShared: z.boolean({ error: 'responseCacheShared must be true or false' }).optional(),
 };
 
 /** A key name's length after trimming: the console's form and the api apply this one rule. */
@@ -181,6 +184,11 @@ export const publishableKeySchema = z.object({
   endUserTokens: z.object({ issuer: z.string(), audience: z.string(), jwksUrl: z.string() }).nullable(),
   /** For how many seconds a non-streamed answer answers the same request again, charged nothing; null: no cache. */
   responseCacheSeconds: z.number().nullable(),
+  /**
+   * Whether a cached answer answers every end user of the key: one may then receive what another's
+   * request produced, and so learn that someone asked it. False: each end user's own answers only.
+   */
+  responseCacheShared: z.boolean(),
   /** Read-only: the most a copied key can spend today, in dollars (what its budget has left this month). */
   worstCaseDailySpend: z.number(),
 });

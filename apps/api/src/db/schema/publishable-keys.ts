@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
 import { organizations } from './people.js';
 
@@ -62,6 +62,8 @@ export const publishableKeys = appSchema.table(
     endUserTokens: jsonb('end_user_tokens').$type<EndUserTokens>(),
     /** For how many seconds a non-streamed answer answers the same request again, free (response-cache.ts); null: never. */
     responseCacheSeconds: integer('response_cache_seconds'),
+    /** Whether cached answers are shared across end users; false: each end user is answered from their own requests only. */
+    responseCacheShared: boolean('response_cache_shared').notNull().default(false),
     /** The client addresses (as the gateway counts them: clientOf) and end users the owner blocked; refused at once. */
     blocks: jsonb('blocks').$type<KeyBlockRow[]>().notNull().default([]),
     /** Counts the key's edits (name, budget, origins, controls, rolls): admission checks the gateway's copy is the key as it is. */

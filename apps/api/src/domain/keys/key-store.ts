@@ -55,6 +55,7 @@ const controlsOf = (input: KeyForm): KeyColumns => ({
   ...(input.perEndUserLimits?.spendPerMonth !== undefined ? { endUserSpendPerMonthNanos: nanosOrNull(input.perEndUserLimits.spendPerMonth) } : {}),
   ...(input.endUserTokens !== undefined ? { endUserTokens: input.endUserTokens } : {}),
   ...(input.responseCacheSeconds !== undefined ? { responseCacheSeconds: input.responseCacheSeconds } : {}),
+  ...(input.responseCacheShared !== undefined ? { responseCacheShared: input.responseCacheShared } : {}),
 });
 
 /**
@@ -86,6 +87,7 @@ export const sharedFieldsOf = (key: KeyRow, spend: Spend, now: Date) => ({
   },
   endUserTokens: key.endUserTokens,
   responseCacheSeconds: key.responseCacheSeconds,
+  responseCacheShared: key.responseCacheShared,
   worstCaseDailySpend: worstCaseToday(key, spend),
   // The previous value itself never leaves the api: the console only learns until when it works.
   ...(key.previousValue && key.previousValueExpiresAt && key.previousValueExpiresAt > now
@@ -103,6 +105,7 @@ export const sharedSettingsOf = (key: ReturnType<typeof sharedFieldsOf>) => ({
   perEndUserLimits: key.perEndUserLimits,
   endUserTokens: key.endUserTokens,
   responseCacheSeconds: key.responseCacheSeconds,
+  responseCacheShared: key.responseCacheShared,
 });
 
 /**

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { networkOf } from '@meterway/service';
-import { and, eq, gt, notExists, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, notExists, sql } from 'drizzle-orm';
 import { stringify } from 'safe-stable-stringify';
-import { creditBalances, responseCache } from '../../db/schema/index.js';
+import { creditBalances, keySpend, publishableKeys, responseCache } from '../../db/schema/index.js';
+import { periodStart } from '../money.js';
 import type { Caller } from './allowances.js';
 import { rowsOf } from './sql-values.js';
 
@@ -17,14 +18,19 @@ type KeyOf = { organizationId: string; publishableKeyId: string };
 /**
  * The request's identity: SHA-256 of its JSON with keys in a fixed order (the same request sent with
  * its fields in another order is the same request) and of the end user who asks it (endUserOf), so
- * one end user is never answered what another asked, nor learns that they asked it.
+ * one end user is never answered what another asked, nor learns that they asked it — unless the
+ * key's owner shares its cache, when the gateway names no end user (cached-answers.ts).
  */
 export const requestHashOf = (body: unknown, endUser: string): string =>
   createHash('sha256')
     .update(stringify({ endUser, body }) ?? '')
     .digest('base64url');
 
-/** The key's cached answer to this request, if it has not expired and the organisation owes nothing (one that owes is answered nothing, paid or cached). */
+/**
+ * The key's cached answer to this request, if it has not expired, the organisation owes nothing and
+ * the key's budget for the month is not spent: those are refused as a paid call is, never answered
+ * from the cache.
+ */
 export async function findCachedAnswer(db: Database, key: KeyOf, requestHash: string, now: Date): Promise<CachedAnswer | undefined> {
   const [entry] = await db
     .select()
@@ -40,6 +46,20 @@ export async function findCachedAnswer(db: Database, key: KeyOf, requestHash: st
             .select({ owes: sql`1` })
             .from(creditBalances)
             .where(and(eq(creditBalances.organizationId, key.organizationId), gt(creditBalances.owedNanos, 0n))),
+        ),
+        notExists(
+          db
+            .select({ spent: sql`1` })
+            .from(keySpend)
+            .innerJoin(publishableKeys, and(eq(publishableKeys.organizationId, keySpend.organizationId), eq(publishableKeys.id, keySpend.publishableKeyId)))
+            .where(
+              and(
+                eq(keySpend.organizationId, key.organizationId),
+                eq(keySpend.publishableKeyId, key.publishableKeyId),
+                eq(keySpend.periodStart, periodStart(now)),
+                gte(keySpend.spentNanos, publishableKeys.spendLimitNanos),
+              ),
+            ),
         ),
       ),
     );

@@ -65,6 +65,7 @@ describe('the audit log records each change with who made it', () => {
         perEndUserLimits: { to: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null } },
         endUserTokens: { to: null },
         responseCacheSeconds: { to: null },
+        responseCacheShared: { to: false },
       },
     });
 

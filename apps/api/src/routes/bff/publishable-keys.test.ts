@@ -35,6 +35,8 @@ describe('publishable keys', () => {
       perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
       endUserTokens: null,
       responseCacheSeconds: null,
+      // Cached answers are each end user's own unless the owner shares them.
+      responseCacheShared: false,
       worstCaseDailySpend: 10,
     });
     const second = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, name: 'Second' })).json();

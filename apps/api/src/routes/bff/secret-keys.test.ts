@@ -31,6 +31,8 @@ describe('secret keys', () => {
       perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
       endUserTokens: null,
       responseCacheSeconds: null,
+      // Cached answers are each end user's own unless the owner shares them.
+      responseCacheShared: false,
       worstCaseDailySpend: 20,
     });
     const { value, ...listed } = key;

@@ -236,6 +236,23 @@ describe("/dashboard: a key's response cache", { timeout: 20_000 }, () => {
     expect(cacheOf(requests[0])).toBe(600);
   });
 
+  it('shares cached answers across end users only when the switch says so, and says what that reveals', async () => {
+    const requests: RecordedRequest[] = [];
+    server.use(keysHandlers.update({ requests }));
+    const { user } = renderDashboard([cached]);
+    const form = within(await openEdit(user));
+
+    const shared = form.getByRole('switch', { name: /^Share cached answers across end users/ });
+    expect(shared).not.toBeChecked();
+    // Its label says what sharing reveals.
+    expect(shared).toHaveAccessibleName(expect.stringContaining('and so learn that someone asked it'));
+    await user.click(shared);
+    await user.click(form.getByRole('button', { name: 'Save' }));
+
+    expect(await toast('Success!')).toBeInTheDocument();
+    expect((requests[0]?.body as Record<string, unknown>).responseCacheShared).toBe(true);
+  });
+
   it('keeps the cache on an edit that leaves it alone', async () => {
     const requests: RecordedRequest[] = [];
     server.use(keysHandlers.update({ requests }));
@@ -285,17 +302,22 @@ describe("/dashboard: a key's response cache", { timeout: 20_000 }, () => {
     expect(form.getByRole('button', { name: 'Create key' })).toBeInTheDocument();
   });
 
-  it('shows under the budget how long a key caches answers, and nothing for a key without a cache', async () => {
+  it('shows under the budget how long a key caches answers and whether end users share them, and nothing for a key without a cache', async () => {
     renderDashboard([
       buildPublishableKey({ id: '66666666-1111-4111-8111-111111111111', name: 'Minutes', responseCacheSeconds: 600 }),
       buildPublishableKey({ id: '77777777-1111-4111-8111-111111111111', name: 'Seconds', responseCacheSeconds: 45 }),
-      buildPublishableKey({ id: '88888888-1111-4111-8111-111111111111', name: 'A day', responseCacheSeconds: maxResponseCacheSeconds }),
+      buildPublishableKey({
+        id: '88888888-1111-4111-8111-111111111111',
+        name: 'A day',
+        responseCacheSeconds: maxResponseCacheSeconds,
+        responseCacheShared: true,
+      }),
       buildPublishableKey({ id: '99999999-1111-4111-8111-111111111111', name: 'Uncached', responseCacheSeconds: null }),
     ]);
 
     expect(within(await rowOf('Minutes')).getByText('Caches answers for 10 min')).toBeInTheDocument();
     expect(within(await rowOf('Seconds')).getByText('Caches answers for 45 s')).toBeInTheDocument();
-    expect(within(await rowOf('A day')).getByText('Caches answers for 24 h')).toBeInTheDocument();
+    expect(within(await rowOf('A day')).getByText('Caches answers for 24 h, shared across end users')).toBeInTheDocument();
     expect(within(await rowOf('Uncached')).queryByText(/^Caches answers/)).not.toBeInTheDocument();
   });
 });

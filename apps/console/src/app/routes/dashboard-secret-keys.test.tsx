@@ -125,6 +125,7 @@ describe('/dashboard: secret keys', { timeout: 20_000 }, () => {
           perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
           endUserTokens: null,
           responseCacheSeconds: null,
+          responseCacheShared: false,
           scope: 'gateway',
         },
       },

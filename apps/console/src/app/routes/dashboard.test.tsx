@@ -264,6 +264,7 @@ describe('/dashboard: creating a key', { timeout: 20_000 }, () => {
           endUserTokens: null,
           // No response cache: every call goes to a provider.
           responseCacheSeconds: null,
+          responseCacheShared: false,
         },
       },
     ]);
@@ -411,6 +412,7 @@ describe('/dashboard: editing and deleting a key', { timeout: 20_000 }, () => {
           perEndUserLimits: { requestsPerMinute: null, spendPerDay: null, spendPerMonth: null },
           endUserTokens: null,
           responseCacheSeconds: null,
+          responseCacheShared: false,
         },
       },
     ]);

@@ -36,6 +36,8 @@ export type KeyFormValues = {
   endUserTokens: { required: boolean; issuer: string; audience: string; jwksUrl: string };
   /** Seconds an answer is kept for the same request again (issue #24); '' (empty): no cache. */
   responseCacheSeconds: number | string;
+  /** Whether a cached answer answers every end user, not only the one who asked (issue #52). */
+  responseCacheShared: boolean;
 };
 
 export const allowedDomain = (value = ''): AllowedDomain => ({ key: randomId(), value });
@@ -99,6 +101,7 @@ export const keyFormSchema = z.object({
   }),
   endUserTokens,
   responseCacheSeconds: numberInput.superRefine(byContract(controls.responseCacheSeconds, limitOf)),
+  responseCacheShared: z.boolean(),
 });
 
 export const newKeyFormValues = (): KeyFormValues => ({
@@ -112,6 +115,7 @@ export const newKeyFormValues = (): KeyFormValues => ({
   perEndUserLimits: { requestsPerMinute: '', spendPerDay: '', spendPerMonth: '' },
   endUserTokens: { required: false, issuer: '', audience: '', jwksUrl: '' },
   responseCacheSeconds: '',
+  responseCacheShared: false,
 });
 
 /** An existing key's values; a secret key has no allowed domains (issue #23). */
@@ -130,6 +134,7 @@ export const keyFormValuesOf = (key: PublishableKey | SecretKey): KeyFormValues 
   },
   endUserTokens: { required: key.endUserTokens !== null, issuer: '', audience: '', jwksUrl: '', ...key.endUserTokens },
   responseCacheSeconds: key.responseCacheSeconds ?? '',
+  responseCacheShared: key.responseCacheShared,
 });
 
 /**
@@ -152,4 +157,5 @@ export const keyInputOf = (values: KeyFormValues): PublishableKeyInput => ({
   },
   endUserTokens: values.endUserTokens.required ? tokenSettingsOf(values.endUserTokens) : null,
   responseCacheSeconds: limitOf(values.responseCacheSeconds),
+  responseCacheShared: values.responseCacheShared,
 });

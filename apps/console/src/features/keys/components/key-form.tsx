@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Stack, Switch, TextInput } from '@mantine/core';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { maxResponseCacheSeconds } from '@meterway/contracts';
 import type { ReactNode } from 'react';
@@ -67,6 +67,11 @@ export function KeyForm({
           allowDecimal={false}
           allowNegative={false}
           {...form.getInputProps('responseCacheSeconds')}
+        />
+        <Switch
+          label="Share cached answers across end users"
+          description="Off, each end user is answered only from their own requests. On, one end user may receive the answer another end user's identical request produced, and so learn that someone asked it."
+          {...form.getInputProps('responseCacheShared', { type: 'checkbox' })}
         />
         {children}
         <Group justify={secondaryAction ? 'space-between' : 'flex-end'}>

@@ -56,10 +56,10 @@ const endUserCapsText = ({ requestsPerMinute, spendPerDay, spendPerMonth }: Publ
   return caps.length > 0 ? `${caps.join(' · ')} per end user` : undefined;
 };
 
-/** "Caches answers for 10 min": whole hours or minutes where the seconds make them, else seconds. */
-const responseCacheText = (seconds: number): string => {
+/** "Caches answers for 10 min": whole hours or minutes where the seconds make them, else seconds; and whether every end user shares them. */
+const responseCacheText = (seconds: number, shared: boolean): string => {
   const time = seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
-  return `Caches answers for ${time}`;
+  return `Caches answers for ${time}${shared ? ', shared across end users' : ''}`;
 };
 
 type KeyRowProps = Pick<PublishableKeysTableProps, 'onOpen' | 'onCallers'> & { publishableKey: PublishableKey };
@@ -136,7 +136,7 @@ function KeyRow({ publishableKey: key, onOpen, onCallers }: KeyRowProps) {
         )}
         {key.responseCacheSeconds !== null && (
           <Text size="xs" c="gray.7">
-            {responseCacheText(key.responseCacheSeconds)}
+            {responseCacheText(key.responseCacheSeconds, key.responseCacheShared)}
           </Text>
         )}
       </Table.Td>
