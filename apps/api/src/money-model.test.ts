@@ -13,6 +13,7 @@ import { expireGrants } from './domain/credit/expire-grants.js';
 import { postPromotionalGrant } from './domain/credit/grant-credit.js';
 import { newKeyValue } from './domain/keys/key-value.js';
 import { admitHolds } from './domain/metering/admit-calls.js';
+import { findCachedAnswer, rememberAnswer } from './domain/metering/response-cache.js';
 import type { GatewayKey } from './domain/metering/find-key.js';
 import { release, settlementRow, settleRows } from './domain/metering/settlement.js';
 import { rowsOf } from './domain/metering/sql-values.js';
@@ -26,7 +27,8 @@ import { MoneyModel, type ModelPayment } from './testing/money-model.js';
  * Issue #52's model-based ledger test, after TigerBeetle's simulator and Jepsen's checkers: seeded
  * sequences of money steps — checkout top-ups, grants with expiries and a clock moving past them,
  * auto top-up settings, cards and worker rounds, calls admitted, settled within, at or over their
- * hold and released, refunds and disputes whose notices arrive late, out of order or twice —
+ * hold and released, refunds and disputes whose notices arrive late, out of order or twice, cached
+ * answers asked for —
  * run against the real services on this file's database and against a small reference model
  * (testing/money-model.ts). After every step the two agree on the balance, the debt, the holds,
  * each grant and each auto top-up charge, and the ledger adds up: balance = Σ entries, owed =
@@ -121,11 +123,13 @@ class Sweep implements Command {
   toString = () => 'sweepExpiredGrants()';
 }
 
+/** A call admitted for `holdTokens` of output, or for all the credit that is free (a call that may spend the balance to its last token). */
 class CallStart implements Command {
-  constructor(readonly holdTokens: number) {}
+  constructor(readonly holdTokens: number | 'all free credit') {}
   check = () => true;
   async run(model: MoneyModel, real: Real) {
-    const hold = BigInt(this.holdTokens) * nanosPerToken;
+    const free = (model.balance - model.reserved - model.expired) / nanosPerToken;
+    const hold = (this.holdTokens === 'all free credit' ? (free > 1n ? free : 1n) : BigInt(this.holdTokens)) * nanosPerToken;
     const id = randomUUID();
     const period = periodStart(at(model));
     const admitted = model.admit(hold);
@@ -145,7 +149,7 @@ class CallStart implements Command {
       await expect(attempt, 'a call the model refuses').rejects.toMatchObject({ reason: 'credit' });
     }
   }
-  toString = () => `callStart(hold ${this.holdTokens} tokens)`;
+  toString = () => `callStart(hold ${this.holdTokens}${this.holdTokens === 'all free credit' ? '' : ' tokens'})`;
 }
 
 class CallSettle implements Command {
@@ -356,6 +360,27 @@ class Deliver implements Command {
   toString = () => `deliverNotice(#${this.index}${this.again ? ', and again later' : ''})`;
 }
 
+/** A cached answer of the key is asked for: an organisation that owes gets none, as it gets no paid answer (the model's debt decides). */
+class CachedAnswerLookup implements Command {
+  check = () => true;
+  async run(model: MoneyModel, real: Real) {
+    const key = { organizationId: real.organizationId, publishableKeyId: real.key.id };
+    await rememberAnswer(db(), {
+      ...key,
+      requestHash: 'model-question',
+      answer: { choices: [] },
+      inputTokens: 1,
+      cachedInputTokens: 0,
+      outputTokens: 1,
+      provider: 'model',
+      expiresAt: new Date('9999-01-01T00:00:00Z'),
+    });
+    const found = await findCachedAnswer(db(), key, 'model-question', at(model));
+    expect(found !== undefined, model.owed > 0n ? 'no cached answer while owing' : 'the cached answer').toBe(model.owed === 0n);
+  }
+  toString = () => 'cachedAnswerLookup()';
+}
+
 const topUp = fc
   .tuple(
     fc.integer({ min: 100, max: 3000 }),
@@ -367,7 +392,9 @@ const grant = fc
   .tuple(fc.integer({ min: 100, max: 1000 }), fc.integer({ min: 1, max: 10 * 86_400_000 }))
   .map(([amount, lifetime]) => new Grant(amount, lifetime));
 const advance = fc.integer({ min: 1, max: 20 * 86_400_000 }).map((ms) => new Advance(ms));
-const callStart = fc.oneof(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 100_000 })).map((tokens) => new CallStart(tokens));
+const callStart = fc
+  .oneof(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 100_000 }), fc.constant<'all free credit'>('all free credit'))
+  .map((tokens) => new CallStart(tokens));
 const callSettle = fc.tuple(fc.nat(), fc.oneof(fc.constant(4), fc.integer({ min: 0, max: 8 }))).map(([index, quarters]) => new CallSettle(index, quarters));
 const autoTopUpSettings = fc
   .tuple(fc.boolean(), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 40 }))
@@ -398,6 +425,7 @@ const commands = [
   deliver,
   deliver,
   deliver,
+  fc.constant(new CachedAnswerLookup()),
 ];
 
 /** The organisation's money as the database has it, in one statement. */
