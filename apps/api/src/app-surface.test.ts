@@ -25,6 +25,7 @@ describe('api surface', () => {
       'perEndUserLimits',
       'endUserTokens',
       'responseCacheSeconds',
+      'responseCacheShared',
     ]);
   });
 

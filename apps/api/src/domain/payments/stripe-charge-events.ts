@@ -3,13 +3,13 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { autoTopUpCharges, checkoutSessions, type DisputeStatus } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
+import { chargeByKey } from '../auto-top-up/charges.js';
 import { nanosPerCent } from '../money.js';
 import { findCheckout } from './checkout-sessions.js';
 import type { CreditedPayment } from './credited-payments.js';
 import { ourIdOf, organizationOfPayment, recordPaymentObject } from './payment-objects.js';
-import { chargeByKey } from '../auto-top-up/charges.js';
-import { callStripe, idOf } from './stripe-call.js';
 import { applyChargeNotice, type ChargeNotice, type NoticeOutcome } from './payment-reversals.js';
+import { callStripe, idOf } from './stripe-call.js';
 
 const chargeEventTypes = ['charge.refunded', 'charge.dispute.created', 'charge.dispute.closed'] as const;
 type ChargeEvent = Extract<Stripe.Event, { type: (typeof chargeEventTypes)[number] }>;
