@@ -1,4 +1,5 @@
 import { maxEndUserLength } from '@meterway/contracts';
+import { isPublishableKeyValue } from '../domain/keys/key-value.js';
 import { isSecretKeyValue } from '../domain/keys/secret-key-hash.js';
 import type { PresentedKey } from '../domain/metering/admit-calls.js';
 import { type Caller, endUserOf } from '../domain/metering/allowances.js';
@@ -21,8 +22,7 @@ export type Called = { presented: PresentedKey; caller: Caller };
  * instance does not know, without a lookup, until its minute is over.
  */
 export async function authenticate(gateway: Gateway, caller: CallHeaders, read: 'cached' | 'fresh'): Promise<PresentedKey> {
-  const presented = caller.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const value = presented && isSecretKeyValue(presented) ? gateway.hashSecretKey(presented) : presented;
+  const value = credentialOf(gateway, caller.authorization);
   if (!value) throw gatewayErrors.invalidKey();
   const { keys, unknownKeys } = gateway.meter;
   if (!keys.known(value)) {
@@ -44,6 +44,18 @@ export async function authenticate(gateway: Gateway, caller: CallHeaders, read: 
     throw gatewayErrors.originNotAllowed(caller.origin);
   }
   return { key, value };
+}
+
+/**
+ * What to look a presented key up by: only the formats we issue are credentials, a publishable key
+ * as it is and a secret key by its keyed hash. Anything else (a stored hash copied from a backup, a
+ * value of another shape) is refused before any lookup.
+ */
+function credentialOf(gateway: Gateway, authorization: string | undefined): string | undefined {
+  const presented = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (!presented) return undefined;
+  if (isSecretKeyValue(presented)) return gateway.hashSecretKey(presented);
+  return isPublishableKeyValue(presented) ? presented : undefined;
 }
 
 /** The end user a secret key's server names in Meterway-End-User, if any: trusted, since only the key's owner holds the key. */

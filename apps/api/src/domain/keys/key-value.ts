@@ -13,3 +13,6 @@ export function newKeyValue(prefix: 'pk_live_' | 'sk_live_' = 'pk_live_'): strin
   }
   return `${prefix}${out}`;
 }
+
+/** A value shaped like a publishable key we issue (`pk_live_` and base62; older keys were 24 to 64 characters long). */
+export const isPublishableKeyValue = (value: string): boolean => /^pk_live_[0-9A-Za-z]{24,64}$/.test(value);

@@ -104,6 +104,16 @@ describe('a secret key on the gateway', () => {
     expect((await callsOf(page.organizationId)).map((call) => call.endUser)).toEqual([null]);
   });
 
+  it('refuses its stored hash as a credential, as anything not shaped like a key we issue, before any lookup (401)', async () => {
+    const key = await secretKeyOf('gateway');
+    const [stored] = await rowsOf<{ value: string }>(sql`select value from app.publishable_keys where id = ${key.id}`);
+    expect(stored!.value).toMatch(/^hmac-sha256:/);
+    // Copied from the database, a replica or a backup, the hash opens nothing.
+    expect(await callWith(stored!.value)).toMatchObject({ status: 401, body: { error: { code: 'invalid_api_key' } } });
+    for (const forged of ['pk_test_abc', 'Bearer', 'sk_live_short', "pk_live_' or 1=1 --"]) expect((await callWith(forged)).status).toBe(401);
+    expect((await callWith(key.value)).status).toBe(200);
+  });
+
   it("never stores a secret key's value: no table holds it, only its keyed hash", async () => {
     const key = await secretKeyOf('gateway');
     const rolled = await key.keys.roll(key.viewer, key.id, 1, new Date());
