@@ -10,18 +10,33 @@ const systemResolve: Resolve = (hostname, options, callback) => dnsLookup(hostna
 
 /**
  * Only globally routable unicast addresses: not private, loopback, link-local, unique-local,
- * CGNAT, multicast, unspecified, reserved or a translation range (6to4, Teredo, NAT64) that could
- * lead back inside. An IPv4-mapped IPv6 address counts as its IPv4 address.
+ * CGNAT, multicast, unspecified, reserved or Teredo. An IPv6 address that carries an IPv4 address
+ * (IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d, 6to4
+ * 2002:aabb:ccdd::) is judged by that IPv4 address, which is where it leads.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.process(address);
+  const carried = parsed instanceof ipaddr.IPv6 ? carriedIPv4(parsed) : undefined;
+  return (carried ?? parsed).range() === 'unicast';
 }
 
-const refusedAddress = (host: string, address: string) =>
+function carriedIPv4({ parts }: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const ipv4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zeros = (from: number, to: number) => parts.slice(from, to).every((part) => part === 0);
+  if (zeros(0, 6)) return ipv4(parts[6]!, parts[7]!);
+  if (parts[0] === 0x64 && parts[1] === 0xff9b && zeros(2, 6)) return ipv4(parts[6]!, parts[7]!);
+  if (parts[0] === 0x2002) return ipv4(parts[1]!, parts[2]!);
+  return undefined;
+}
+
+/** The refusal names the rule and what the owner typed, never what a name resolved to (an internal address is nobody's business). */
+const refusedAddress = (host: string) =>
   new AppError(
     'BadRequest',
-    `The endpoint's address ${host === address ? address : `(${host} → ${address})`} is not public: webhooks go only to public addresses.`,
+    isIP(host) !== 0
+      ? `The endpoint's address ${host} is not public: webhooks go only to public addresses.`
+      : `The endpoint's host ${host} resolves to an address that is not public: webhooks go only to public addresses.`,
   );
 
 /** The URL's host without an IPv6 literal's brackets. */
@@ -36,7 +51,7 @@ export function refuseUnsafeUrl(url: string, options: { production: boolean }): 
   if (!options.production) return parsed;
   if (parsed.protocol !== 'https:') throw new AppError('BadRequest', 'The endpoint must be an https:// URL.');
   const host = hostOf(parsed);
-  if (isIP(host) !== 0 && !isPublicAddress(host)) throw refusedAddress(host, host);
+  if (isIP(host) !== 0 && !isPublicAddress(host)) throw refusedAddress(host);
   return parsed;
 }
 
@@ -56,8 +71,7 @@ export async function checkEndpointUrl(url: string, options: { production: boole
     throw new AppError('BadRequest', `The endpoint's host ${host} could not be resolved.`);
   });
   if (addresses.length === 0) throw new AppError('BadRequest', `The endpoint's host ${host} could not be resolved.`);
-  const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-  if (refused) throw refusedAddress(host, refused.address);
+  if (addresses.some((entry) => !isPublicAddress(entry.address))) throw refusedAddress(host);
 }
 
 /**
@@ -68,8 +82,8 @@ export async function checkEndpointUrl(url: string, options: { production: boole
 export function publicOnlyLookup(resolve: Resolve = systemResolve): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { all: true }, (error, addresses) => {
-      const refused = error ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
-      const failure = error ?? (refused ? refusedAddress(hostname, refused.address) : addresses.length === 0 ? new Error(`${hostname} did not resolve`) : null);
+      const refused = !error && addresses.some((entry) => !isPublicAddress(entry.address));
+      const failure = error ?? (refused ? refusedAddress(hostname) : addresses.length === 0 ? new Error(`${hostname} did not resolve`) : null);
       if (failure) return callback(failure, '', 0);
       const wanted = options.family === 4 || options.family === 6 ? addresses.filter((entry) => entry.family === options.family) : addresses;
       if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, wanted);
