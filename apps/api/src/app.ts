@@ -15,6 +15,7 @@ import { apiMetrics } from './plugins/metrics.js';
 import { type IdentitySessions, identitySessions } from './plugins/identity-sessions.js';
 import { registerProblemJson, sendFrameworkError } from './plugins/problem-json.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
+import { requireConsoleOrigin } from './plugins/console-origin.js';
 import { registerWebhooks } from './plugins/webhooks.js';
 import { requireSystemAdmin, requireViewer } from './plugins/session-auth.js';
 import type { FastifyZodInstance } from './plugins/zod.js';
@@ -123,6 +124,7 @@ async function siteRoutes(site: FastifyZodInstance, routeDeps: RouteDeps, sessio
     configRoutes(fromConsole, routeDeps);
     if (routeDeps.payments.name === 'sandbox') await registerSandbox(fromConsole, routeDeps);
     await fromConsole.register(async (console: FastifyZodInstance) => {
+      requireConsoleOrigin(console, new URL(config.consoleUrl).origin);
       requireViewer(console, { db: db.db, sessions, systemAdminEmails: config.systemAdminEmails });
       await registerRateLimit(console);
       bffRoutes(console, routeDeps);

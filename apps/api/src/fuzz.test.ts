@@ -43,6 +43,7 @@ import { setupFakeStripe } from './testing/fake-stripe.js';
 import { answerProblems, type Family, forgedPageToken } from './testing/fuzz.js';
 import { atRest } from './testing/gateway-fixture.js';
 import { expectLedgerConsistent } from './testing/ledger-invariant.js';
+import { loadApiConfig } from './env.js';
 import { setupTestApp } from './testing/setup-test-app.js';
 
 /**
@@ -54,6 +55,7 @@ import { setupTestApp } from './testing/setup-test-app.js';
  */
 const adminEmail = `fuzz-admin-${Date.now()}@example.com`;
 const t = setupTestApp({ SYSTEM_ADMIN_EMAILS: adminEmail, GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000' }, { identity: true });
+const consoleOrigin = new URL(loadApiConfig({}).consoleUrl).origin;
 const fake = setupFakeStripe();
 const webhookSecret = 'whsec_fuzz_only_stripe_signs_with_this';
 const stripeApp = setupTestApp(
@@ -1222,7 +1224,7 @@ const specs: Record<string, Spec> = {
   // Malformed bodies only: a valid one would grant credit.
   'POST /admin/persons/:personId/credit-grants': {
     family: 'problem',
-    runs: 200,
+    runs: 300,
     cases: () =>
       request(
         'POST',
@@ -1269,11 +1271,19 @@ const specs: Record<string, Spec> = {
   },
 };
 
+/** Whether a request names the console's origin (the test app adds it when a case names none, as the console's browser would). */
+const fromTheConsole = (c: Case) => {
+  const origin = (c.headers as Record<string, string> | undefined)?.origin;
+  return origin === undefined || origin === consoleOrigin;
+};
+
 /** What an oversized body must get: 413, unless the URL (400, 414) or the caller (401, 403) is refused before the body is read. */
 function oversizedAnswered(c: Case, response: { statusCode: number; body: string }) {
   const status = response.statusCode;
   if (status === 414 || (status === 400 && response.body.includes('is not a valid url component'))) return true;
-  // The console's routes (the BFF's and the admin area's) authenticate before reading the body.
+  // The console's routes (the BFF's and the admin area's) refuse a change from another site, then
+  // authenticate, before reading the body.
+  if (/^\/(bff|admin)\//.test(String(c.url)) && c.method !== 'GET' && !fromTheConsole(c)) return status === 403;
   if (/^\/(bff|admin)\//.test(String(c.url)) && !c.signedIn) return status === 401;
   // The developer API authenticates its key (and refuses a browser's Origin) before reading the body.
   if (String(c.url).startsWith('/v1/organization')) {

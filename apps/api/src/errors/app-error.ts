@@ -7,6 +7,8 @@ export const errorStatus = {
   Forbidden: 403,
   NotFound: 404,
   Conflict: 409,
+  /** A body that is not JSON where JSON is required. */
+  UnsupportedMediaType: 415,
   TooManyRequests: 429,
   Internal: 500,
   ServiceUnavailable: 503,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions } from '../db/schema/index.js';
 import { abandonGateway, callGateway, type ChatRequest, type GatewayOutcome } from './gateway-client.js';
 import { checkMoney, checkUsageCharged } from './money-invariants.js';
-import { postgresUrlFor, report, soakModel, soakOrigin, type SoakStack, startSoakStack, webhookSecret } from './soak-stack.js';
+import { postgresUrlFor, report, soakConsoleOrigin, soakModel, soakOrigin, type SoakStack, startSoakStack, webhookSecret } from './soak-stack.js';
 
 const serverUrl = postgresUrlFor('money under load');
 // CI runs a short load; `npm run test:long` (or `test:soak`) the full minute.
@@ -108,7 +108,7 @@ describe.skipIf(!serverUrl)(`money invariants under ${loadSeconds} s of load on 
       async function bff(organisation: Organisation, method: string, path: string, body?: unknown) {
         const response = await fetch(`${anyInstance()}${path}`, {
           method,
-          headers: { cookie: organisation.cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+          headers: { cookie: organisation.cookie, origin: soakConsoleOrigin, ...(body ? { 'content-type': 'application/json' } : {}) },
           ...(body ? { body: JSON.stringify(body) } : {}),
         });
         const json = response.status === 204 ? null : ((await response.json()) as Record<string, any>);

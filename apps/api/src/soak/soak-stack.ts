@@ -13,6 +13,9 @@ import { startFakeIdentity } from './fake-identity.js';
 import { type ApiProcess, removeBundle, soakServerBundle, startApi } from './api-process.js';
 import { type SoakUpstream, soakImageTokens, startSoakUpstream } from './soak-upstream.js';
 
+/** The console the stack's api serves: its BFF changes come from this origin, as a browser on the console sends them. */
+export const soakConsoleOrigin = 'https://console.soak.example';
+
 export const soakModel = 'soak-model';
 export const soakOrigin = 'https://soak.example.com';
 export const webhookSecret = 'whsec_soak_meterway';
@@ -86,6 +89,7 @@ export async function startSoakStack(options: StackOptions) {
     stops.push(pricing.remove);
     const env: Record<string, string> = {
       DATABASE_URL: db.databaseUrl ?? '',
+      CONSOLE_URL: soakConsoleOrigin,
       UPSTREAM_BASE_URL: upstream.baseUrl,
       PRICING_FILE: pricing.file,
       // The per-key rate limit is not what these suites measure; it must not hide the money paths.

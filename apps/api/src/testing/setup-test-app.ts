@@ -1,7 +1,7 @@
 import type { Role } from '@meterway/contracts';
 import { setupTestDb } from '@meterway/db/testing';
 import type { LogStream, Mailer } from '@meterway/service';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app.js';
 import { and, eq } from 'drizzle-orm';
@@ -61,6 +61,7 @@ export function setupTestApp(
       ...(options.logStream ? { logStream: options.logStream } : {}),
       ...(options.onAutoTopUpRound ? { onAutoTopUpRound: options.onAutoTopUpRound } : {}),
     });
+    actAsTheConsole(app, new URL(config.consoleUrl).origin);
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -97,4 +98,21 @@ export function setupTestApp(
       cacheOffset += 5_001;
     },
   };
+}
+
+/**
+ * A browser names the console's origin on every console request but a GET (plugins/console-origin.ts),
+ * so a test that calls /bff or /admin as the console does too, unless it names an origin of its own
+ * (or `sec-fetch-site`) to act as another site.
+ */
+function actAsTheConsole(app: FastifyInstance, consoleOrigin: string) {
+  const inject = app.inject.bind(app);
+  const fromConsole = (options: InjectOptions): InjectOptions => {
+    const url = typeof options.url === 'string' ? options.url : (options.url?.pathname ?? '');
+    const headers = Object.keys(options.headers ?? {}).map((name) => name.toLowerCase());
+    if (!/^\/(bff|admin)\//.test(url) || headers.includes('origin') || headers.includes('sec-fetch-site')) return options;
+    return { ...options, headers: { origin: consoleOrigin, ...options.headers } };
+  };
+  app.inject = ((options?: InjectOptions | string, callback?: unknown) =>
+    typeof options === 'object' ? inject(fromConsole(options), callback as never) : inject(options as never, callback as never)) as typeof app.inject;
 }

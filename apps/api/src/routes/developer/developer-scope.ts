@@ -12,6 +12,7 @@ const openAiNames: Record<ErrorCode, [type: string, code: string]> = {
   Forbidden: ['permission_error', 'permission_denied'],
   NotFound: ['invalid_request_error', 'not_found'],
   Conflict: ['invalid_request_error', 'conflict'],
+  UnsupportedMediaType: ['invalid_request_error', 'unsupported_media_type'],
   TooManyRequests: ['requests', 'rate_limit_exceeded'],
   Internal: ['api_error', 'internal_error'],
   ServiceUnavailable: ['api_error', 'service_unavailable'],
