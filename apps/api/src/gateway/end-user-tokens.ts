@@ -40,6 +40,7 @@ export function createEndUserVerifier(): EndUserVerifier {
     async endUserOf(settings, token) {
       if (!token) throw gatewayErrors.endUserTokenRequired();
       let sub: unknown;
+      let issuedAt: number | undefined;
       try {
         const verified = await jwtVerify(token, keySetOf(settings.jwksUrl), {
           issuer: settings.issuer,
@@ -49,9 +50,12 @@ export function createEndUserVerifier(): EndUserVerifier {
           requiredClaims: ['exp', 'sub'],
         });
         sub = verified.payload.sub;
+        issuedAt = verified.payload.iat;
       } catch (error) {
         throw gatewayErrors.invalidEndUserToken(whyInvalid(error));
       }
+      // jose checks iat only against a maximum age; one issued beyond the tolerance ahead is not valid yet either.
+      if (issuedAt !== undefined && issuedAt > Date.now() / 1000 + clockToleranceSeconds) throw gatewayErrors.invalidEndUserToken('it is not valid yet');
       if (typeof sub !== 'string' || sub.length === 0 || sub.length > maxEndUserLength) {
         throw gatewayErrors.invalidEndUserToken(`its sub must name the end user in 1 to ${maxEndUserLength} characters`);
       }

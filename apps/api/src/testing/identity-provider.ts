@@ -43,7 +43,7 @@ export async function startIdentityProvider() {
         .setSubject(sub)
         .setIssuer(options.claims?.iss ?? settings.issuer)
         .setAudience(options.claims?.aud ?? settings.audience)
-        .setIssuedAt()
+        .setIssuedAt(options.claims?.iat)
         .setExpirationTime(options.expiresIn ?? '1h')
         .sign(key.privateKey);
     },

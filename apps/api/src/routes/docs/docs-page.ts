@@ -267,7 +267,7 @@ ${h3('end-user-checks', 'What is checked')}
   <li>The signature, with the provider's public keys from the JWKS URL. They are fetched with a 5 second timeout and cached for 10 minutes; a token naming a key id not in the cache fetches them again (at most once every 30 seconds), so the provider's key rotations need nothing from you.</li>
   <li>The algorithm: RS256 or ES256 only. <code>none</code> and HS256 are refused.</li>
   <li><code>iss</code> equals the key's issuer and <code>aud</code> contains its audience.</li>
-  <li><code>exp</code> is required and must be in the future; <code>nbf</code> and <code>iat</code> are honoured; clocks may differ by 30 seconds.</li>
+  <li><code>exp</code> is required and must be in the future; <code>nbf</code> and <code>iat</code> are honoured (a token issued in the future is not valid yet); clocks may differ by 30 seconds.</li>
   <li><code>sub</code>, at most 255 characters, is the end user: the one the caps per end user count, blocks name and the console lists.</li>
 </ul>
 <p>A call without the header on a key that requires it gets <code>401 end_user_token_required</code>; a token that fails a check gets <code>401 invalid_end_user_token</code>, whose message says why (expired, wrong issuer, wrong audience, bad signature, unknown signing key, unsupported algorithm). The token proves only that someone signed in to your app: if anyone can sign up, keep the caps per end user and per address.</p>`;

@@ -69,7 +69,7 @@ describe('keys that require end-user tokens', () => {
     expect(upstream.requests.length).toBe(before);
   });
 
-  it('refuses expired, foreign, wrongly signed and unsigned tokens with 401 saying why', async () => {
+  it('refuses expired, future, foreign, wrongly signed and unsigned tokens with 401 saying why', async () => {
     const account = await tokenKey();
     const unlisted = await provider.unlistedKey();
     const publicJwk = provider.publicJwk();
@@ -94,6 +94,8 @@ describe('keys that require end-user tokens', () => {
         'it is not signed with RS256 or ES256',
       ],
       ['not a JWT', 'not-a-token', 'it is not a well-formed signed JWT'],
+      // Issued an hour ahead (beyond the 30 s of clock tolerance): not valid yet, as nbf would say.
+      ['issued in the future', provider.token('alice', { claims: { iat: Math.floor(Date.now() / 1000) + 3600 } }), 'it is not valid yet'],
     ];
     const before = upstream.requests.length;
     for (const [name, token, why] of cases) {
