@@ -19,7 +19,7 @@ beforeAll(async () => {
   server = createServer(async (request, response) => {
     let raw = '';
     for await (const chunk of request) raw += chunk;
-    if (request.url !== '/v1/chat/completions') return behave(request.url ?? '', JSON.parse(raw) as { stream?: boolean }, response);
+    if (request.url !== '/v1/chat/completions') return behave(request.url ?? '', JSON.parse(raw) as { stream?: boolean }, response, request.headers.authorization);
     seen.push({ authorization: request.headers.authorization, body: JSON.parse(raw) });
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     for (let at = 0; at < wire.length; at += 7) {
@@ -33,9 +33,13 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-async function behave(url: string, body: { stream?: boolean }, response: ServerResponse) {
+async function behave(url: string, body: { stream?: boolean }, response: ServerResponse, authorization = '') {
   const name = url.split('/')[1];
-  if (name === 'rate-limited') {
+  if (name === 'echoes-its-key') {
+    // As some providers do: the key it was sent, and another key-shaped value, in a 401's words.
+    const message = `Incorrect API key provided: ${authorization.replace(/^Bearer /, '')}. Your organization key is sk-proj-AbCdEf0123456789AbCdEf0123456789.`;
+    response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message } }));
+  } else if (name === 'rate-limited') {
     response.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Rate limit reached' } }));
   } else if (name === 'split-character') {
     const wire = Buffer.from(
@@ -85,6 +89,17 @@ describe('the OpenAI-compatible provider', () => {
     expect(failure).toMatchObject({ message: 'the model provider answered 429: Rate limit reached', billable: false });
   });
 
+  it('keeps credentials out of the words it passes on (they are logged): its own key and anything key-shaped are redacted', async () => {
+    const apiKey = 'sk-meterway-upstream-key-0123456789abcdef';
+    const provider = openAiCompatible({ baseUrl: behaving('echoes-its-key'), apiKey, timeoutMs: 2000, idleTimeoutMs: 1000 });
+    const failure = await provider.complete({ model: 'm', messages: [] }, new AbortController().signal).catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      message: 'the model provider answered 401: Incorrect API key provided: [redacted]. Your organization key is [redacted].',
+      billable: false,
+    });
+    expect((failure as Error).message).not.toContain('0123456789');
+  });
+
   it('tells a provider that never had the request (nothing listens) from one that had it and did not answer in time', async () => {
     const refused = openAiCompatible({ baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 2000, idleTimeoutMs: 1000 });
     const notSent = await refused.complete({ model: 'm', messages: [] }, new AbortController().signal).catch((error: unknown) => error);
@@ -119,6 +134,6 @@ describe('the OpenAI-compatible provider', () => {
 });
 
 /** A provider at a path of its own that behaves as named. */
-function behaving(name: 'split-character' | 'rate-limited' | 'silent' | 'quiet-stream'): string {
+function behaving(name: 'split-character' | 'rate-limited' | 'echoes-its-key' | 'silent' | 'quiet-stream'): string {
   return `${baseUrl.replace(/\/v1$/, '')}/${name}/v1`;
 }

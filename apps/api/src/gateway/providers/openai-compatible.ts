@@ -18,8 +18,21 @@ type Options = {
 
 type ChatCompletionJson = OutputJson & { usage?: Parameters<typeof usageFrom>[0] };
 
-/** The provider's own words for a failed call: OpenAI's `error.message`, else the status. */
-async function failureOf(exchange: ProviderExchange): Promise<UpstreamFailure> {
+/** Key-shaped text: OpenAI's `sk-…`, Stripe-style `sk_live_…`, a bearer token, or any long run of key characters. */
+const keyShaped = /\bsk-[\w-]{8,}|\b(?:pk|sk|rk)_(?:live|test)_\w{8,}|\bBearer\s+\S+|[\w-]{32,}/g;
+
+/**
+ * The provider's words with no credential in them: they are logged, and some providers echo the key
+ * they were sent (or others) in an error. The configured key and header values go first, then
+ * anything key-shaped.
+ */
+function withoutCredentials(text: string, secrets: string[]): string {
+  const named = secrets.filter((secret) => secret.length >= 8).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+  return named.replace(keyShaped, '[redacted]');
+}
+
+/** The provider's own words for a failed call: OpenAI's `error.message`, else the status; never a credential. */
+async function failureOf(exchange: ProviderExchange, secrets: string[]): Promise<UpstreamFailure> {
   const pieces: Buffer[] = [];
   let size = 0;
   for await (const piece of exchange.body()) {
@@ -30,7 +43,7 @@ async function failureOf(exchange: ProviderExchange): Promise<UpstreamFailure> {
   let message = `the model provider answered ${exchange.status}`;
   try {
     const parsed = JSON.parse(text) as { error?: { message?: unknown } };
-    if (typeof parsed.error?.message === 'string') message = `${message}: ${parsed.error.message}`;
+    if (typeof parsed.error?.message === 'string') message = `${message}: ${withoutCredentials(parsed.error.message, secrets)}`;
   } catch {
     // Not JSON: the status says enough.
   }
@@ -62,6 +75,7 @@ export function openAiCompatible(options: Options): ModelProvider {
   const pool = new Pool(url.origin, { connections: 256, connect: { timeout: options.timeoutMs } });
   const path = `${url.pathname}${url.search}`;
   const authorization = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+  const secrets = [options.apiKey ?? '', ...Object.values(options.headers ?? {})];
   const headersFor = (accept: string) => ({ ...options.headers, 'content-type': 'application/json', accept, ...authorization });
   const jsonHeaders = headersFor('application/json');
   const streamHeaders = headersFor('text/event-stream');
@@ -91,7 +105,7 @@ export function openAiCompatible(options: Options): ModelProvider {
       const exchange = new ProviderExchange(signal);
       try {
         await send({ ...body, stream: false }, exchange);
-        if (exchange.status !== 200) throw await failureOf(exchange);
+        if (exchange.status !== 200) throw await failureOf(exchange, secrets);
         const completion = JSON.parse(await exchange.text()) as Record<string, unknown> & ChatCompletionJson;
         const usage = usageFrom(completion.usage);
         return { body: completion, ...billableOutput(completion, 'message'), ...(usage ? { usage } : {}) };
@@ -103,7 +117,7 @@ export function openAiCompatible(options: Options): ModelProvider {
       const exchange = new ProviderExchange(signal);
       try {
         await send({ ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } }, exchange);
-        if (exchange.status !== 200) throw await failureOf(exchange);
+        if (exchange.status !== 200) throw await failureOf(exchange, secrets);
         for await (const chunk of sseEvents(exchange.body())) {
           const usage = usageFrom((chunk as ChatCompletionJson).usage);
           yield { chunk, ...billableOutput(chunk as ChatCompletionJson, 'delta'), ...(usage ? { usage } : {}) };
