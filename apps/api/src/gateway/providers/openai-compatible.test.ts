@@ -19,7 +19,8 @@ beforeAll(async () => {
   server = createServer(async (request, response) => {
     let raw = '';
     for await (const chunk of request) raw += chunk;
-    if (request.url !== '/v1/chat/completions') return behave(request.url ?? '', JSON.parse(raw) as { stream?: boolean }, response, request.headers.authorization);
+    if (request.url !== '/v1/chat/completions')
+      return behave(request.url ?? '', JSON.parse(raw) as { stream?: boolean }, response, request.headers.authorization);
     seen.push({ authorization: request.headers.authorization, body: JSON.parse(raw) });
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     for (let at = 0; at < wire.length; at += 7) {
