@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { can, type Permission, type Role as TeamRole } from '@meterway/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, persons } from './db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { memberships, organizations, persons } from './db/schema/index.js';
 import { settleSandbox } from './domain/payments/sandbox-checkout.js';
 import { stripeProvider } from './domain/payments/stripe-provider.js';
 import { setupFakeStripe } from './testing/fake-stripe.js';
@@ -888,6 +889,8 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
     const [owner, admin, developer, billing] = await Promise.all(teamRoles.map(() => t.users.signUp()));
     team.people = { owner: owner!, admin: admin!, developer: developer!, billing: billing! };
     team.organizationId = (await asMember('owner', { method: 'GET', url: '/bff/me' })).json().organizationId;
+    // A month old, as a team that invites people is: past the first week's cap on invitations.
+    await t.testDb.db.update(organizations).set({ createdAt: new Date(Date.now() - 30 * 86_400_000) }).where(eq(organizations.id, team.organizationId));
     for (const role of ['admin', 'developer', 'billing'] as const) await teams.join(team.people.owner, team.people[role], role);
     const listed: { personId: string; email: string }[] = (await asMember('owner', { method: 'GET', url: '/bff/members' })).json().members;
     team.personIdOf = perRole((role) => listed.find((member) => member.email === team.people[role].email)?.personId ?? '');

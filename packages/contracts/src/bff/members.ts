@@ -77,9 +77,23 @@ export const invitationAcceptSchema = z.object({ token: z.string({ error: m.requ
 /** PUT /bff/current-organization; answers the organisation switched to (organizationMembershipSchema). 404 when not a member. */
 export const currentOrganizationInputSchema = z.object({ organizationId: z.uuid({ error: 'organizationId must be a UUID' }) });
 
+/**
+ * Whether a name holds a web address (a scheme, www., a domain) or an e-mail address. An
+ * organisation's name is mailed with every invitation, so it must not turn Meterway's mail into a
+ * relay for someone's link ("Billing: your card failed, update it at https://evil.example").
+ */
+const holdsAnAddress = (name: string): boolean =>
+  /[^\s@]+@[^\s@]+\.[^\s@]+/.test(name) || /[a-z][a-z0-9+.-]*:\/\//i.test(name) || /\bwww\./i.test(name) || /\b[a-z0-9-]+\.[a-z]{2,}(?:\/|\b)/i.test(name);
+
 /** POST /bff/organizations: a new organisation whose owner is the signed-in person. */
 export const organizationInputSchema = z.object({
-  name: z.string({ error: m.required }).trim().min(1, { error: m.required, abort: true }).min(3, m.minLength(3)).max(100, m.maxLength(100)),
+  name: z
+    .string({ error: m.required })
+    .trim()
+    .min(1, { error: m.required, abort: true })
+    .min(3, m.minLength(3))
+    .max(100, m.maxLength(100))
+    .refine((name) => !holdsAnAddress(name), 'An organisation name may not contain a web address or an e-mail address'),
 });
 
 /**

@@ -7,6 +7,7 @@ import { AppError } from '../../errors/app-error.js';
 import { actorOf, recordAudit } from '../audit/record-audit.js';
 import type { Viewer } from '../people/ensure-person.js';
 import { type InvitationMailDeps, sendInvitationMail } from './invitation-mail.js';
+import { checkInvitationQuota } from './invitation-quota.js';
 import { invitationExpiry, newInvitationToken, toInvitation } from './invitation-rows.js';
 import { lockMembers, managerAmong } from './locked-members.js';
 
@@ -25,6 +26,7 @@ export async function inviteMember(deps: InvitationMailDeps & { db: Database }, 
     const members = await lockMembers(tx, viewer.organizationId);
     const role = managerAmong(members, viewer);
     if (input.role === 'owner' && role !== 'owner') throw new AppError('Forbidden', 'Only an owner can invite an owner.');
+    await checkInvitationQuota(tx, viewer.organizationId, now);
     if (members.some((member) => member.email.toLowerCase() === input.email)) {
       throw new AppError('Conflict', `${input.email} is already a member of ${viewer.organizationName}.`);
     }

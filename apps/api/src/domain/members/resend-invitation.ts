@@ -6,6 +6,7 @@ import { AppError } from '../../errors/app-error.js';
 import { actorOf, recordAudit } from '../audit/record-audit.js';
 import type { Viewer } from '../people/ensure-person.js';
 import { type InvitationMailDeps, sendInvitationMail } from './invitation-mail.js';
+import { checkInvitationQuota } from './invitation-quota.js';
 import { invitationExpiry, newInvitationToken, noSuchInvitation, toInvitation } from './invitation-rows.js';
 import { lockMembers, managerAmong } from './locked-members.js';
 
@@ -25,6 +26,7 @@ export async function resendInvitation(deps: InvitationMailDeps & { db: Database
       .for('update');
     if (!invitation) throw noSuchInvitation(viewer.organizationName);
     if (invitation.role === 'owner' && role !== 'owner') throw new AppError('Forbidden', 'Only an owner can invite an owner.');
+    await checkInvitationQuota(tx, viewer.organizationId, now);
     const [updated] = await tx
       .update(invitations)
       .set({ tokenHash, expiresAt, invitedBy: viewer.personId })

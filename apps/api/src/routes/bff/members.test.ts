@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Mail, Mailer } from '@meterway/service';
 import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, invitations } from '../../db/schema/index.js';
+import { auditEntries, invitations, organizations } from '../../db/schema/index.js';
 import { setupTestApp } from '../../testing/setup-test-app.js';
 import { teamsOf } from '../../testing/teams.js';
 
@@ -47,6 +47,11 @@ const actionsIn = async (organizationId: string) =>
 let owner: Awaited<ReturnType<typeof person>>;
 beforeAll(async () => {
   owner = await person();
+  // An organisation a month old, as a team that invites people is: past the first week's cap on invitations.
+  await t.testDb.db
+    .update(organizations)
+    .set({ createdAt: new Date(Date.now() - 30 * 86_400_000) })
+    .where(eq(organizations.id, owner.organizationId));
 }, 60_000);
 
 describe('invitations', () => {
@@ -448,5 +453,49 @@ describe('organisations of a person', () => {
     const response = await call(owner.cookie, 'POST', '/bff/organizations', payload);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ status: 400, errors: [{ field: 'name', message }] });
+  });
+});
+
+describe('what an organisation can mail (issue #53)', () => {
+  it('refuses an organisation name holding a web address or an e-mail address (400), and takes an ordinary one', async () => {
+    const founder = await person();
+    for (const name of [
+      'Billing: your card failed, update it at https://evil.example/pay',
+      'Pay at www.evil.example now',
+      'Verify at evil-pay.com today',
+      'Write to billing@evil.example',
+    ]) {
+      const refused = await call(founder.cookie, 'POST', '/bff/organizations', { name });
+      expect(refused.statusCode, name).toBe(400);
+      expect(refused.json(), name).toMatchObject({
+        errors: [{ field: 'name', message: 'An organisation name may not contain a web address or an e-mail address' }],
+      });
+    }
+    expect((await call(founder.cookie, 'POST', '/bff/organizations', { name: 'Acme Inc. (R&D), team 2' })).statusCode).toBe(201);
+  });
+
+  it('mails at most 10 invitations a day from an organisation in its first week, resends included; then 429 saying from when', async () => {
+    const founder = await person();
+    const sent = [];
+    for (let i = 0; i < 9; i++) sent.push(await invite(founder, `quota-${i}-${randomUUID().slice(0, 8)}@example.com`, 'developer'));
+    expect(sent.map((response) => response.statusCode)).toEqual(Array(9).fill(201));
+    expect((await call(founder.cookie, 'POST', `/bff/invitations/${sent[0]!.json().invitationId}/resend`)).statusCode).toBe(200);
+
+    const refused = await invite(founder, `quota-over-${randomUUID().slice(0, 8)}@example.com`, 'developer');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(86_000);
+    expect(refused.json().detail).toMatch(
+      /^This organisation has sent 10 invitations in the last 24 hours, the most it may in its first week\. The next can be sent from \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/,
+    );
+    expect((await call(founder.cookie, 'POST', `/bff/invitations/${sent[1]!.json().invitationId}/resend`)).statusCode).toBe(429);
+    const mailed = outbox.sent.filter((mail) => mail.to.startsWith('quota-over-'));
+    expect(mailed).toEqual([]);
+
+    // A week on, the organisation may send more.
+    await t.testDb.db
+      .update(organizations)
+      .set({ createdAt: new Date(Date.now() - 8 * 86_400_000) })
+      .where(eq(organizations.id, founder.organizationId));
+    expect((await invite(founder, `quota-later-${randomUUID().slice(0, 8)}@example.com`, 'developer')).statusCode).toBe(201);
   });
 });
