@@ -890,7 +890,10 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
     team.people = { owner: owner!, admin: admin!, developer: developer!, billing: billing! };
     team.organizationId = (await asMember('owner', { method: 'GET', url: '/bff/me' })).json().organizationId;
     // A month old, as a team that invites people is: past the first week's cap on invitations.
-    await t.testDb.db.update(organizations).set({ createdAt: new Date(Date.now() - 30 * 86_400_000) }).where(eq(organizations.id, team.organizationId));
+    await t.testDb.db
+      .update(organizations)
+      .set({ createdAt: new Date(Date.now() - 30 * 86_400_000) })
+      .where(eq(organizations.id, team.organizationId));
     for (const role of ['admin', 'developer', 'billing'] as const) await teams.join(team.people.owner, team.people[role], role);
     const listed: { personId: string; email: string }[] = (await asMember('owner', { method: 'GET', url: '/bff/members' })).json().members;
     team.personIdOf = perRole((role) => listed.find((member) => member.email === team.people[role].email)?.personId ?? '');
