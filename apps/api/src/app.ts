@@ -78,10 +78,12 @@ export async function app(fastify: FastifyInstance, deps: AppDeps): Promise<void
 
   const provider = deps.models ?? createModelProvider(config, { pricedModels: [...pricing.models.keys()], onResponseHeaders: metrics.upstreamHeaders });
   fastify.addHook('onClose', async () => provider.close?.());
+  const endUsers = createEndUserVerifier({ production: config.production });
+  fastify.addHook('onClose', async () => endUsers.close());
   const gateway = {
     meter,
     hashSecretKey,
-    endUsers: createEndUserVerifier(),
+    endUsers,
     pricing,
     provider,
     rateLimitPerMinute: config.gateway.rateLimitPerMinute,

@@ -1,7 +1,9 @@
 import { maxEndUserLength } from '@meterway/contracts';
-import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { createRemoteJWKSet, customFetch, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { EndUserTokens } from '../db/schema/index.js';
+import { publicOnlyLookup, type Resolve, refuseUnsafeUrl } from '../domain/webhooks/endpoint-address.js';
 import { gatewayErrors } from './openai-error.js';
 
 /** The header a browser app sends its signed-in user's token in, beside the publishable key. */
@@ -25,18 +27,59 @@ export type EndUserVerifier = {
   endUserOf: (settings: EndUserTokens, token: string | undefined) => Promise<string>;
 };
 
-/** This instance's verifier of end-user tokens, keeping each JWKS URL's signing keys it fetched. */
-export function createEndUserVerifier(): EndUserVerifier {
+/**
+ * How signing keys are fetched: through the outbound-address guard the webhooks use (in production,
+ * https only, to public addresses, connecting to the address checked), and at most once per URL
+ * per 30 s after a failure, so a copied key's calls cannot make this instance hammer (or probe) a
+ * host. Whatever the host answered stays here: the caller is told only that the keys could not be
+ * fetched (whyInvalid).
+ */
+function guardedJwksFetch(options: { production: boolean; resolve?: Resolve | undefined }) {
+  const agent = new Agent({
+    connect: { timeout: jwksTimeoutMs, ...(options.production ? { lookup: publicOnlyLookup(options.resolve) } : {}) },
+    headersTimeout: jwksTimeoutMs,
+    bodyTimeout: jwksTimeoutMs,
+  });
+  const failedAt = new LRUCache<string, number>({ max: maxJwksUrls });
+  const fetchKeys = async (url: string, init: { headers: Headers; method: 'GET'; redirect: 'manual'; signal: AbortSignal }): Promise<Response> => {
+    const failed = failedAt.get(url);
+    if (failed !== undefined && Date.now() - failed < jwksCooldownMs) throw new Error('the JWKS URL failed moments ago');
+    try {
+      if (options.production) refuseUnsafeUrl(url, options);
+      const request = { method: init.method, redirect: init.redirect, signal: init.signal, headers: Object.fromEntries(init.headers), dispatcher: agent };
+      const response = (await undiciFetch(url, request)) as unknown as Response;
+      if (response.status !== 200) failedAt.set(url, Date.now());
+      return response;
+    } catch (error) {
+      failedAt.set(url, Date.now());
+      throw error;
+    }
+  };
+  return { fetchKeys, close: () => agent.close() };
+}
+
+/**
+ * This instance's verifier of end-user tokens, keeping each JWKS URL's signing keys it fetched;
+ * `close` ends its connections (the app closes it).
+ */
+export function createEndUserVerifier(options: { production: boolean; resolve?: Resolve }): EndUserVerifier & { close: () => Promise<void> } {
+  const { fetchKeys, close } = guardedJwksFetch(options);
   const keySets = new LRUCache<string, JWTVerifyGetKey>({ max: maxJwksUrls });
   const keySetOf = (jwksUrl: string) => {
     let keySet = keySets.get(jwksUrl);
     if (!keySet) {
-      keySet = createRemoteJWKSet(new URL(jwksUrl), { cacheMaxAge: jwksCacheMs, cooldownDuration: jwksCooldownMs, timeoutDuration: jwksTimeoutMs });
+      keySet = createRemoteJWKSet(new URL(jwksUrl), {
+        cacheMaxAge: jwksCacheMs,
+        cooldownDuration: jwksCooldownMs,
+        timeoutDuration: jwksTimeoutMs,
+        [customFetch]: fetchKeys,
+      });
       keySets.set(jwksUrl, keySet);
     }
     return keySet;
   };
   return {
+    close,
     async endUserOf(settings, token) {
       if (!token) throw gatewayErrors.endUserTokenRequired();
       let sub: unknown;
