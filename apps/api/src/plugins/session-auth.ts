@@ -1,7 +1,7 @@
 import type { Role } from '@meterway/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiDb } from '../db/index.js';
-import { ensurePerson, type Viewer } from '../domain/people/ensure-person.js';
+import { ensurePerson, inNamedOrganization, type Viewer } from '../domain/people/ensure-person.js';
 import { AppError } from '../errors/app-error.js';
 import type { IdentitySessions } from './identity-sessions.js';
 
@@ -21,10 +21,17 @@ export function viewerOf(request: FastifyRequest): Viewer {
   return request.viewer;
 }
 
+/** The header a console tab names the organisation it shows in (issue #53); without it, the person's current one. */
+export const organizationHeader = 'meterway-organization';
+
+const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
 /**
  * Authenticates every request of the scope it is registered in: identity's whoami decides who the
- * cookies belong to; the person and organisation are provisioned on first sight. A route that names
- * `config.roles` is refused (403) to a person whose role in the current organisation is not among them.
+ * cookies belong to; the person and organisation are provisioned on first sight. The request acts in
+ * the organisation its tab names (Meterway-Organization), which the person must be a member of
+ * (409 otherwise), else in the person's current one. A route that names `config.roles` is refused
+ * (403) to a person whose role in that organisation is not among them.
  */
 export function requireViewer(app: FastifyInstance, deps: { db: ApiDb['db']; sessions: IdentitySessions; systemAdminEmails: readonly string[] }) {
   app.decorateRequest('viewer', null);
@@ -41,7 +48,9 @@ export function requireViewer(app: FastifyInstance, deps: { db: ApiDb['db']; ses
     if (!result.session.verified) {
       throw new AppError('Unauthorized', 'Verify your e-mail address to continue.', { code: 'EmailNotVerified', email: result.session.email });
     }
-    request.viewer = await ensurePerson(deps.db, { ...result.session, systemAdminEmails: deps.systemAdminEmails });
+    const person = await ensurePerson(deps.db, { ...result.session, systemAdminEmails: deps.systemAdminEmails });
+    const named = request.headers[organizationHeader];
+    request.viewer = typeof named === 'string' && isUuid(named) ? await inNamedOrganization(deps.db, person, named) : person;
     const allowed = request.routeOptions.config.roles;
     if (allowed && !allowed.includes(request.viewer.role)) {
       throw new AppError('Forbidden', `Your role in ${request.viewer.organizationName} (${request.viewer.role}) does not allow this.`);

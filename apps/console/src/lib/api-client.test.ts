@@ -7,6 +7,7 @@ import { buildMe } from '../testing/me-handlers';
 import { server } from '../testing/msw-server';
 import { testRuntimeConfig } from '../testing/runtime-config';
 import { ApiError, apiRequest, isEmailNotVerified, RequestAbortedError } from './api-client';
+import { showOrganizationInTab, tabOrganization } from './tab-organization';
 
 const api = 'http://localhost:8080';
 
@@ -150,5 +151,36 @@ describe('isEmailNotVerified', () => {
     expect(isEmailNotVerified(new ApiError(403, 'Forbidden', { code: 'EmailNotVerified', email: 'ada@example.com' }))).toBeUndefined();
     expect(isEmailNotVerified(new Error('Unauthorized'))).toBeUndefined();
     expect(isEmailNotVerified(undefined)).toBeUndefined();
+  });
+});
+
+// Issue #53: each tab acts in the organisation it shows.
+describe('apiRequest: the tab’s organisation', () => {
+  it('names the organisation this tab shows on every request, and none before the tab knows one', async () => {
+    const seen: (string | null)[] = [];
+    server.use(
+      http.get(`${api}/bff/publishable-keys`, ({ request }) => {
+        seen.push(request.headers.get('meterway-organization'));
+        return HttpResponse.json({ publishableKeys: [] });
+      }),
+    );
+    await apiRequest('/bff/publishable-keys');
+    showOrganizationInTab('org_team');
+    await apiRequest('/bff/publishable-keys');
+    expect(seen).toEqual([null, 'org_team']);
+  });
+
+  it('stops naming an organisation the api says the person left, so the tab falls back to their current one', async () => {
+    showOrganizationInTab('org_left');
+    server.use(
+      http.post(`${api}/bff/publishable-keys`, () =>
+        HttpResponse.json(
+          { type: 'about:blank', title: 'Conflict', status: 409, code: 'OrganizationLeft', organizationId: 'org_left', detail: 'You left it.' },
+          { status: 409, headers: { 'content-type': 'application/problem+json' } },
+        ),
+      ),
+    );
+    expect(await rejection(apiRequest('/bff/publishable-keys', { method: 'POST', body: {} }))).toBeInstanceOf(ApiError);
+    expect(tabOrganization()).toBeNull();
   });
 });

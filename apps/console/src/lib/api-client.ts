@@ -2,6 +2,7 @@ import { emailNotVerifiedSchema, problemSchema } from '@meterway/contracts';
 import type { z } from 'zod';
 import { apiBaseUrl } from '../config/runtime-config';
 import { ApiError, RequestAbortedError } from './api-error';
+import { showOrganizationInTab, tabOrganization } from './tab-organization';
 
 export { ApiError, RequestAbortedError } from './api-error';
 
@@ -18,7 +19,8 @@ export type ApiRequestOptions = {
 };
 
 /**
- * Calls the BFF at `path` (spec §7): credentials included, JSON in, JSON or problem+json out.
+ * Calls the BFF at `path` (spec §7): credentials included, the tab's organisation named
+ * (tab-organization.ts), JSON in, JSON or problem+json out.
  * With a `schema`, a successful body is validated and the parsed value returned; a 204 resolves to
  * undefined (validated too, so give no schema, or `z.undefined()`, for an endpoint that answers 204).
  *
@@ -35,6 +37,8 @@ export async function apiRequest(
   const url = apiUrl(path, query);
   const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const organizationId = tabOrganization();
+  if (organizationId) headers['Meterway-Organization'] = organizationId;
 
   let response: Response;
   try {
@@ -51,9 +55,16 @@ export async function apiRequest(
   }
 
   const content = await readBody(response, signal);
-  if (!response.ok) throw new ApiError(response.status, response.statusText, content);
+  if (!response.ok) {
+    // The tab's organisation is no longer the person's: the tab falls back to their current one.
+    if (isOrganizationLeft(content)) showOrganizationInTab(null);
+    throw new ApiError(response.status, response.statusText, content);
+  }
   return schema ? schema.parse(content) : content;
 }
+
+/** The api's refusal of a tab that names an organisation the person left (409, code OrganizationLeft). */
+export const isOrganizationLeft = (content: unknown): boolean => (content as { code?: unknown } | undefined)?.code === 'OrganizationLeft';
 
 function apiUrl(path: string, query: ApiRequestOptions['query']): string {
   const base = apiBaseUrl().replace(/\/+$/, '');

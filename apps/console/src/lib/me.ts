@@ -1,11 +1,28 @@
 import { can, type Me, meSchema, type Permission } from '@meterway/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from './api-client';
+import { ApiError, apiRequest, isOrganizationLeft, refusalDetail } from './api-client';
+import { notifyError } from './notify';
+import { showOrganizationInTab, tabOrganization } from './tab-organization';
 
 // GET /bff/me (spec §7): the current user, read by the guards, the shell, the balance card and the
 // payment status. Lives in lib/ because several features read it.
 
-export const getMe = (signal?: AbortSignal): Promise<Me> => apiRequest('/bff/me', { schema: meSchema, signal });
+/**
+ * The current user, in the organisation this tab shows; a new tab takes the person's current one
+ * as its own. A tab whose organisation the person left is told why (the api's words) and moves to
+ * their current one.
+ */
+export async function getMe(signal?: AbortSignal): Promise<Me> {
+  try {
+    const me = await apiRequest('/bff/me', { schema: meSchema, signal });
+    if (!tabOrganization()) showOrganizationInTab(me.organizationId);
+    return me;
+  } catch (error) {
+    if (!(error instanceof ApiError) || !isOrganizationLeft(error.body)) throw error;
+    notifyError(error, refusalDetail(error));
+    return getMe(signal);
+  }
+}
 
 export const meQueryKey = ['me'] as const;
 

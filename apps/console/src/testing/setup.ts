@@ -24,6 +24,8 @@ afterEach(() => {
   if (typeof document !== 'undefined') document.body.replaceChildren();
   // Mantine keeps toasts in a module-level store; without this they would outlive their test.
   notifications.clean();
+  // The organisation a tab shows (tab-organization.ts) is one tab's: each test is a new tab.
+  if (typeof sessionStorage !== 'undefined') sessionStorage.clear();
   server.resetHandlers();
   vi.restoreAllMocks();
 });

@@ -3,6 +3,7 @@ import type { Role } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { and, asc, eq, TransactionRollbackError } from 'drizzle-orm';
 import { memberships, organizations, persons } from '../../db/schema/index.js';
+import { AppError } from '../../errors/app-error.js';
 import { defaultOrganizationName } from './organization-name.js';
 
 export type Viewer = {
@@ -101,4 +102,27 @@ export async function ensurePerson(db: Database, input: { identityId: string; em
     role: row.role,
     systemAdmin: row.person.systemAdmin || input.systemAdminEmails.includes(input.email.toLowerCase()),
   };
+}
+
+/**
+ * The viewer acting in the organisation a console tab names (issue #53: each tab keeps the one it
+ * shows): their role there, if they are a member; the same viewer when it names their current one.
+ * A tab naming an organisation the person is not (or no longer) a member of is refused, with what
+ * the console tells them.
+ */
+export async function inNamedOrganization(db: Database, viewer: Viewer, organizationId: string): Promise<Viewer> {
+  if (organizationId === viewer.organizationId) return viewer;
+  const [membership] = await db
+    .select({ role: memberships.role, organizationName: organizations.name })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.personId, viewer.personId)));
+  if (!membership) {
+    throw new AppError(
+      'Conflict',
+      `You are no longer a member of the organisation this tab was showing, so it did nothing there. It now shows ${viewer.organizationName}.`,
+      { code: 'OrganizationLeft', organizationId },
+    );
+  }
+  return { ...viewer, organizationId, organizationName: membership.organizationName, role: membership.role };
 }

@@ -499,3 +499,53 @@ describe('what an organisation can mail (issue #53)', () => {
     expect((await invite(founder, `quota-later-${randomUUID().slice(0, 8)}@example.com`, 'developer')).statusCode).toBe(201);
   });
 });
+
+describe('each console tab acts in the organisation it shows (issue #53)', () => {
+  it('answers for the organisation a request names, whatever another tab switched to; a key made there lands there', async () => {
+    const founder = await person();
+    const member = await person();
+    await join(founder, member, 'developer');
+    // Joining made the team the member's current organisation; a tab still shows the member's own.
+    expect((await me(member)).organizationId).toBe(founder.organizationId);
+    const inTab = (organizationId: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: { cookie: member.cookie, 'meterway-organization': organizationId }, ...(payload ? { payload } : {}) });
+
+    const own = (await inTab(member.organizationId, 'GET', '/bff/me')).json();
+    expect(own).toMatchObject({ organizationId: member.organizationId, role: 'owner' });
+    const team = (await inTab(founder.organizationId, 'GET', '/bff/me')).json();
+    expect(team).toMatchObject({ organizationId: founder.organizationId, role: 'developer' });
+
+    // The other tab switches (the person's current organisation, for new tabs); this one keeps its own.
+    await call(member.cookie, 'PUT', '/bff/current-organization', { organizationId: member.organizationId });
+    const key = await inTab(founder.organizationId, 'POST', '/bff/publishable-keys', { name: 'Team key', budget: 1, allowedOrigins: ['https://team.example'] });
+    expect(key.statusCode, key.body).toBe(201);
+    const teamKeys = (await call(founder.cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys;
+    expect(teamKeys.map((listed: { name: string }) => listed.name)).toContain('Team key');
+    // A developer in the team: what the role there does not allow is refused there.
+    expect((await inTab(founder.organizationId, 'GET', '/bff/credit-history')).statusCode).toBe(403);
+  });
+
+  it('refuses a tab naming an organisation the person left, or never joined, saying so (409), and does nothing there', async () => {
+    const founder = await person();
+    const member = await person();
+    const stranger = await person();
+    await join(founder, member, 'admin');
+    await call(member.cookie, 'POST', `/bff/organizations/${founder.organizationId}/leave`);
+    for (const organizationId of [founder.organizationId, stranger.organizationId]) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/bff/publishable-keys',
+        headers: { cookie: member.cookie, 'meterway-organization': organizationId },
+        payload: { name: 'Stale tab key', budget: 1, allowedOrigins: ['https://team.example'] },
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({
+        code: 'OrganizationLeft',
+        organizationId,
+        detail: expect.stringMatching(/^You are no longer a member of the organisation this tab was showing, so it did nothing there\. It now shows /),
+      });
+    }
+    const keys = (await call(founder.cookie, 'GET', '/bff/publishable-keys')).json().publishableKeys;
+    expect(keys.map((listed: { name: string }) => listed.name)).not.toContain('Stale tab key');
+  });
+});

@@ -2,7 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Me } from '@meterway/contracts';
 import type { RecordedRequest } from '../../testing/keys-handlers';
-import { meHandlers } from '../../testing/me-handlers';
+import { HttpResponse, http } from 'msw';
+import { showOrganizationInTab, tabOrganization } from '../../lib/tab-organization';
+import { buildMe, meHandlers } from '../../testing/me-handlers';
+import { testRuntimeConfig } from '../../testing/runtime-config';
 import { buildMembership, organizationsHandlers } from '../../testing/members-handlers';
 import { server } from '../../testing/msw-server';
 import { renderRoute } from '../../testing/render';
@@ -58,6 +61,42 @@ describe('the organisation switcher', () => {
     await waitFor(() => expect(screen.getByRole('banner')).toHaveTextContent('Difference Engines'));
     expect(meCalls).toBe(2);
     server.events.removeListener('request:start', count);
+  });
+
+  it('keeps its own organisation: a new tab takes the current one, and after a switch here its requests name the new one', async () => {
+    const named: (string | null)[] = [];
+    const note = ({ request }: { request: Request }) => {
+      if (new URL(request.url).pathname === '/bff/me') named.push(request.headers.get('meterway-organization'));
+    };
+    server.events.on('request:start', note);
+    server.use(meHandlers.sequence(both, inDifference), organizationsHandlers.switchTo(difference));
+    const { user } = renderRoute('/dashboard');
+
+    await user.click((await openMenu(user)).getByRole('menuitem', { name: 'Difference Engines (Developer)' }));
+    await waitFor(() => expect(screen.getByRole('banner')).toHaveTextContent('Difference Engines'));
+    expect(named).toEqual([null, difference.organizationId]);
+    expect(tabOrganization()).toBe(difference.organizationId);
+    server.events.removeListener('request:start', note);
+  });
+
+  it('says so when the person left the organisation this tab shows, and shows their current one', async () => {
+    showOrganizationInTab('org_left_meanwhile');
+    const detail = 'You are no longer a member of the organisation this tab was showing, so it did nothing there. It now shows Analytical Engines.';
+    server.use(
+      http.get(`${testRuntimeConfig.apiUrls['http://localhost:3000']}/bff/me`, ({ request }) =>
+        request.headers.get('meterway-organization') === 'org_left_meanwhile'
+          ? HttpResponse.json(
+              { type: 'about:blank', title: 'Conflict', status: 409, code: 'OrganizationLeft', organizationId: 'org_left_meanwhile', detail },
+              { status: 409, headers: { 'content-type': 'application/problem+json' } },
+            )
+          : HttpResponse.json(buildMe(both)),
+      ),
+    );
+    renderRoute('/dashboard');
+
+    expect(within(await toast('Wooops!')).getByText(detail)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('banner')).toHaveTextContent('Analytical Engines'));
+    expect(tabOrganization()).toBe(analytical.organizationId);
   });
 
   it('asks nothing when the current organisation is chosen', async () => {

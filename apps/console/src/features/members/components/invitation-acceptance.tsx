@@ -6,6 +6,7 @@ import { paths } from '../../../config/paths';
 import { refusalDetail } from '../../../lib/api-client';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { clearPendingInvitation } from '../../../lib/pending-invitation';
+import { showOrganizationInTab } from '../../../lib/tab-organization';
 import { useAcceptInvitation } from '../api/accept-invitation';
 
 /**
@@ -25,8 +26,10 @@ export function InvitationAcceptance({ token }: { token: string }) {
     if (sent.current) return;
     sent.current = true;
     mutate(token, {
-      onSuccess: ({ organizationName }) => {
+      onSuccess: ({ organizationId, organizationName }) => {
         notifySuccess(`You joined ${organizationName}`);
+        // This tab shows the organisation joined; others keep theirs.
+        showOrganizationInTab(organizationId);
         void navigate(paths.dashboard.getHref(), { replace: true });
         // Every cached answer was for the organisation the person was in before.
         void queryClient.resetQueries();

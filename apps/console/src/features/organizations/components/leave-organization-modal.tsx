@@ -16,10 +16,10 @@ export function LeaveOrganizationModal({ opened, onClose, organization }: LeaveO
 
   const confirm = () =>
     leave.mutate(organization.organizationId, {
-      onSuccess: () => {
+      onSuccess: (current) => {
         notifySuccess(`You left ${organization.organizationName}`);
         onClose();
-        enterOrganization();
+        enterOrganization(current.organizationId);
       },
     });
 

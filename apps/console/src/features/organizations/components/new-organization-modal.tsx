@@ -22,11 +22,11 @@ export function NewOrganizationModal({ opened, onClose }: NewOrganizationModalPr
   const submit = ({ name }: { name: string }) => {
     const trimmed = name.trim();
     create.mutate(trimmed, {
-      onSuccess: () => {
+      onSuccess: (created) => {
         notifySuccess(`Organisation ${trimmed} created`);
         form.reset();
         onClose();
-        enterOrganization();
+        enterOrganization(created.organizationId);
       },
     });
   };

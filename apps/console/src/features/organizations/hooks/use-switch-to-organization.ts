@@ -10,9 +10,9 @@ export function useSwitchToOrganization(): (organizationId: string) => void {
   return useCallback(
     (organizationId: string) =>
       mutate(organizationId, {
-        onSuccess: ({ organizationName }) => {
-          notifySuccess(`Switched to ${organizationName}`);
-          enterOrganization();
+        onSuccess: (membership) => {
+          notifySuccess(`Switched to ${membership.organizationName}`);
+          enterOrganization(membership.organizationId);
         },
       }),
     [mutate, enterOrganization],
