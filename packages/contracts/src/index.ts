@@ -123,6 +123,8 @@ export {
   rolesAllowedTo,
   roleSchema,
   can,
+  adminKeyPermissions,
+  canMakeAdminKey,
 } from './bff/members.js';
 export {
   type AuditAction,

@@ -28,6 +28,14 @@ export const rolesAllowedTo = {
 export type Permission = keyof typeof rolesAllowedTo;
 export const can = (role: Role, permission: Permission) => (rolesAllowedTo[permission] as readonly Role[]).includes(role);
 
+/**
+ * What an admin-scope secret key does through the developer API (the balance and usage, the
+ * publishable keys, the credit history): only a role allowed all of it may make or roll one, so a
+ * key never does more than the person who made it (issue #53).
+ */
+export const adminKeyPermissions = ['seeOrganization', 'manageKeys', 'manageCredit'] as const satisfies readonly Permission[];
+export const canMakeAdminKey = (role: Role) => adminKeyPermissions.every((permission) => can(role, permission));
+
 /** How long an invitation's link works. */
 export const invitationLifetimeDays = 7;
 

@@ -1,5 +1,8 @@
-import { type SecretKey, type SecretKeyFields, secretKeyPrefixLength, type SecretKeyUpdateFields } from '@meterway/contracts';
+import { canMakeAdminKey, type Role, type SecretKey, type SecretKeyFields, secretKeyPrefixLength, type SecretKeyUpdateFields } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
+import { and, eq } from 'drizzle-orm';
+import { publishableKeys } from '../../db/schema/index.js';
+import { AppError } from '../../errors/app-error.js';
 import type { Acting } from '../audit/record-audit.js';
 import { newKeyValue } from './key-value.js';
 import { createKeyOf, deleteKeyOf, type KeyKindSpec, listKeysOf, rollKeyOf, sharedFieldsOf, sharedSettingsOf, updateKeyOf } from './key-store.js';
@@ -28,14 +31,36 @@ const secret = (hash: SecretKeyHasher): KeyKindSpec<SecretKey, SecretKeyFields, 
   settingsOf: (key) => ({ ...sharedSettingsOf(key), scope: key.scope }),
 });
 
-/** The organisation's secret keys, made and stored with the api's key hasher. */
+/** A person whose role may not do all an admin key does gets none: not made, not rolled (the new value is shown to them). */
+function refuseAdminKeyBeyond(role: Role | undefined) {
+  if (role === undefined || canMakeAdminKey(role)) return;
+  throw new AppError(
+    'Forbidden',
+    `An admin key reads the credit history and manages keys; your role (${role}) may not do all of that, so it cannot make or roll one. Ask an owner or an admin.`,
+  );
+}
+
+/** The organisation's secret keys, made and stored with the api's key hasher. `role` is the viewer's, where a person acts. */
 export function secretKeys(db: Database, hash: SecretKeyHasher) {
   const spec = secret(hash);
+  const scopeOf = async (organizationId: string, keyId: string) => {
+    const [key] = await db
+      .select({ scope: publishableKeys.scope })
+      .from(publishableKeys)
+      .where(and(eq(publishableKeys.organizationId, organizationId), eq(publishableKeys.id, keyId), eq(publishableKeys.kind, 'secret')));
+    return key?.scope;
+  };
   return {
     list: (viewer: Acting, now: Date) => listKeysOf(db, spec, viewer.organizationId, now),
-    create: (viewer: Acting, input: SecretKeyFields, now: Date) => createKeyOf(db, spec, viewer, input, now),
+    create: (viewer: Acting & { role?: Role }, input: SecretKeyFields, now: Date) => {
+      if (input.scope === 'admin') refuseAdminKeyBeyond(viewer.role);
+      return createKeyOf(db, spec, viewer, input, now);
+    },
     update: (viewer: Acting, keyId: string, input: SecretKeyUpdateFields, now: Date) => updateKeyOf(db, spec, viewer, keyId, input, now),
-    roll: (viewer: Acting, keyId: string, overlapHours: number, now: Date) => rollKeyOf(db, spec, viewer, keyId, overlapHours, now),
+    roll: async (viewer: Acting & { role?: Role }, keyId: string, overlapHours: number, now: Date) => {
+      if ((await scopeOf(viewer.organizationId, keyId)) === 'admin') refuseAdminKeyBeyond(viewer.role);
+      return rollKeyOf(db, spec, viewer, keyId, overlapHours, now);
+    },
     delete: (viewer: Acting, keyId: string, now: Date, reason?: string) => deleteKeyOf(db, spec, viewer, keyId, now, reason),
   };
 }

@@ -129,4 +129,23 @@ describe('secret keys', () => {
       expect(response.statusCode).toBe(403);
     }
   });
+
+  it('never makes a key that does more than its maker: a developer gets no admin key, made or rolled (403), and keeps gateway keys', async () => {
+    const person = await t.users.signUp();
+    const { organizationId } = (await call(person.cookie, 'GET', '/bff/me')).json();
+    const { members } = (await call(person.cookie, 'GET', '/bff/members')).json();
+    // Made while the person was an owner; then their role becomes developer.
+    const adminKey = (await call(person.cookie, 'POST', '/bff/secret-keys', { ...valid, scope: 'admin' })).json();
+    await t.setRole({ organizationId, personId: members[0].personId }, 'developer');
+
+    const refused = await call(person.cookie, 'POST', '/bff/secret-keys', { ...valid, scope: 'admin' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toBe(
+      'An admin key reads the credit history and manages keys; your role (developer) may not do all of that, so it cannot make or roll one. Ask an owner or an admin.',
+    );
+    expect((await call(person.cookie, 'POST', `/bff/secret-keys/${adminKey.id}/roll`, { overlapHours: 0 })).statusCode).toBe(403);
+    expect((await call(person.cookie, 'POST', '/bff/secret-keys', valid)).statusCode).toBe(201);
+    const listed = (await call(person.cookie, 'GET', '/bff/secret-keys')).json().secretKeys;
+    expect(listed.filter((key: { scope: string }) => key.scope === 'admin')).toHaveLength(1);
+  });
 });

@@ -160,6 +160,17 @@ describe('/dashboard: secret keys', { timeout: 20_000 }, () => {
     expect(requests[0]?.body).toMatchObject({ name: 'Reports', scope: 'admin' });
   });
 
+  it('offers a developer no admin key: the option is off and says who makes one', async () => {
+    const { user } = renderDashboard(undefined, 'developer');
+
+    await user.click(await screen.findByRole('button', { name: 'New secret key' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New secret key' }));
+    const admin = dialog.getByRole('radio', { name: /^Admin/ });
+    expect(admin).toBeDisabled();
+    expect(dialog.getByText(/Only owners and admins make admin keys: one also reads the credit history\./)).toBeInTheDocument();
+    expect(dialog.getByRole('radio', { name: /^Gateway/ })).toBeChecked();
+  });
+
   it('refuses a short name with the contract message and sends nothing', async () => {
     const requests: RecordedRequest[] = [];
     server.use(secretKeysHandlers.create(buildSecretKey({ value: secretValue }), { requests }));
