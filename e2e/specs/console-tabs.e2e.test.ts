@@ -61,12 +61,12 @@ describe('two console tabs in two organisations', () => {
     await create.getByRole('button', { name: 'Create key' }).click();
     await create.getByLabel('Publishable key', { exact: true }).waitFor();
     await create.getByRole('button', { name: 'Done' }).click();
-    await first.getByRole('cell', { name: 'Side key' }).waitFor();
+    await first.getByRole('button', { name: 'Edit key Side key', exact: true }).waitFor();
 
     // The second tab's organisation has no such key.
     await second.reload();
     await showing(second, ownName);
     await second.getByText('No publishable keys added yet.').waitFor();
-    expect(await second.getByRole('cell', { name: 'Side key' }).count()).toBe(0);
+    expect(await second.getByRole('button', { name: 'Edit key Side key', exact: true }).count()).toBe(0);
   });
 });
