@@ -125,7 +125,12 @@ ${invoices.length ? `<table><thead><tr><th>Date</th><th>Payment</th><th class="n
   );
 }
 
-export function renderReceipt(session: CheckoutSession, organizationName: string, links: { invoices: string }): string {
+/** `links.invoices` when the receipt was opened from Invoices; a link to the receipt alone leads nowhere else. */
+const receiptActions = (links: { invoices?: string }) =>
+  `<p class="noprint"><a href="#" onclick="window.print();return false">Print</a>${links.invoices ? ` · <a href="${escape(links.invoices)}">All invoices</a>` : ''}</p>`;
+
+/** `links.invoices` when the receipt was opened from Invoices; a link to the receipt alone leads nowhere else. */
+export function renderReceipt(session: CheckoutSession, organizationName: string, links: { invoices?: string }): string {
   return layout(
     'Receipt',
     `<div class="card"><h1 style="margin-top:0">Receipt <span class="badge">Test mode</span></h1>
@@ -133,7 +138,7 @@ export function renderReceipt(session: CheckoutSession, organizationName: string
 <table><tbody><tr><td>Usage credit</td><td class="num">${money(session.creditNanos)}</td></tr>
 <tr><td>Tax</td><td class="num">${money(session.taxNanos)}</td></tr>
 <tr><th>Total</th><th class="num">${money(session.creditNanos + session.taxNanos)}</th></tr></tbody></table>
-<p class="noprint"><a href="#" onclick="window.print();return false">Print</a> · <a href="${escape(links.invoices)}">All invoices</a></p></div>`,
+${receiptActions(links)}</div>`,
   );
 }
 
@@ -145,7 +150,7 @@ export function renderAutoTopUpReceipt(
   charge: typeof autoTopUpCharges.$inferSelect,
   organizationName: string,
   card: { brand: string; last4: string } | undefined,
-  links: { invoices: string },
+  links: { invoices?: string },
 ): string {
   const paidWith = card ? `<br>Card ${escape(card.brand.charAt(0).toUpperCase() + card.brand.slice(1))} ending ${escape(card.last4)}` : '';
   return layout(
@@ -154,6 +159,6 @@ export function renderAutoTopUpReceipt(
 <p>${escape(organizationName)}<br>Auto top-up paid ${date(charge.updatedAt)}${paidWith}<br>Reference ${escape(charge.id)}</p>
 <table><tbody><tr><td>Usage credit (auto top-up)</td><td class="num">${money(charge.amountNanos)}</td></tr>
 <tr><th>Total</th><th class="num">${money(charge.amountNanos)}</th></tr></tbody></table>
-<p class="noprint"><a href="#" onclick="window.print();return false">Print</a> · <a href="${escape(links.invoices)}">All invoices</a></p></div>`,
+${receiptActions(links)}</div>`,
   );
 }

@@ -39,13 +39,11 @@ export function sandboxProvider(options: { apiUrl: string; secret: string; taxRa
     createPortalUrl: async ({ organizationId }) =>
       `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
     publicConfig: () => ({ provider: 'sandbox' }),
-    // The portal's receipt page, behind a portal link of the same lifetime as Invoices'.
+    // The portal's receipt page, behind a link that opens that receipt only, of the same lifetime as Invoices'.
     receiptUrl: (paid) => {
-      const page =
-        'checkoutSessionId' in paid
-          ? `receipts/${encodeURIComponent(paid.checkoutSessionId)}`
-          : `auto-top-up-receipts/${encodeURIComponent(paid.autoTopUpChargeId)}`;
-      return `${options.apiUrl}/sandbox/portal/${page}?token=${signPortalToken(options.secret, paid.organizationId, now().getTime() + portalTtlMs)}`;
+      const page = 'checkoutSessionId' in paid ? `receipts/${paid.checkoutSessionId}` : `auto-top-up-receipts/${paid.autoTopUpChargeId}`;
+      const token = signReceiptToken(options.secret, paid.organizationId, page, now().getTime() + portalTtlMs);
+      return `${options.apiUrl}/sandbox/portal/${page.split('/').map(encodeURIComponent).join('/')}?token=${token}`;
     },
   };
 }
@@ -62,18 +60,33 @@ function chargeSandboxCard(charge: OffSessionCharge): ChargeOutcome {
   return { outcome: 'failed', paymentIntentId, code: 'resource_missing', message: 'The saved card is not a sandbox card. Save a card again.' };
 }
 
-export function signPortalToken(secret: string, organizationId: string, expiresAtMs: number): string {
+/**
+ * A signed, expiring link token of the organisation, for one use: `portal` opens Invoices (and its
+ * buttons), `receipt:<page>` one receipt only (issue #53: a receipt link in the credit history, which
+ * more roles see, must not open the rest).
+ */
+function signScoped(secret: string, scope: string, organizationId: string, expiresAtMs: number): string {
   const payload = `${organizationId}.${expiresAtMs}`;
-  const signature = createHmac('sha256', secret).update(`portal:${payload}`).digest('base64url');
+  const signature = createHmac('sha256', secret).update(`${scope}:${payload}`).digest('base64url');
   return `${Buffer.from(payload).toString('base64url')}.${signature}`;
 }
 
-/** The organisation a portal link is for, if the link is genuine and not expired. */
-export function verifyPortalToken(secret: string, token: string, nowMs: number): string | undefined {
+function verifyScoped(secret: string, scope: string, token: string, nowMs: number): string | undefined {
   const [encoded = '', signature = ''] = token.split('.');
   const payload = Buffer.from(encoded, 'base64url').toString();
-  const expected = createHmac('sha256', secret).update(`portal:${payload}`).digest('base64url');
+  const expected = createHmac('sha256', secret).update(`${scope}:${payload}`).digest('base64url');
   if (signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) return undefined;
   const [organizationId, expiresAt] = payload.split('.');
   return organizationId && Number(expiresAt) > nowMs ? organizationId : undefined;
 }
+
+export const signPortalToken = (secret: string, organizationId: string, expiresAtMs: number) => signScoped(secret, 'portal', organizationId, expiresAtMs);
+
+/** The organisation a portal link is for, if the link is genuine and not expired. */
+export const verifyPortalToken = (secret: string, token: string, nowMs: number) => verifyScoped(secret, 'portal', token, nowMs);
+
+/** A link token that opens the receipt page `page` (`receipts/<id>`, `auto-top-up-receipts/<id>`) and nothing else. */
+export const signReceiptToken = (secret: string, organizationId: string, page: string, expiresAtMs: number) =>
+  signScoped(secret, `receipt:${page}`, organizationId, expiresAtMs);
+
+export const verifyReceiptToken = (secret: string, token: string, page: string, nowMs: number) => verifyScoped(secret, `receipt:${page}`, token, nowMs);

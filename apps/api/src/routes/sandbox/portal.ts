@@ -5,7 +5,7 @@ import type { RouteDeps } from '../../deps.js';
 import type { CreditedPayment } from '../../domain/payments/credited-payments.js';
 import { renderAutoTopUpReceipt, renderInvoices, renderReceipt } from '../../domain/payments/portal-page.js';
 import { reverseSandboxPayment } from '../../domain/payments/sandbox-reversals.js';
-import { verifyPortalToken } from '../../domain/payments/sandbox-provider.js';
+import { verifyPortalToken, verifyReceiptToken } from '../../domain/payments/sandbox-provider.js';
 import { AppError } from '../../errors/app-error.js';
 import type { FastifyZodInstance } from '../../plugins/zod.js';
 
@@ -27,6 +27,17 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
 
   const tokenQuery = z.object({ token: z.string().max(300) });
   const invoicesUrl = (token: string) => `${config.apiUrl}/sandbox/portal?token=${token}`;
+  /**
+   * A receipt page's organisation: by an Invoices link (its page links back to Invoices), or by a
+   * link to this receipt only (the credit history's), which opens nothing else.
+   */
+  const receiptViewer = (token: string, page: string) => {
+    const fromPortal = verifyPortalToken(secret, token, Date.now());
+    if (fromPortal) return { organizationId: fromPortal, links: { invoices: invoicesUrl(token) } };
+    const organizationId = verifyReceiptToken(secret, token, page, Date.now());
+    if (!organizationId) throw new AppError('NotFound', 'This receipt link has expired. Open the receipt from the console again.');
+    return { organizationId, links: {} };
+  };
 
   app.get('/sandbox/portal', { schema: { querystring: tokenQuery } }, async (request, reply) => {
     const { token } = request.query;
@@ -79,7 +90,7 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
     '/sandbox/portal/receipts/:checkoutSessionId',
     { schema: { params: z.object({ checkoutSessionId: z.string().max(200) }), querystring: tokenQuery } },
     async (request, reply) => {
-      const organizationId = organizationOf(request.query.token);
+      const { organizationId, links } = receiptViewer(request.query.token, `receipts/${request.params.checkoutSessionId}`);
       const [row] = await db.db
         .select({ session: checkoutSessions, organizationName: organizations.name })
         .from(checkoutSessions)
@@ -92,7 +103,7 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
           ),
         );
       if (!row) throw new AppError('NotFound', 'Unknown receipt.');
-      return reply.headers(html).send(renderReceipt(row.session, row.organizationName, { invoices: invoicesUrl(request.query.token) }));
+      return reply.headers(html).send(renderReceipt(row.session, row.organizationName, links));
     },
   );
 
@@ -100,7 +111,7 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
     '/sandbox/portal/auto-top-up-receipts/:chargeId',
     { schema: { params: z.object({ chargeId: z.string().uuid() }), querystring: tokenQuery } },
     async (request, reply) => {
-      const organizationId = organizationOf(request.query.token);
+      const { organizationId, links } = receiptViewer(request.query.token, `auto-top-up-receipts/${request.params.chargeId}`);
       const [row] = await db.db
         .select({ charge: autoTopUpCharges, organizationName: organizations.name, brand: autoTopUps.cardBrand, last4: autoTopUps.cardLast4 })
         .from(autoTopUpCharges)
@@ -116,7 +127,7 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
         );
       if (!row) throw new AppError('NotFound', 'Unknown receipt.');
       const card = row.brand && row.last4 ? { brand: row.brand, last4: row.last4 } : undefined;
-      return reply.headers(html).send(renderAutoTopUpReceipt(row.charge, row.organizationName, card, { invoices: invoicesUrl(request.query.token) }));
+      return reply.headers(html).send(renderAutoTopUpReceipt(row.charge, row.organizationName, card, links));
     },
   );
 }

@@ -243,6 +243,32 @@ describe('sandbox payments', () => {
     expect((await t.app.inject({ method: 'GET', url: `/sandbox/portal/auto-top-up-receipts/${paid}${theirs}` })).statusCode).toBe(404);
   });
 
+  it('gives the credit history links that open their receipt only: not Invoices, not its buttons, not another receipt', async () => {
+    const { cookie } = await t.users.signUp();
+    const first = await topUp(cookie, 11, '4242424242424242', '192.0.2.41');
+    await statusOf(cookie, first.checkoutSessionId);
+    const second = await topUp(cookie, 12, '4242424242424242', '192.0.2.41');
+    await statusOf(cookie, second.checkoutSessionId);
+    const history = (await bff(cookie, 'GET', '/bff/credit-history', undefined, '192.0.2.41')).json();
+    const link = new URL(history.items.find((item: Json) => item.amount === 11).receiptUrl);
+    const token = link.searchParams.get('token') ?? '';
+
+    const receipt = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(receipt.statusCode).toBe(200);
+    expect(receipt.body).toContain(first.checkoutSessionId);
+    expect(receipt.body).not.toContain('All invoices');
+    expect((await t.app.inject({ method: 'GET', url: `/sandbox/portal?token=${token}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/sandbox/portal/receipts/${second.checkoutSessionId}?token=${token}` })).statusCode).toBe(404);
+    const reversal = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/portal/top-ups/${first.checkoutSessionId}/reversals?token=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'action=refund',
+    });
+    expect(reversal.statusCode).toBe(404);
+    expect((await bff(cookie, 'GET', '/bff/me', undefined, '192.0.2.41')).json().remainingSpendAmount).toBe(23);
+  });
+
   it('tells the console which provider is active, without a session', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/bff/config' });
     expect(response.json()).toEqual({ paymentProvider: 'sandbox' });
