@@ -196,7 +196,7 @@ beforeAll(async () => {
   const firstMember = async (cookie: string) => (await bff(cookie, 'GET', '/bff/members')).members[0].personId as string;
   f.personOf = { owner: await firstMember(owner.cookie), other: await firstMember(other.cookie) };
   f.organizationOf = { owner: me.organizationId, other: (await bff(other.cookie, 'GET', '/bff/me')).organizationId };
-  f.expiredPortalToken = signPortalToken(await loadSecret(t.testDb.db, undefined), me.organizationId, Date.now() - 1000);
+  f.expiredPortalToken = signPortalToken(await loadSecret(t.testDb.db, undefined), { organizationId: me.organizationId }, Date.now() - 1000);
   expect([f.chatToken, f.personsToken, f.portalToken].every(Boolean)).toBe(true);
 
   f.digests = await tableDigests(t.testDb.db, 'app', guardedTables);

@@ -61,7 +61,7 @@ export type PaymentProvider = {
   createSetup: (request: SetupRequest) => Promise<StartedCheckout>;
   /** Charges a saved card off-session, idempotently by `chargeId`. */
   chargeSavedCard: (charge: OffSessionCharge) => Promise<ChargeOutcome>;
-  createPortalUrl: (request: { organizationId: string; organizationName: string; email: string; returnUrl: string }) => Promise<string>;
+  createPortalUrl: (request: { organizationId: string; organizationName: string; personId: string; email: string; returnUrl: string }) => Promise<string>;
   /** What the console may know: which provider, and Stripe's publishable key. */
   publicConfig: () => { provider: 'stripe' | 'sandbox'; stripePublishableKey?: string };
   /**

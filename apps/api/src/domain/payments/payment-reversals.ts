@@ -1,7 +1,7 @@
 import type { Database } from '@meterway/db';
 import { sql } from 'drizzle-orm';
 import { type DisputeStatus, paymentDisputes, paymentEvents } from '../../db/schema/index.js';
-import { systemActor } from '../audit/record-audit.js';
+import { type Actor, systemActor } from '../audit/record-audit.js';
 import { turnOffAutoTopUp } from '../auto-top-up/charges.js';
 import { postEntry, takeBack } from '../credit/ledger.js';
 import { dollarsText, recordCreditAudit } from '../credit/record-credit-audit.js';
@@ -63,10 +63,11 @@ const storedRank = sql`(case ${paymentDisputes.status} when 'open' then 0 when '
  * difference is posted: taken back (what the credit cannot pay becomes owed) or given back (paying
  * any debt first). So a repeated, partial or out-of-order notice never counts anything twice. A
  * notice for a payment that is not a paid one of ours changes nothing. What moves the ledger is
- * recorded in the audit log as the system's, in the same transaction. Credit taken back from an
+ * recorded in the audit log, in the same transaction, as `actor`'s: the system's for a provider's
+ * event, the person's who pressed a sandbox button. Credit taken back from an
  * auto top-up charge turns auto top-up off, so the card is not charged again by itself.
  */
-export async function applyChargeNotice(db: Database, notice: ChargeNotice, now: Date): Promise<NoticeOutcome> {
+export async function applyChargeNotice(db: Database, notice: ChargeNotice, now: Date, actor: Actor = systemActor): Promise<NoticeOutcome> {
   const key: PaymentKey = { organizationId: notice.organizationId, provider: notice.provider, payment: notice.payment };
   const { organizationId, payment } = key;
   return db.transaction(async (tx) => {
@@ -115,7 +116,7 @@ export async function applyChargeNotice(db: Database, notice: ChargeNotice, now:
 
     const reference = `${notice.provider}:${notice.eventId}`;
     const refund = notice.type === 'charge.refunded';
-    const audit = { organizationId, actor: systemActor, action: refund ? ('credit.refunded' as const) : ('credit.disputed' as const) };
+    const audit = { organizationId, actor, action: refund ? ('credit.refunded' as const) : ('credit.disputed' as const) };
     const details = { ...paymentAuditDetails(payment), ...(refund ? {} : { dispute: notice.status }) };
     if (after > before) {
       const kind = refund ? 'refund' : 'dispute';

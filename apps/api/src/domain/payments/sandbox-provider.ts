@@ -36,8 +36,8 @@ export function sandboxProvider(options: { apiUrl: string; secret: string; taxRa
     // A setup session is a checkout session without money: the same form and confirm endpoint.
     createSetup: async () => openSession(0n),
     chargeSavedCard: async (charge) => chargeSandboxCard(charge),
-    createPortalUrl: async ({ organizationId }) =>
-      `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, organizationId, now().getTime() + portalTtlMs)}`,
+    createPortalUrl: async ({ organizationId, personId }) =>
+      `${options.apiUrl}/sandbox/portal?token=${signPortalToken(options.secret, { organizationId, personId }, now().getTime() + portalTtlMs)}`,
     publicConfig: () => ({ provider: 'sandbox' }),
     // The portal's receipt page, behind a link that opens that receipt only, of the same lifetime as Invoices'.
     receiptUrl: (paid) => {
@@ -61,32 +61,37 @@ function chargeSandboxCard(charge: OffSessionCharge): ChargeOutcome {
 }
 
 /**
- * A signed, expiring link token of the organisation, for one use: `portal` opens Invoices (and its
- * buttons), `receipt:<page>` one receipt only (issue #53: a receipt link in the credit history, which
- * more roles see, must not open the rest).
+ * A signed, expiring link token of the organisation (and of the person it was made for), for one
+ * use: `portal` opens Invoices (and its buttons), `receipt:<page>` one receipt only (issue #53: a
+ * receipt link in the credit history, which more roles see, must not open the rest).
  */
-function signScoped(secret: string, scope: string, organizationId: string, expiresAtMs: number): string {
-  const payload = `${organizationId}.${expiresAtMs}`;
+function signScoped(secret: string, scope: string, subject: { organizationId: string; personId?: string }, expiresAtMs: number): string {
+  const payload = [subject.organizationId, expiresAtMs, ...(subject.personId ? [subject.personId] : [])].join('.');
   const signature = createHmac('sha256', secret).update(`${scope}:${payload}`).digest('base64url');
   return `${Buffer.from(payload).toString('base64url')}.${signature}`;
 }
 
-function verifyScoped(secret: string, scope: string, token: string, nowMs: number): string | undefined {
+type LinkSubject = { organizationId: string; personId: string | undefined };
+
+function verifyScoped(secret: string, scope: string, token: string, nowMs: number): LinkSubject | undefined {
   const [encoded = '', signature = ''] = token.split('.');
   const payload = Buffer.from(encoded, 'base64url').toString();
   const expected = createHmac('sha256', secret).update(`${scope}:${payload}`).digest('base64url');
   if (signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) return undefined;
-  const [organizationId, expiresAt] = payload.split('.');
-  return organizationId && Number(expiresAt) > nowMs ? organizationId : undefined;
+  const [organizationId, expiresAt, personId] = payload.split('.');
+  return organizationId && Number(expiresAt) > nowMs ? { organizationId, personId } : undefined;
 }
 
-export const signPortalToken = (secret: string, organizationId: string, expiresAtMs: number) => signScoped(secret, 'portal', organizationId, expiresAtMs);
+/** The Invoices link of the person who opened it from the console: its buttons act as them. */
+export const signPortalToken = (secret: string, subject: { organizationId: string; personId?: string }, expiresAtMs: number) =>
+  signScoped(secret, 'portal', subject, expiresAtMs);
 
-/** The organisation a portal link is for, if the link is genuine and not expired. */
+/** Whose a portal link is, if the link is genuine and not expired. */
 export const verifyPortalToken = (secret: string, token: string, nowMs: number) => verifyScoped(secret, 'portal', token, nowMs);
 
 /** A link token that opens the receipt page `page` (`receipts/<id>`, `auto-top-up-receipts/<id>`) and nothing else. */
 export const signReceiptToken = (secret: string, organizationId: string, page: string, expiresAtMs: number) =>
-  signScoped(secret, `receipt:${page}`, organizationId, expiresAtMs);
+  signScoped(secret, `receipt:${page}`, { organizationId }, expiresAtMs);
 
-export const verifyReceiptToken = (secret: string, token: string, page: string, nowMs: number) => verifyScoped(secret, `receipt:${page}`, token, nowMs);
+export const verifyReceiptToken = (secret: string, token: string, page: string, nowMs: number) =>
+  verifyScoped(secret, `receipt:${page}`, token, nowMs)?.organizationId;

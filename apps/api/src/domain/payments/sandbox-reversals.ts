@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@meterway/db';
 import { and, eq } from 'drizzle-orm';
-import { paymentDisputes } from '../../db/schema/index.js';
+import { memberships, paymentDisputes, persons } from '../../db/schema/index.js';
+import { type Actor, systemActor } from '../audit/record-audit.js';
 import { AppError } from '../../errors/app-error.js';
 import { dollarsToNanos } from '../money.js';
 import { type CreditedPayment, disputesOfPayment, findPaidPayment } from './credited-payments.js';
@@ -18,7 +19,10 @@ const sandboxId = (prefix: string) => `${prefix}_sandbox_${randomBytes(18).toStr
  * becomes the notice Stripe's charge.refunded, charge.dispute.created or charge.dispute.closed
  * would, applied by the same code (payment-reversals.ts).
  */
-export async function reverseSandboxPayment(db: Database, input: { organizationId: string; payment: CreditedPayment; now: Date } & SandboxReversal) {
+export async function reverseSandboxPayment(
+  db: Database,
+  input: { organizationId: string; personId?: string | undefined; payment: CreditedPayment; now: Date } & SandboxReversal,
+) {
   const { organizationId, payment } = input;
   const paid = await findPaidPayment(db, { organizationId, provider: 'sandbox', payment });
   if (!paid) throw new AppError('NotFound', payment.kind === 'top_up' ? 'Unknown top-up.' : 'Unknown auto top-up.');
@@ -44,5 +48,16 @@ export async function reverseSandboxPayment(db: Database, input: { organizationI
     if (!open) throw new AppError('Conflict', 'This payment has no open dispute.');
     notice = { ...base, type: 'charge.dispute.closed', disputeId: open.id, disputedNanos: open.amountNanos, status: input.action === 'win' ? 'won' : 'lost' };
   }
-  await applyChargeNotice(db, notice, input.now);
+  await applyChargeNotice(db, notice, input.now, await pressedBy(db, input));
+}
+
+/** Who pressed the button: the person the Invoices link was made for, while still in the organisation; else the system. */
+async function pressedBy(db: Database, input: { organizationId: string; personId?: string | undefined }): Promise<Actor> {
+  if (!input.personId) return systemActor;
+  const [person] = await db
+    .select({ email: persons.email })
+    .from(persons)
+    .innerJoin(memberships, and(eq(memberships.personId, persons.id), eq(memberships.organizationId, input.organizationId)))
+    .where(eq(persons.id, input.personId));
+  return person ? { personId: input.personId, email: person.email } : systemActor;
 }

@@ -134,7 +134,7 @@ describe('stripe provider: portal and configuration', () => {
   it('opens the billing portal for the organisation’s customer, creating it on first need', async () => {
     const organization = await newOrganization();
     const customersBefore = customerCreates().length;
-    const url = await provider().createPortalUrl({ ...organization, returnUrl: 'https://console.example.com/dashboard' });
+    const url = await provider().createPortalUrl({ ...organization, personId: randomUUID(), returnUrl: 'https://console.example.com/dashboard' });
     expect(url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/test_/);
     expect(customerCreates().length - customersBefore).toBe(1);
     const [row] = await testDb.db.select().from(billingCustomers).where(eq(billingCustomers.organizationId, organization.organizationId));

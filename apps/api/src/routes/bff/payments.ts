@@ -40,6 +40,7 @@ export function paymentRoutes(app: FastifyZodInstance, { db, config, payments }:
       const url = await payments.createPortalUrl({
         organizationId: viewer.organizationId,
         organizationName: viewer.organizationName,
+        personId: viewer.personId,
         email: viewer.email,
         returnUrl: `${config.consoleUrl}/dashboard`,
       });

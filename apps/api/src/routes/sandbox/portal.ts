@@ -14,10 +14,10 @@ import type { FastifyZodInstance } from '../../plugins/zod.js';
  * whose buttons also refund or dispute a paid top-up or auto top-up (the card network's side, played offline).
  */
 export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, config }: RouteDeps) {
-  const organizationOf = (token: string) => {
-    const organizationId = verifyPortalToken(secret, token, Date.now());
-    if (!organizationId) throw new AppError('NotFound', 'This invoices link has expired. Open Invoices from the console again.');
-    return organizationId;
+  const holderOf = (token: string) => {
+    const holder = verifyPortalToken(secret, token, Date.now());
+    if (!holder) throw new AppError('NotFound', 'This invoices link has expired. Open Invoices from the console again.');
+    return holder;
   };
   const html = {
     'content-type': 'text/html; charset=utf-8',
@@ -33,7 +33,7 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
    */
   const receiptViewer = (token: string, page: string) => {
     const fromPortal = verifyPortalToken(secret, token, Date.now());
-    if (fromPortal) return { organizationId: fromPortal, links: { invoices: invoicesUrl(token) } };
+    if (fromPortal) return { organizationId: fromPortal.organizationId, links: { invoices: invoicesUrl(token) } };
     const organizationId = verifyReceiptToken(secret, token, page, Date.now());
     if (!organizationId) throw new AppError('NotFound', 'This receipt link has expired. Open the receipt from the console again.');
     return { organizationId, links: {} };
@@ -41,7 +41,7 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
 
   app.get('/sandbox/portal', { schema: { querystring: tokenQuery } }, async (request, reply) => {
     const { token } = request.query;
-    const page = await renderInvoices(db.db, organizationOf(token), {
+    const page = await renderInvoices(db.db, holderOf(token).organizationId, {
       receipt: (payment) =>
         payment.kind === 'top_up'
           ? `${config.apiUrl}/sandbox/portal/receipts/${encodeURIComponent(payment.checkoutSessionId)}?token=${token}`
@@ -65,8 +65,10 @@ export function sandboxPortalRoutes(app: FastifyZodInstance, { db, secret, confi
     amount: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().positive().max(1_000_000).optional()),
   });
 
+  // The button's press is the person's who opened Invoices from the console (the audit log names them).
   const reverse = async (token: string, payment: CreditedPayment, body: z.infer<typeof reversal>) => {
-    await reverseSandboxPayment(db.db, { organizationId: organizationOf(token), payment, now: new Date(), ...body });
+    const { organizationId, personId } = holderOf(token);
+    await reverseSandboxPayment(db.db, { organizationId, personId, payment, now: new Date(), ...body });
     return invoicesUrl(token);
   };
   app.post(

@@ -278,7 +278,7 @@ describe('sandbox payments', () => {
 describe('sandbox refunds and disputes, from the Invoices page', () => {
   /** A paid $10 top-up ($1 tax, $11 charged) and the organisation's Invoices link. */
   async function paidWithInvoices(remoteAddress: string) {
-    const { cookie } = await t.users.signUp();
+    const { cookie, email } = await t.users.signUp();
     const { checkoutSessionId } = await topUp(cookie, 10, '4242424242424242', remoteAddress);
     await statusOf(cookie, checkoutSessionId);
     const portal = new URL((await bff(cookie, 'POST', '/bff/stripe/customer-portal-session', undefined, remoteAddress)).json().url);
@@ -296,7 +296,7 @@ describe('sandbox refunds and disputes, from the Invoices page', () => {
       const me = (await bff(cookie, 'GET', '/bff/me', undefined, remoteAddress)).json();
       return { balance: me.remainingSpendAmount, owed: me.owedAmount };
     };
-    return { cookie, checkoutSessionId, page, press, credit, portalUrl: portal.href };
+    return { cookie, email, checkoutSessionId, page, press, credit, portalUrl: portal.href };
   }
 
   it('refunds part of a payment, then the rest; each takes back the credit share of what was refunded', async () => {
@@ -315,6 +315,9 @@ describe('sandbox refunds and disputes, from the Invoices page', () => {
     expect(page).toContain('<td>Refunded</td>');
     expect(page).not.toContain('>Refund</button>');
     expect((await topUp.press('refund')).statusCode).toBe(409);
+    // The audit log names who pressed the buttons: the person who opened Invoices, not "system".
+    const audit = (await bff(topUp.cookie, 'GET', '/bff/audit-log?action=credit.refunded', undefined, '192.0.2.31')).json().items;
+    expect(audit.map((entry: Json) => entry.actorEmail)).toEqual([topUp.email, topUp.email]);
   });
 
   it('disputes a payment, and gives the credit back when the dispute is won', async () => {
