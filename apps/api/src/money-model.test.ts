@@ -438,7 +438,7 @@ async function moneyOf(organizationId: string) {
       (select coalesce(sum(-amount_nanos + owed_nanos), 0)::text from app.credit_entries where organization_id = ${organizationId} and kind = 'usage_charge') as usage_paid_and_owed,
       (select coalesce(sum(total_cost_nanos), 0)::text from app.chat_completions where organization_id = ${organizationId}) as spent,
       (select coalesce(json_agg(json_build_array(id, remaining_nanos::text)), '[]')::text from app.credit_grants where organization_id = ${organizationId}) as grants,
-      (select coalesce(json_agg(json_build_array(status, amount_nanos::text, extract(epoch from created_at) * 1000) order by created_at, status), '[]')::text
+      (select coalesce(json_agg(json_build_array(status, amount_nanos::text, extract(epoch from created_at) * 1000) order by created_at, status, amount_nanos), '[]')::text
         from app.auto_top_up_charges where organization_id = ${organizationId}) as charges,
       (select enabled::text from app.auto_top_ups where organization_id = ${organizationId}) as auto_top_up
     from app.credit_balances b where b.organization_id = ${organizationId}`),
@@ -471,8 +471,10 @@ async function expectAgreement(model: MoneyModel, real: Real) {
     amount: BigInt(amount),
     createdAt,
   }));
-  const order = (a: { status: string; createdAt: number }, b: { status: string; createdAt: number }) =>
-    a.createdAt - b.createdAt || (a.status < b.status ? -1 : 1);
+  // Charges claimed at one moment (a worker round, then a settings save) are told apart by status, then amount.
+  type Charge = { status: string; createdAt: number; amount: bigint };
+  const order = (a: Charge, b: Charge) =>
+    a.createdAt - b.createdAt || a.status.localeCompare(b.status) || (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0);
   expect(charges, 'auto top-up charges').toEqual([...model.charges].sort(order).map(({ status, amount, createdAt }) => ({ status, amount, createdAt })));
   expect(row?.auto_top_up === 'true', 'auto top-up on').toBe(model.autoTopUp.enabled);
 }
