@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { can, type Permission, type Role as TeamRole } from '@meterway/contracts';
+import { can, canMakeAdminKey, type Permission, type Role as TeamRole } from '@meterway/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -1007,6 +1007,37 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
     expect(await keysOfA()).toContain(f.gatewayKeyOfA.id);
     // Leaving the team, which is not the current organisation, leaves A where A is.
     expect((await as('userA', 'POST', `/bff/organizations/${team.organizationId}/leave`)).json()).toMatchObject({ organizationId: organizationOf.userA });
+  });
+
+  it('API keys made by each role: an admin key only by an owner or admin, answering the developer API only while its maker may do all it does', async () => {
+    const developerRoutes = ['/v1/organization/balance', '/v1/organization/credit-history', '/v1/organization/usage', '/v1/organization/publishable-keys'];
+    const made: string[] = [];
+    const expected: string[] = [];
+    const adminKeyOf = {} as Partial<Record<TeamRole, string>>;
+    for (const role of teamRoles) {
+      const adminKey = await asMember(role, { method: 'POST', url: '/bff/secret-keys', body: { ...teamSecretKeyBody, scope: 'admin' } });
+      const gatewayKey = await asMember(role, { method: 'POST', url: '/bff/secret-keys', body: teamSecretKeyBody });
+      const pageKey = await asMember(role, { method: 'POST', url: '/bff/publishable-keys', body: teamKeyBody });
+      made.push(`${role}: admin key ${adminKey.statusCode}, gateway key ${gatewayKey.statusCode}, publishable key ${pageKey.statusCode}`);
+      const keys = can(role, 'manageKeys') ? 201 : 403;
+      expected.push(`${role}: admin key ${canMakeAdminKey(role) ? 201 : 403}, gateway key ${keys}, publishable key ${keys}`);
+      if (adminKey.statusCode === 201) adminKeyOf[role] = adminKey.json().value;
+    }
+    expect(made).toEqual(expected);
+
+    const answers = async (role: TeamRole) => {
+      const statuses: number[] = [];
+      for (const url of developerRoutes) statuses.push((await send({ method: 'GET', url, headers: { authorization: `Bearer ${adminKeyOf[role]}` } })).statusCode);
+      return statuses;
+    };
+    for (const role of ['owner', 'admin'] as const) expect(await answers(role), role).toEqual(developerRoutes.map(() => 200));
+    // The admin made a developer: their admin key does no more than a developer may, on any route, until they are an admin again.
+    const setAdminRole = (role: TeamRole) => asMember('owner', { method: 'PUT', url: `/bff/members/${team.personIdOf.admin}`, body: { role } });
+    expect((await setAdminRole('developer')).statusCode).toBe(200);
+    expect(await answers('admin')).toEqual(developerRoutes.map(() => 403));
+    expect(await answers('owner')).toEqual(developerRoutes.map(() => 200));
+    expect((await setAdminRole('admin')).statusCode).toBe(200);
+    expect(await answers('admin')).toEqual(developerRoutes.map(() => 200));
   });
 
   it('ends with no violation: no 5xx anywhere', () => {

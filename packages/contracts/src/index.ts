@@ -23,6 +23,8 @@ export {
   publishableKeyDeletionSchema,
   maxKeyDeletionReasonLength,
   publishableKeySchema,
+  type KeyMaker,
+  keyMakerSchema,
   type KeyBlock,
   type KeyBlockInput,
   keyBlockInputSchema,
@@ -125,6 +127,11 @@ export {
   can,
   adminKeyPermissions,
   canMakeAdminKey,
+  type ListedMember,
+  listedMemberSchema,
+  type MadeKey,
+  madeKeySchema,
+  memberRemovalQuerySchema,
 } from './bff/members.js';
 export {
   type AuditAction,

@@ -1,3 +1,4 @@
+import { canMakeAdminKey } from '@meterway/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiDb } from '../db/index.js';
 import { findSecretKey, type PresentedSecretKey } from '../domain/developer/find-secret-key.js';
@@ -37,6 +38,13 @@ export const developerErrors = {
       'gateway_key_not_allowed',
       'This secret key has the gateway scope: it calls models on /v1/chat/completions only. Create a secret key with the admin scope for the developer API.',
     ),
+  makerLacksRole: () =>
+    new GatewayError(
+      403,
+      'permission_error',
+      'key_maker_lacks_role',
+      'A key never does more than the person who holds it: whoever made or last rolled this admin key is no longer an owner or admin of the organisation. An owner or admin can roll it on the Meterway dashboard (Secret keys) to take it over, or delete it.',
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     new GatewayError(
       429,
@@ -58,8 +66,9 @@ export function developerKeyOf(request: FastifyRequest): PresentedSecretKey {
  * Authenticates every request of the scope it is registered in by an admin-scoped secret key,
  * looked up by its keyed hash in the database (never the gateway's key cache, so a deleted or
  * rolled-away key stops at once), before the body is read. A secret key sent by a browser (with an
- * Origin) has leaked into a page and is refused like the gateway refuses it; each key then gets
- * its share of a per-minute rate shared across instances.
+ * Origin) has leaked into a page and is refused like the gateway refuses it; so is a key whose
+ * maker no longer holds a role that may make one; each key then gets its share of a per-minute rate
+ * shared across instances.
  */
 export function requireAdminKey(app: FastifyInstance, deps: { db: ApiDb['db']; hashSecretKey: SecretKeyHasher; rate: RateWindows }) {
   app.decorateRequest('developerKey', null);
@@ -78,6 +87,8 @@ export function requireAdminKey(app: FastifyInstance, deps: { db: ApiDb['db']; h
       throw gatewayErrors.secretKeyInBrowser();
     }
     if (key.scope !== 'admin') throw developerErrors.gatewayKey();
+    // The maker's role now, not when they made it: demoted or removed, their key stops with them.
+    if (key.madeByPersonId !== null && (key.makerRole === null || !canMakeAdminKey(key.makerRole))) throw developerErrors.makerLacksRole();
     const retryAfter = await deps.rate.consume(key.organizationId, `developer-api ${key.id}`, developerApiRequestsPerMinute, now);
     if (retryAfter) throw developerErrors.rateLimited(retryAfter);
     request.developerKey = key;

@@ -12,7 +12,8 @@ import { testRuntimeConfig } from './runtime-config';
 
 const api = testRuntimeConfig.apiUrls['http://localhost:3000'];
 
-export type RecordedRequest = { id?: string; body?: unknown };
+/** What a mutation handler received: the id from the path, the JSON body, the query string (`?keys=delete`). */
+export type RecordedRequest = { id?: string; body?: unknown; search?: string };
 
 export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): PublishableKey => ({
   id: '6f1d2c3b-4a59-4e68-8d7c-1b2a3c4d5e6f',
@@ -30,6 +31,7 @@ export const buildPublishableKey = (overrides: Partial<PublishableKey> = {}): Pu
   responseCacheSeconds: null,
   responseCacheShared: false,
   worstCaseDailySpend: 9.58,
+  madeBy: { personId: '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918', email: 'ada@example.com', role: 'owner' },
   ...overrides,
 });
 

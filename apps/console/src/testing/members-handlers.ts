@@ -1,4 +1,4 @@
-import type { Invitation, Member, MemberList, OrganizationMembership, Problem } from '@meterway/contracts';
+import type { Invitation, ListedMember, MemberList, OrganizationMembership, Problem } from '@meterway/contracts';
 import { HttpResponse, http } from 'msw';
 import { problem, type RecordedRequest } from './keys-handlers';
 import { testRuntimeConfig } from './runtime-config';
@@ -12,11 +12,12 @@ import { testRuntimeConfig } from './runtime-config';
 
 const api = testRuntimeConfig.apiUrls['http://localhost:3000'];
 
-export const buildMember = (overrides: Partial<Member> = {}): Member => ({
+export const buildMember = (overrides: Partial<ListedMember> = {}): ListedMember => ({
   personId: '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918',
   email: 'ada@example.com',
   role: 'owner',
   joinedAt: '2026-01-02T07:08:09.000Z',
+  keysMade: [],
   ...overrides,
 });
 
@@ -37,7 +38,8 @@ export const buildMembership = (overrides: Partial<OrganizationMembership> = {})
 
 const record = async (requests: RecordedRequest[] | undefined, request: Request, id?: string) => {
   const text = await request.clone().text();
-  requests?.push({ ...(id ? { id } : {}), ...(text ? { body: JSON.parse(text) as unknown } : {}) });
+  const { search } = new URL(request.url);
+  requests?.push({ ...(id ? { id } : {}), ...(text ? { body: JSON.parse(text) as unknown } : {}), ...(search ? { search } : {}) });
 };
 
 type MutationOptions = { requests?: RecordedRequest[]; failure?: number; refusal?: Partial<Problem> };
@@ -64,8 +66,9 @@ export const membersHandlers = {
   changeRole: (options: MutationOptions = {}) =>
     http.put(`${api}/bff/members/:personId`, async ({ request, params }) => {
       await record(options.requests, request, String(params.personId));
-      const { role } = (await request.json()) as Pick<Member, 'role'>;
-      return refused(options) ?? HttpResponse.json(buildMember({ personId: String(params.personId), role }));
+      const { role } = (await request.json()) as Pick<ListedMember, 'role'>;
+      const { keysMade: _listedOnly, ...member } = buildMember({ personId: String(params.personId), role });
+      return refused(options) ?? HttpResponse.json(member);
     }),
 
   /** DELETE /bff/members/:personId: 204. */

@@ -28,6 +28,7 @@ export const buildSecretKey = (overrides: Partial<SecretKey> = {}): SecretKey =>
   responseCacheSeconds: null,
   responseCacheShared: false,
   worstCaseDailySpend: 37.5,
+  madeBy: { personId: '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918', email: 'ada@example.com', role: 'owner' },
   ...overrides,
 });
 

@@ -59,11 +59,25 @@ export type Member = z.infer<typeof memberSchema>;
 export const invitationSchema = z.object({ invitationId: z.string(), email: z.string(), role: roleSchema, expiresAt: z.string() });
 export type Invitation = z.infer<typeof invitationSchema>;
 
+/** A live key a member was last shown the value of (made or rolled): what removing them leaves behind. */
+export const madeKeySchema = z.object({ id: z.string(), name: z.string(), kind: z.enum(['publishable', 'secret']), scope: z.enum(['gateway', 'admin']).nullable() });
+export type MadeKey = z.infer<typeof madeKeySchema>;
+
+/** A member as GET /bff/members lists them: with the live keys they made, oldest first. */
+export const listedMemberSchema = memberSchema.extend({ keysMade: z.array(madeKeySchema) });
+export type ListedMember = z.infer<typeof listedMemberSchema>;
+
 /** GET /bff/members. */
-export const memberListSchema = z.object({ members: z.array(memberSchema), invitations: z.array(invitationSchema) });
+export const memberListSchema = z.object({ members: z.array(listedMemberSchema), invitations: z.array(invitationSchema) });
 export type MemberList = z.infer<typeof memberListSchema>;
 
 export const memberParamsSchema = z.object({ personId: z.uuid({ error: 'personId must be a UUID' }) });
+
+/**
+ * DELETE /bff/members/{personId}?keys=delete also deletes the live keys the member made (the
+ * default, keep, leaves them working: they are listed with their maker, marked as gone).
+ */
+export const memberRemovalQuerySchema = z.object({ keys: z.enum(['keep', 'delete'], { error: 'keys must be keep or delete' }).default('keep') });
 export const memberRoleInputSchema = z.object({ role: roleSchema });
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationMessages as m } from '../common/messages.js';
+import { roleSchema } from './members.js';
 
 /** The largest monthly budget a key can have, in dollars. */
 export const maxKeyBudget = 1_000_000;
@@ -157,6 +158,11 @@ export type PublishableKeyInput = z.input<typeof publishableKeyInputSchema>;
 /** The input once validated: origins normalised, models de-duplicated, budgetType set. */
 export type PublishableKeyFields = z.output<typeof publishableKeyInputSchema>;
 
+/** Who was last shown a key's value, and their role in the key's organisation now (null: no longer a member). */
+export const keyMakerSchema = z.object({ personId: z.string(), email: z.string(), role: roleSchema.nullable() });
+
+export type KeyMaker = z.infer<typeof keyMakerSchema>;
+
 export const publishableKeySchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -191,6 +197,11 @@ export const publishableKeySchema = z.object({
   responseCacheShared: z.boolean(),
   /** Read-only: the most a copied key can spend today, in dollars (what its budget has left this month). */
   worstCaseDailySpend: z.number(),
+  /**
+   * Who was last shown the key's value (made it, or rolled it since), with their role now; null for
+   * a key made before makers were recorded.
+   */
+  madeBy: keyMakerSchema.nullable(),
 });
 
 export type PublishableKey = z.infer<typeof publishableKeySchema>;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appSchema } from './app-schema.js';
-import { organizations } from './people.js';
+import { organizations, persons } from './people.js';
 
 export type EndUserTokens = { issuer: string; audience: string; jwksUrl: string };
 
@@ -68,6 +68,11 @@ export const publishableKeys = appSchema.table(
     blocks: jsonb('blocks').$type<KeyBlockRow[]>().notNull().default([]),
     /** Counts the key's edits (name, budget, origins, controls, rolls): admission checks the gateway's copy is the key as it is. */
     version: integer('version').notNull().default(0),
+    /**
+     * Who was last shown the key's value: its maker, or whoever rolled it since (the developer API's
+     * changes are its admin key's maker's). Null where no one is known (keys older than issue #53).
+     */
+    madeByPersonId: uuid('made_by_person_id').references(() => persons.id),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** Soft delete: usage history keeps pointing at the key, which never authenticates again. */

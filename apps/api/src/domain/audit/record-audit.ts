@@ -9,8 +9,11 @@ export type Actor = { personId: string | null; email: string };
 export const systemActor: Actor = { personId: null, email: 'system' };
 export const actorOf = (viewer: Actor): Actor => ({ personId: viewer.personId, email: viewer.email });
 
-/** Someone acting in an organisation: a signed-in viewer (a Viewer is one), or the system. */
-export type Acting = Actor & { organizationId: string };
+/**
+ * Someone acting in an organisation: a signed-in viewer (a Viewer is one), or the system. A key
+ * acting for a person (the developer API's admin key) names them `onBehalfOf`: what it makes is theirs.
+ */
+export type Acting = Actor & { organizationId: string; onBehalfOf?: string | null };
 
 /** Records what happened; call it with the transaction that makes the change, so both commit or neither. */
 export async function recordAudit(

@@ -1,6 +1,7 @@
+import type { Role } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { and, eq, isNull } from 'drizzle-orm';
-import { keyValues, publishableKeys } from '../../db/schema/index.js';
+import { keyValues, memberships, publishableKeys } from '../../db/schema/index.js';
 import type { Acting } from '../audit/record-audit.js';
 import { authenticatesWith, ownsValue } from '../metering/find-key.js';
 
@@ -10,6 +11,10 @@ export type PresentedSecretKey = {
   name: string;
   prefix: string;
   scope: 'gateway' | 'admin';
+  /** Who was last shown the key's value; null for a key made before makers were recorded. */
+  madeByPersonId: string | null;
+  /** That person's role in the organisation now; null once they left it. */
+  makerRole: Role | null;
 };
 
 /**
@@ -26,9 +31,12 @@ export async function findSecretKey(db: Database, storedHash: string, now: Date)
       name: publishableKeys.name,
       prefix: publishableKeys.prefix,
       scope: publishableKeys.scope,
+      madeByPersonId: publishableKeys.madeByPersonId,
+      makerRole: memberships.role,
     })
     .from(publishableKeys)
     .innerJoin(keyValues, ownsValue(storedHash))
+    .leftJoin(memberships, and(eq(memberships.organizationId, publishableKeys.organizationId), eq(memberships.personId, publishableKeys.madeByPersonId)))
     .where(and(eq(publishableKeys.kind, 'secret'), isNull(publishableKeys.deletedAt), authenticatesWith(storedHash, now)))
     .limit(1);
   if (!key) return undefined;
@@ -39,5 +47,6 @@ export async function findSecretKey(db: Database, storedHash: string, now: Date)
 export const actingWith = (key: PresentedSecretKey): Acting => ({
   organizationId: key.organizationId,
   personId: null,
+  onBehalfOf: key.madeByPersonId,
   email: `secret key ${key.prefix}… (${key.name})`,
 });

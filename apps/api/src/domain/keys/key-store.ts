@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { PublishableKeyFields } from '@meterway/contracts';
+import type { KeyMaker, PublishableKeyFields, Role } from '@meterway/contracts';
 import type { Database } from '@meterway/db';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { type KeyKind, keySpend, publishableKeys } from '../../db/schema/index.js';
+import { type KeyKind, keySpend, memberships, persons, publishableKeys } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { type Acting, actorOf, changesBetween, initialValues, recordAudit } from '../audit/record-audit.js';
 import { dollarsToNanos, nanosToDollars, periodStart } from '../money.js';
@@ -14,6 +14,8 @@ import type { Viewer } from '../people/ensure-person.js';
  * them, and publishable-keys.ts and secret-keys.ts say what differs (a `KeyKindSpec`).
  */
 export type KeyRow = typeof publishableKeys.$inferSelect;
+/** A key's row with who was last shown its value (keyMakers' join). */
+export type KeyWithMaker = KeyRow & { madeBy: KeyMaker | null };
 type KeyColumns = Partial<typeof publishableKeys.$inferInsert>;
 
 /** The form both kinds share: name, budget and the per-key controls (origins are a publishable key's own). */
@@ -36,7 +38,7 @@ export type KeyKindSpec<Contract, CreateInput extends KeyForm, UpdateInput exten
   /** The kind's own columns an edit changes (origins). */
   updated: (input: UpdateInput) => KeyColumns;
   /** The key's JSON; `shown` is the new value, only in the answers to create and roll. */
-  toContract: (key: KeyRow, spend: Spend, now: Date, shown?: string) => Contract;
+  toContract: (key: KeyWithMaker, spend: Spend, now: Date, shown?: string) => Contract;
   /** The key's settings as the audit log records them. */
   settingsOf: (key: Contract) => Record<string, unknown>;
 };
@@ -68,7 +70,7 @@ const worstCaseToday = (key: KeyRow, { spent, reserved }: Spend) => {
 };
 
 /** The fields both kinds' JSON share: budget, spend, controls, and until when a rolled key's replaced value still works. */
-export const sharedFieldsOf = (key: KeyRow, spend: Spend, now: Date) => ({
+export const sharedFieldsOf = (key: KeyWithMaker, spend: Spend, now: Date) => ({
   id: key.id,
   name: key.name,
   spendLimitAmount: nanosToDollars(key.spendLimitNanos),
@@ -89,6 +91,7 @@ export const sharedFieldsOf = (key: KeyRow, spend: Spend, now: Date) => ({
   responseCacheSeconds: key.responseCacheSeconds,
   responseCacheShared: key.responseCacheShared,
   worstCaseDailySpend: worstCaseToday(key, spend),
+  madeBy: key.madeBy,
   // The previous value itself never leaves the api: the console only learns until when it works.
   ...(key.previousValue && key.previousValueExpiresAt && key.previousValueExpiresAt > now
     ? { previousValueExpiresAt: key.previousValueExpiresAt.toISOString() }
@@ -120,11 +123,34 @@ export const liveKeyOf = (viewer: Pick<Viewer, 'organizationId'>, keyId: string,
     isNull(publishableKeys.deletedAt),
   );
 
-/** The organisation's live keys of the kind, oldest first, with what each spent this UTC month. */
+/** Whom keys made by the actor are credited to: the person, or the person an admin key acts for. */
+const makerIdOf = (viewer: Acting) => viewer.personId ?? viewer.onBehalfOf ?? null;
+
+/** The maker's e-mail and role in the key's organisation now (null once they left), joined to the key's row. */
+const makerColumns = { makerEmail: persons.email, makerRole: memberships.role };
+const makerOf = (row: { key: KeyRow; makerEmail: string | null; makerRole: Role | null }): KeyWithMaker => ({
+  ...row.key,
+  madeBy: row.key.madeByPersonId && row.makerEmail !== null ? { personId: row.key.madeByPersonId, email: row.makerEmail, role: row.makerRole } : null,
+});
+
+/** The key's maker, as makerColumns read them, for a key just written. */
+async function withMaker(db: Database, key: KeyRow): Promise<KeyWithMaker> {
+  if (!key.madeByPersonId) return { ...key, madeBy: null };
+  const [maker] = await db
+    .select(makerColumns)
+    .from(persons)
+    .leftJoin(memberships, and(eq(memberships.personId, persons.id), eq(memberships.organizationId, key.organizationId)))
+    .where(eq(persons.id, key.madeByPersonId));
+  return makerOf({ key, makerEmail: maker?.makerEmail ?? null, makerRole: maker?.makerRole ?? null });
+}
+
+/** The organisation's live keys of the kind, oldest first, with what each spent this UTC month and who made them. */
 export async function listKeysOf<C>(db: Database, spec: KeyKindSpec<C, never, never>, organizationId: string, now: Date): Promise<C[]> {
   const rows = await db
-    .select({ key: publishableKeys, spent: keySpend.spentNanos, reserved: keySpend.reservedNanos })
+    .select({ key: publishableKeys, spent: keySpend.spentNanos, reserved: keySpend.reservedNanos, ...makerColumns })
     .from(publishableKeys)
+    .leftJoin(persons, eq(persons.id, publishableKeys.madeByPersonId))
+    .leftJoin(memberships, and(eq(memberships.personId, publishableKeys.madeByPersonId), eq(memberships.organizationId, publishableKeys.organizationId)))
     .leftJoin(
       keySpend,
       and(
@@ -135,7 +161,7 @@ export async function listKeysOf<C>(db: Database, spec: KeyKindSpec<C, never, ne
     )
     .where(and(eq(publishableKeys.organizationId, organizationId), eq(publishableKeys.kind, spec.kind), isNull(publishableKeys.deletedAt)))
     .orderBy(asc(publishableKeys.createdAt), asc(publishableKeys.id));
-  return rows.map((row) => spec.toContract(row.key, { spent: row.spent ?? 0n, reserved: row.reserved ?? 0n }, now));
+  return rows.map((row) => spec.toContract(makerOf(row), { spent: row.spent ?? 0n, reserved: row.reserved ?? 0n }, now));
 }
 
 export async function createKeyOf<C, I extends KeyForm>(db: Database, spec: KeyKindSpec<C, I, never>, viewer: Acting, input: I, now: Date): Promise<C> {
@@ -155,12 +181,13 @@ export async function createKeyOf<C, I extends KeyForm>(db: Database, spec: KeyK
         allowedOrigins: [],
         ...spec.created(input),
         ...controlsOf(input),
+        madeByPersonId: makerIdOf(viewer),
         createdAt: now,
         updatedAt: now,
       })
       .returning();
     if (!key) throw new Error('key insert returned nothing');
-    const created = spec.toContract(key, nothingSpent, now, value.shown);
+    const created = spec.toContract(await withMaker(tx, key), nothingSpent, now, value.shown);
     await recordAudit(tx, {
       organizationId: viewer.organizationId,
       actor: actorOf(viewer),
@@ -222,9 +249,9 @@ export async function updateKeyOf<C, I extends KeyForm>(
       ...spec.updated(input),
       ...controlsOf(input),
     };
-    const row = await changeLiveKey(tx, spec, viewer, keyId, change, now);
+    const row = await withMaker(tx, await changeLiveKey(tx, spec, viewer, keyId, change, now));
     const key = spec.toContract(row, await spentThisPeriod(tx, row, now), now);
-    const changes = changesBetween(spec.settingsOf(spec.toContract(before, nothingSpent, now)), spec.settingsOf(key));
+    const changes = changesBetween(spec.settingsOf(spec.toContract({ ...before, madeBy: row.madeBy }, nothingSpent, now)), spec.settingsOf(key));
     if (Object.keys(changes).length > 0) {
       await recordAudit(tx, { organizationId: viewer.organizationId, actor: actorOf(viewer), action: 'key.updated', target: row.name, changes });
     }
@@ -258,6 +285,8 @@ export async function rollKeyOf<C>(
         // The right-hand side reads the row as it was: the value being replaced.
         previousValue: overlap ? sql`${publishableKeys.value}` : null,
         previousValueExpiresAt: overlap ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
+        // The one who rolls it is shown the new value: the key is theirs now.
+        madeByPersonId: makerIdOf(viewer),
       },
       now,
     );
@@ -268,7 +297,7 @@ export async function rollKeyOf<C>(
       target: key.name,
       changes: initialValues({ overlapHours }),
     });
-    return spec.toContract(key, await spentThisPeriod(tx, key, now), now, value.shown);
+    return spec.toContract(await withMaker(tx, key), await spentThisPeriod(tx, key, now), now, value.shown);
   });
 }
 

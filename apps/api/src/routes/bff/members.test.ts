@@ -91,8 +91,8 @@ describe('invitations', () => {
     expect(accepted.json()).toEqual({ organizationId: owner.organizationId, organizationName, role: 'developer' });
     const list = await members(owner);
     expect(list.members).toEqual([
-      { personId: owner.personId, email: owner.email, role: 'owner', joinedAt: expect.any(String) },
-      { personId: expect.any(String), email: invitee.email, role: 'developer', joinedAt: expect.any(String) },
+      { personId: owner.personId, email: owner.email, role: 'owner', joinedAt: expect.any(String), keysMade: [] },
+      { personId: expect.any(String), email: invitee.email, role: 'developer', joinedAt: expect.any(String), keysMade: [] },
     ]);
     expect(list.invitations).not.toContainEqual(expect.objectContaining({ email: invitee.email }));
     // The invitee works in the organisation now, with the role, and still belongs to their own.

@@ -5,6 +5,7 @@ import {
   invitationSchema,
   memberListSchema,
   memberParamsSchema,
+  memberRemovalQuerySchema,
   memberRoleInputSchema,
   memberSchema,
   organizationMembershipSchema,
@@ -26,7 +27,7 @@ import type { FastifyZodInstance } from '../../plugins/zod.js';
 
 const managers = { roles: rolesAllowedTo.manageMembers };
 
-export function memberRoutes(app: FastifyZodInstance, { db, mailer, config }: RouteDeps) {
+export function memberRoutes(app: FastifyZodInstance, { db, mailer, config, meter }: RouteDeps) {
   const mail = (request: FastifyRequest) => ({
     db: db.db,
     mailer,
@@ -46,9 +47,14 @@ export function memberRoutes(app: FastifyZodInstance, { db, mailer, config }: Ro
 
   app.delete(
     '/bff/members/:personId',
-    { config: { ...mutationRateLimit, ...managers }, schema: { params: memberParamsSchema, response: { 204: z.null() } } },
+    {
+      config: { ...mutationRateLimit, ...managers },
+      schema: { params: memberParamsSchema, querystring: memberRemovalQuerySchema, response: { 204: z.null() } },
+    },
     async (request, reply) => {
-      await removeMember(db.db, viewerOf(request), request.params.personId);
+      const deleted = await removeMember(db.db, viewerOf(request), request.params.personId, { keys: request.query.keys, now: new Date() });
+      // As when a key is deleted on its own: this instance's gateway stops admitting its calls at once.
+      for (const keyId of deleted) meter.forgetKey(keyId);
       return reply.code(204).send(null);
     },
   );

@@ -15,7 +15,7 @@ const valid = { name: 'Storefront', budget: 10, budgetType: 'monthly', allowedOr
 
 describe('publishable keys', () => {
   it("creates a key: a pk_live_ value, dollars, origins, and it lists with this month's spend", async () => {
-    const { cookie } = await t.users.signUp();
+    const { cookie, personId, email } = await t.signUpMember();
     const created = await call(cookie, 'POST', '/bff/publishable-keys', valid);
     expect(created.statusCode).toBe(201);
     const key = created.json();
@@ -38,6 +38,8 @@ describe('publishable keys', () => {
       // Cached answers are each end user's own unless the owner shares them.
       responseCacheShared: false,
       worstCaseDailySpend: 10,
+      // Who holds the value: the person who made it, an owner of the organisation.
+      madeBy: { personId, email, role: 'owner' },
     });
     const second = (await call(cookie, 'POST', '/bff/publishable-keys', { ...valid, name: 'Second' })).json();
     expect(second.value).not.toBe(key.value);

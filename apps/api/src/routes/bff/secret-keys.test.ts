@@ -11,7 +11,7 @@ const valid = { name: 'Backend', budget: 20, budgetType: 'monthly', scope: 'gate
 
 describe('secret keys', () => {
   it('creates a key shown once: an sk_live_ value and its prefix, a scope, no origins, no per-address caps; the list never shows the value', async () => {
-    const { cookie } = await t.users.signUp();
+    const { cookie, personId, email } = await t.signUpMember();
     const created = await call(cookie, 'POST', '/bff/secret-keys', valid);
     expect(created.statusCode).toBe(201);
     const key = created.json();
@@ -34,6 +34,7 @@ describe('secret keys', () => {
       // Cached answers are each end user's own unless the owner shares them.
       responseCacheShared: false,
       worstCaseDailySpend: 20,
+      madeBy: { personId, email, role: 'owner' },
     });
     const { value, ...listed } = key;
     expect((await call(cookie, 'GET', '/bff/secret-keys')).json()).toEqual({ secretKeys: [listed] });

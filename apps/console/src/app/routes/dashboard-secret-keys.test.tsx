@@ -46,19 +46,34 @@ describe('/dashboard: secret keys', { timeout: 20_000 }, () => {
     const table = await secretTable();
     await table.findByText('Backend');
     expect(cellTexts(await rowOf('Backend'))).toEqual([
-      'Backend',
+      'BackendMade by ada@example.com',
       'Gateway',
       'sk_live_AbCd…',
       '$50 / monthWorst case if leaked today: $37.50',
       '$12.50 spent this month',
       'EditRollDelete',
     ]);
-    expect(cellTexts(await rowOf('Reports')).slice(0, 3)).toEqual(['Reports', 'Admin', 'sk_live_Qr5T…']);
+    expect(cellTexts(await rowOf('Reports')).slice(0, 3)).toEqual(['ReportsMade by ada@example.com', 'Admin', 'sk_live_Qr5T…']);
     expect(
       screen.getByText(/Secret keys are for your servers and never go in a web page: the gateway refuses a browser request that carries one/),
     ).toBeInTheDocument();
     expect(screen.getByText('/v1/organization/…')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'docs' })).toHaveAttribute('href', 'http://localhost:8080/docs');
+  });
+
+  it("names each key's maker, marks one who left, and says an admin key is stopped once its maker may no longer make one (issue #53)", async () => {
+    const grace = { personId: '8f7e6d5c-4b3a-4291-8e0f-7e6d5c4b3a29', email: 'grace@example.com' };
+    renderDashboard([
+      buildSecretKey({ madeBy: { ...grace, role: null } }),
+      { ...reports, madeBy: { ...grace, role: 'developer' } },
+      buildSecretKey({ id: '0c2e4a6b-8d0f-4b1c-9e3a-5c7e9a1b3d5f', name: 'Ledger', scope: 'admin', madeBy: { ...grace, role: 'admin' } }),
+    ]);
+
+    const maker = async (name: string) => within(await rowOf(name)).getByLabelText(`Maker of ${name}`).textContent;
+    // A gateway key whose maker left keeps working: marked, not stopped.
+    expect(await maker('Backend')).toBe('Made by grace@example.com' + 'Maker left');
+    expect(await maker('Reports')).toBe('Made by grace@example.com' + 'Stopped: its maker is no longer an owner or admin. Roll it to take it over.');
+    expect(await maker('Ledger')).toBe('Made by grace@example.com');
   });
 
   it('says when there is none yet, with a button that opens the create form', async () => {

@@ -215,6 +215,29 @@ describe('/members: roles and removal', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('lists the keys a member made in the question and deletes them with the removal only when asked (issue #53)', async () => {
+    const keysMade = [
+      { id: '3c5e7a9b-1d3f-4a5c-8e7a-9b1d3f5a7c9e', name: 'Storefront', kind: 'publishable' as const, scope: null },
+      { id: '4d6f8b0c-2e4a-4b6d-9f8b-0c2e4a6b8d0f', name: 'Reports', kind: 'secret' as const, scope: 'admin' as const },
+    ];
+    const requests: RecordedRequest[] = [];
+    server.use(membersHandlers.remove({ requests }));
+    const { user } = renderMembers({ members: [ada, { ...grace, keysMade }], invitations: [] });
+
+    await user.click(await screen.findByRole('button', { name: 'Remove grace@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove member' });
+    expect(within(dialog).getByText('They made these 2 keys, and may have a copy:')).toBeInTheDocument();
+    expect(within(within(dialog).getByRole('list', { name: 'Keys they made' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Storefront (publishable key)',
+      'Reports (secret key, Admin scope)',
+    ]);
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Delete these keys too' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+
+    expect(within(await toast('Success!')).getByText('grace@example.com removed, with the keys they made')).toBeInTheDocument();
+    expect(requests).toEqual([{ id: grace.personId, search: '?keys=delete' }]);
+  });
+
   it('removes nobody when the question is cancelled', async () => {
     const requests: RecordedRequest[] = [];
     server.use(membersHandlers.remove({ requests }));

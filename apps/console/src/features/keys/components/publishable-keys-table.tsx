@@ -3,6 +3,7 @@ import type { PublishableKey } from '@meterway/contracts';
 import { formatDateTime, formatExactMoney, formatMoney, formatSpend } from '../../../lib/format';
 import { CopyValueButton } from '../../../components/copy-value-button';
 import { ListTable } from '../../../components/list-table';
+import { KeyMakerNote } from './key-maker-note';
 import { KeyWarnings } from './key-warnings';
 
 /** Spec §9: the table shows a key's first 20 characters. */
@@ -86,6 +87,7 @@ function KeyRow({ publishableKey: key, onOpen, onCallers }: KeyRowProps) {
           {key.name}
         </Anchor>
         {/* In the name's cell: the spec's columns stay as they are. */}
+        <KeyMakerNote madeBy={key.madeBy} name={key.name} />
         <div>
           <Button
             size="compact-xs"

@@ -3,6 +3,7 @@ import type { SecretKey } from '@meterway/contracts';
 import { ListTable } from '../../../components/list-table';
 import { formatDateTime, formatExactMoney, formatMoney, formatSpend } from '../../../lib/format';
 import { scopeTexts } from '../secret-key-form-schema';
+import { KeyMakerNote } from './key-maker-note';
 
 /** A secret key is recognised by its prefix (`sk_live_AbCd…`): its value is never shown again. */
 export const secretKeyPreview = (prefix: string) => `${prefix}…`;
@@ -46,8 +47,9 @@ function SecretKeyRow({ secretKey: key, onAction }: { secretKey: SecretKey; onAc
   );
   return (
     <Table.Tr>
-      <Table.Td miw={160} fw={600}>
-        {key.name}
+      <Table.Td miw={160}>
+        <Text fw={600}>{key.name}</Text>
+        <KeyMakerNote madeBy={key.madeBy} name={key.name} adminScope={key.scope === 'admin'} />
       </Table.Td>
       <Table.Td>
         {/* Dark text on a pale badge: the theme's light badges miss WCAG AA contrast. */}

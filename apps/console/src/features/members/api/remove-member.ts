@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, withRefusalDetail } from '../../../lib/api-client';
-import { membersQueryOptions } from './get-members';
 
-// DELETE /bff/members/{personId} (issue #21): 204.
+// DELETE /bff/members/{personId}[?keys=delete] (issues #21, #53): 204.
 
-export const removeMember = async (personId: string): Promise<void> => {
-  await apiRequest(`/bff/members/${encodeURIComponent(personId)}`, { method: 'DELETE' });
+export type MemberRemoval = { personId: string; deleteKeys: boolean };
+
+export const removeMember = async ({ personId, deleteKeys }: MemberRemoval): Promise<void> => {
+  await apiRequest(`/bff/members/${encodeURIComponent(personId)}${deleteKeys ? '?keys=delete' : ''}`, { method: 'DELETE' });
 };
 
 export const useRemoveMember = () => {
@@ -13,6 +14,7 @@ export const useRemoveMember = () => {
   return useMutation({
     mutationFn: removeMember,
     meta: { errorMessage: withRefusalDetail('Failed to remove the member') },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: membersQueryOptions().queryKey }),
+    // Not only the members: the key lists name the removed maker, or lost the keys deleted with them.
+    onSuccess: () => queryClient.invalidateQueries(),
   });
 };

@@ -1,5 +1,5 @@
-import { Button, Select, Table, Text } from '@mantine/core';
-import { type Member, type Role, roleSchema } from '@meterway/contracts';
+import { Button, Checkbox, List, Select, Stack, Table, Text } from '@mantine/core';
+import { type ListedMember, type MadeKey, type Role, roleSchema } from '@meterway/contracts';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { formatDateTime } from '../../../lib/format';
@@ -13,7 +13,7 @@ const columns = ['Email', 'Role', 'Joined', ''] as const;
 
 type MembersTableProps = {
   /** Undefined while the list loads. */
-  members: Member[] | undefined;
+  members: ListedMember[] | undefined;
   /** Shown instead of "Loading..." when the list could not be loaded. */
   failure?: string;
   /** The signed-in person's address, marked "(you)". */
@@ -21,20 +21,29 @@ type MembersTableProps = {
 };
 
 /**
- * The organisation's members: each one's role, changed in place, and Remove, asked first. The
- * api keeps every organisation an owner and says so (409) when a change would leave none.
+ * The organisation's members: each one's role, changed in place, and Remove, asked first, with
+ * the keys the member made offered for deletion. The api keeps every organisation an owner and
+ * says so (409) when a change would leave none.
  */
 export function MembersTable({ members, failure, currentEmail }: MembersTableProps) {
-  const [removing, setRemoving] = useState<Member>();
+  const [removing, setRemoving] = useState<ListedMember>();
+  const [deleteKeys, setDeleteKeys] = useState(false);
   const removeMember = useRemoveMember();
 
-  const remove = (member: Member) =>
-    removeMember.mutate(member.personId, {
-      onSuccess: () => {
-        notifySuccess(`${member.email} removed`);
-        setRemoving(undefined);
+  const startRemoving = (member: ListedMember | undefined) => {
+    setDeleteKeys(false);
+    setRemoving(member);
+  };
+  const remove = (member: ListedMember) =>
+    removeMember.mutate(
+      { personId: member.personId, deleteKeys },
+      {
+        onSuccess: () => {
+          notifySuccess(deleteKeys ? `${member.email} removed, with the keys they made` : `${member.email} removed`);
+          startRemoving(undefined);
+        },
       },
-    });
+    );
 
   return (
     <>
@@ -44,24 +53,52 @@ export function MembersTable({ members, failure, currentEmail }: MembersTablePro
         rows={members}
         failure={failure}
         emptyText="No members found"
-        renderRow={(member) => <MemberRow key={member.personId} member={member} you={member.email === currentEmail} onRemove={setRemoving} />}
+        renderRow={(member) => <MemberRow key={member.personId} member={member} you={member.email === currentEmail} onRemove={startRemoving} />}
       />
       <ConfirmModal
         opened={removing !== undefined}
-        onClose={() => setRemoving(undefined)}
+        onClose={() => startRemoving(undefined)}
         title="Remove member"
         confirmLabel="Remove"
         confirmColor="red.9"
         loading={removeMember.isPending}
         onConfirm={() => removing && remove(removing)}
       >
-        {`Remove ${removing?.email ?? ''} from the organisation? They lose access to its keys, usage and billing at once.`}
+        <Stack gap="sm">
+          <Text size="sm">{`Remove ${removing?.email ?? ''} from the organisation? They lose access to its keys, usage and billing at once.`}</Text>
+          {removing && removing.keysMade.length > 0 && <KeysMade keys={removing.keysMade} deleteKeys={deleteKeys} onChange={setDeleteKeys} />}
+        </Stack>
       </ConfirmModal>
     </>
   );
 }
 
-type MemberRowProps = { member: Member; you: boolean; onRemove: (member: Member) => void };
+const kindLabel = (key: MadeKey) => (key.kind === 'publishable' ? 'publishable key' : `secret key, ${key.scope === 'admin' ? 'Admin' : 'Gateway'} scope`);
+
+/** The keys a member made, which they may have copied: kept working unless deleted with the removal. */
+function KeysMade({ keys, deleteKeys, onChange }: { keys: MadeKey[]; deleteKeys: boolean; onChange: (deleteKeys: boolean) => void }) {
+  return (
+    <>
+      <Text size="sm">{`They made ${keys.length === 1 ? 'this key' : `these ${keys.length} keys`}, and may have a copy:`}</Text>
+      <List size="sm" aria-label="Keys they made">
+        {keys.map((key) => (
+          <List.Item key={key.id}>{`${key.name} (${kindLabel(key)})`}</List.Item>
+        ))}
+      </List>
+      <Checkbox
+        label={keys.length === 1 ? 'Delete this key too' : 'Delete these keys too'}
+        checked={deleteKeys}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+      />
+      <Text size="sm" c="gray.7">
+        Kept keys keep working (an admin key stops until someone rolls it) and are marked on Keys as made by a former member: roll them there to take
+        them over.
+      </Text>
+    </>
+  );
+}
+
+type MemberRowProps = { member: ListedMember; you: boolean; onRemove: (member: ListedMember) => void };
 
 function MemberRow({ member, you, onRemove }: MemberRowProps) {
   const updateRole = useUpdateMemberRole();
