@@ -85,7 +85,7 @@ describe('credential stuffing', () => {
     expect((await logIn(browser(), victim.email)).statusCode).toBe(200);
   });
 
-  it("stops many addresses spread over one identifier after 100 failures an hour, however it is spelt, but not its owner's browser", async () => {
+  it("stops many addresses spread over one identifier after 100 failures an hour, however it is spelt, but not its owner's browser, nor its owner with the mailed code", async () => {
     const victim = await person('spread');
     const bystander = await person('spread-bystander');
     // The owner signed in on this browser before: it carries the identity's device cookie.
@@ -103,9 +103,48 @@ describe('credential stuffing', () => {
     for (let round = 0; round < 100; round++)
       outcomes.push(outcomeOf(await logIn(browser(), spellings[round % 4] ?? victim.email, `wrong password number ${round}`)));
     expect(outcomes).toEqual(Array(100).fill('400'));
-    const locked = await logIn(browser(), victim.email);
-    expect(outcomeOf(locked)).toBe('429 rate_limit_exceeded');
-    counts.check(!sessionCookieSet(locked), () => 'a locked identifier was handed a session on a browser it never used');
+    // Capped: a new browser is asked for a code mailed to the address, with the password, whether
+    // the password it sent was right or wrong (the answer tells a stranger nothing).
+    const newBrowser = browser();
+    const wrong = await logIn(browser(), victim.email, 'yet another guess');
+    const locked = await logIn(newBrowser, victim.email);
+    for (const answer of [wrong, locked]) {
+      expect(answer.statusCode).toBe(400);
+      expect(jsonOf(answer)).toMatchObject({ state: 'sent_email', active: 'code' });
+      expect(messageIds(answer)).toEqual([1010014]);
+      counts.check(!sessionCookieSet(answer), () => 'a locked identifier was handed a session on a browser it never used');
+    }
+    expect(jsonOf(locked).ui.nodes.map((node: { attributes: { name: string } }) => node.attributes.name)).toEqual([
+      'csrf_token',
+      'identifier',
+      'password',
+      'code',
+      'method',
+    ]);
+    // One mail for both flows (at most one every 10 minutes): a stranger cannot flood the owner's mailbox.
+    const mails = jsonOf(await newBrowser.get(`/dev/outbox?to=${encodeURIComponent(victim.email)}`)).messages.filter(
+      (mail: { template: string }) => mail.template === 'login_code',
+    );
+    expect(mails).toHaveLength(1);
+    const code = await latestCode(newBrowser, victim.email);
+    const submitCode = (who: ReturnType<typeof browser>, flowId: string, password: string, guess: string) =>
+      who.post(`/self-service/login?flow=${flowId}`, { method: 'code', code: guess, password, identifier: victim.email, csrf_token: who.csrf() });
+    // A wrong password with the right code, or a wrong code with the right password: the same 400.
+    const withWrongPassword = await submitCode(newBrowser, jsonOf(locked).id, 'not the password', code);
+    const withWrongCode = await submitCode(newBrowser, jsonOf(locked).id, testPassword, code === '000000' ? '111111' : '000000');
+    for (const answer of [withWrongPassword, withWrongCode]) {
+      expect(answer.statusCode).toBe(400);
+      expect(messageIds(answer)).toEqual([4000006]);
+      counts.check(!sessionCookieSet(answer), () => 'half of the code and password signed someone in');
+    }
+    // The code works on the owner's own flow, even though a stranger's attempt asked for it.
+    const signedIn = await submitCode(newBrowser, jsonOf(locked).id, testPassword, code);
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(jsonOf(signedIn).session.identity.traits.email).toBe(victim.email);
+    // Once: the same code signs no one in again.
+    const later = browser();
+    const again = await logIn(later, victim.email);
+    expect(outcomeOf(await submitCode(later, jsonOf(again).id, testPassword, code))).toBe('400');
     expect((await logIn(owner, victim.email)).statusCode).toBe(200);
     expect((await logIn(browser(), bystander.email)).statusCode).toBe(200);
   });

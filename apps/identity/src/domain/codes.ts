@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@meterway/db';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { flowCodes } from '../db/schema/flows.js';
 import { addMinutes } from './clock.js';
 import { hmac, randomAlphanumeric, randomCode } from './tokens.js';
@@ -65,4 +65,68 @@ export async function revokeRecoveryCodes(db: Database, identityId: string): Pro
   await db
     .delete(flowCodes)
     .where(and(eq(flowCodes.identityId, identityId), inArray(flowCodes.kind, ['recovery_code', 'recovery_link']), isNull(flowCodes.usedAt)));
+}
+
+/** A sign-in code is mailed at most this often per identity, however many flows ask: the owner's mailbox is not a stranger's to flood. */
+export const loginCodeResendMinutes = 10;
+
+const loginDigest = (secret: string, identityId: string, code: string) => hmac(secret, `login:${identityId}:${code}`);
+
+/**
+ * A sign-in code for the identity (issue #53), unless one was issued in the last
+ * loginCodeResendMinutes (undefined: nothing to mail). A code works on any of the identity's login
+ * flows for its lifespan, so a stranger's flows asking for codes never make the owner's mail useless.
+ */
+export async function issueLoginCode(
+  db: Database,
+  secret: string,
+  input: { flowId: string; identityId: string; address: string; now: Date },
+): Promise<string | undefined> {
+  return db.transaction(async (tx) => {
+    const [recent] = await tx
+      .select({ id: flowCodes.id })
+      .from(flowCodes)
+      .where(
+        and(
+          eq(flowCodes.identityId, input.identityId),
+          eq(flowCodes.kind, 'login_code'),
+          isNull(flowCodes.usedAt),
+          gt(flowCodes.createdAt, addMinutes(input.now, -loginCodeResendMinutes)),
+        ),
+      )
+      .orderBy(desc(flowCodes.createdAt))
+      .limit(1)
+      .for('update');
+    if (recent) return undefined;
+    const code = randomCode();
+    await tx.insert(flowCodes).values({
+      id: randomUUID(),
+      flowId: input.flowId,
+      kind: 'login_code',
+      address: input.address,
+      identityId: input.identityId,
+      hmac: loginDigest(secret, input.identityId, code),
+      expiresAt: addMinutes(input.now, codeLifespanMinutes),
+      createdAt: input.now,
+    });
+    return code;
+  });
+}
+
+/** Marks the identity's sign-in code used when it is one of its live ones; each works once. */
+export async function useLoginCode(db: Database, secret: string, input: { identityId: string; code: string; now: Date }): Promise<boolean> {
+  const claimed = await db
+    .update(flowCodes)
+    .set({ usedAt: input.now })
+    .where(
+      and(
+        eq(flowCodes.identityId, input.identityId),
+        eq(flowCodes.kind, 'login_code'),
+        eq(flowCodes.hmac, loginDigest(secret, input.identityId, input.code)),
+        isNull(flowCodes.usedAt),
+        gt(flowCodes.expiresAt, input.now),
+      ),
+    )
+    .returning({ id: flowCodes.id });
+  return claimed.length > 0;
 }

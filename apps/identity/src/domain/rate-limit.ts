@@ -17,6 +17,8 @@ export const rateRules = {
    * with: a botnet's guesses, each address held up by its own delays (login-delay.ts), still meet this.
    */
   loginFailures: (identifier: string): RateRule => ({ key: `login:failed:${identifier}`, limit: 100, windowSeconds: 3600 }),
+  /** Wrong sign-in codes (or passwords with them) per identity, from any address: the mailed code is the owner's way past loginFailures. */
+  loginCodeFailures: (identityId: string): RateRule => ({ key: `login:code-failed:${identityId}`, limit: 10, windowSeconds: 900 }),
   /** Wrong TOTP codes per identity, from any address: a password alone must not buy a botnet a million guesses. */
   secondFactorFailures: (identityId: string): RateRule => ({ key: `login:totp-failed:${identityId}`, limit: 10, windowSeconds: 900 }),
   registrationIp: (ip: string): RateRule => ({ key: `registration:ip:${clientOf(ip)}`, limit: 20, windowSeconds: 600 }),
@@ -29,22 +31,29 @@ export const rateRules = {
 
 /** Counts one attempt against each rule; throws 429 (Kratos envelope) when any is over its limit. */
 export async function consumeRateLimit(ctx: IdentityContext, rules: RateRule[]): Promise<void> {
-  const now = ctx.clock.now();
-  for (const rule of rules.map((candidate) => scaled(ctx, candidate))) {
-    const windowOpen = new Date(now.getTime() - rule.windowSeconds * 1000);
-    const [row] = await ctx.db
-      .insert(rateLimits)
-      .values({ key: rule.key, windowStart: now, count: 1 })
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`case when ${rateLimits.windowStart} <= ${windowOpen.toISOString()} then 1 else ${rateLimits.count} + 1 end`,
-          windowStart: sql`case when ${rateLimits.windowStart} <= ${windowOpen.toISOString()} then ${now.toISOString()}::timestamptz else ${rateLimits.windowStart} end`,
-        },
-      })
-      .returning();
-    if (row && row.count > rule.limit) throw errors.tooManyRequests(retryAfter(row.windowStart, rule, now));
+  for (const rule of rules) {
+    const retryAfterSeconds = await overRateLimit(ctx, rule);
+    if (retryAfterSeconds !== undefined) throw errors.tooManyRequests(retryAfterSeconds);
   }
+}
+
+/** Counts one attempt against the rule: the seconds until its window reopens when it is over its limit, else undefined. */
+export async function overRateLimit(ctx: IdentityContext, unscaled: RateRule): Promise<number | undefined> {
+  const now = ctx.clock.now();
+  const rule = scaled(ctx, unscaled);
+  const windowOpen = new Date(now.getTime() - rule.windowSeconds * 1000);
+  const [row] = await ctx.db
+    .insert(rateLimits)
+    .values({ key: rule.key, windowStart: now, count: 1 })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${rateLimits.windowStart} <= ${windowOpen.toISOString()} then 1 else ${rateLimits.count} + 1 end`,
+        windowStart: sql`case when ${rateLimits.windowStart} <= ${windowOpen.toISOString()} then ${now.toISOString()}::timestamptz else ${rateLimits.windowStart} end`,
+      },
+    })
+    .returning();
+  return row && row.count > rule.limit ? retryAfter(row.windowStart, rule, now) : undefined;
 }
 
 /**

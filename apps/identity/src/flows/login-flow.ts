@@ -12,7 +12,7 @@ export type LoginOptions = { returnTo?: string | undefined; refresh?: boolean; a
 
 export type Problem = { node?: string; message: UiText };
 
-const loginAction = (ctx: IdentityContext, id: string) => `${ctx.config.identityUrl}/self-service/login?flow=${id}`;
+export const loginAction = (ctx: IdentityContext, id: string) => `${ctx.config.identityUrl}/self-service/login?flow=${id}`;
 
 /** The screen that shows a login flow: the second factor has its own. */
 export const loginScreen = (ctx: IdentityContext, flow: Flow) => (flow.requestedAal === 'aal2' ? ctx.config.ui.secondFactor : ctx.config.ui.login);

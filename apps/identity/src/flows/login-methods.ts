@@ -5,12 +5,15 @@ import { verifyDecoy, verifyPassword } from '../domain/passwords.js';
 import type { Session } from '../domain/sessions.js';
 import { matchTotp } from '../domain/totp.js';
 import { stringField } from './string-field.js';
+import { issueLoginCode, useLoginCode } from '../domain/codes.js';
 import { claimLoginAttempt, clearLoginFailures } from '../domain/login-delay.js';
-import { consumeRateLimit, rateRules, refundRateLimit } from '../domain/rate-limit.js';
+import { consumeRateLimit, overRateLimit, rateRules, refundRateLimit } from '../domain/rate-limit.js';
+import { loginCodeMail } from '../mail/templates.js';
 import type { FlowRequest } from './flow-request.js';
-import { type Flow, updateFlow } from './flow-store.js';
+import { countSubmission, type Flow, updateFlow } from './flow-store.js';
 import { issueSession } from './issue-session.js';
-import { type Problem, rejectLogin } from './login-flow.js';
+import { loginAction, loginScreen, type Problem, rejectLogin } from './login-flow.js';
+import { loginUi } from './login-ui.js';
 import { messages } from './messages.js';
 import type { Outcome } from './outcome.js';
 
@@ -39,7 +42,8 @@ export async function submitPassword(
   if (!knownDevice) {
     // The attempt counts as a failure until it is judged right (cleared and refunded below).
     await claimLoginAttempt(ctx, email, req.ip);
-    await consumeRateLimit(ctx, [rateRules.loginFailures(email)]);
+    // Strangers' failures capped the identifier: the owner goes on with a code mailed to it instead of a 429.
+    if ((await overRateLimit(ctx, rateRules.loginFailures(email))) !== undefined) return askForMailedCode(ctx, flow, email, credential?.identityId);
   }
   const valid = credential ? await verifyPassword(credential.config.hashedPassword ?? '', password ?? '') : (await verifyDecoy(password ?? ''), false);
   if (!credential || !valid || (previous && flow.refresh && previous.identityId !== credential.identityId)) {
@@ -61,6 +65,78 @@ export async function submitPassword(
     previous,
   });
   await updateFlow(ctx.db, flow, { state: 'passed_challenge', active: 'password' }, now);
+  return session;
+}
+
+/** At most this many code submissions per flow; then the person signs in again (and is mailed a code if none is live). */
+const maxCodeSubmissions = 5;
+
+/**
+ * The password is not judged here (an answer that differed would tell a stranger it was right):
+ * the flow asks for the code mailed to the identifier and the password with it. An unknown
+ * identifier gets the same answer and no mail.
+ */
+async function askForMailedCode(ctx: IdentityContext, flow: Flow, email: string, identityId: string | undefined): Promise<Outcome> {
+  const now = ctx.clock.now();
+  if (identityId) {
+    const code = await issueLoginCode(ctx.db, ctx.secret, { flowId: flow.id, identityId, address: email, now });
+    if (code) await ctx.mailer.send(loginCodeMail(email, code));
+  }
+  ctx.metrics.login('code_mailed');
+  const updated = await updateFlow(
+    ctx.db,
+    flow,
+    { state: 'sent_email', active: 'code', ui: loginUi.mailedCode(loginAction(ctx, flow.id), email), context: { email }, submissions: 0 },
+    now,
+  );
+  return { kind: 'render', flow: updated, status: 400, screen: loginScreen(ctx, flow), csrf: 'caller' };
+}
+
+/**
+ * method=code on a flow that asked for the mailed code: the code and the password, judged
+ * together and answered alike when either is wrong. A right pair signs in and marks the browser
+ * as the identity's device.
+ */
+export async function submitLoginCode(
+  ctx: IdentityContext,
+  req: FlowRequest,
+  flow: Flow,
+  body: Record<string, unknown>,
+  previous: Session | undefined,
+): Promise<Session | Outcome> {
+  const now = ctx.clock.now();
+  const email = String(flow.context.email ?? '');
+  const code = stringField(body.code);
+  const password = stringField(body.password);
+  const missing: Problem[] = [
+    ...(code === undefined ? [{ node: 'code', message: messages.missingProperty('code') }] : []),
+    ...(password === undefined ? [{ node: 'password', message: messages.missingProperty('password') }] : []),
+  ];
+  if (missing.length) return rejectLogin(ctx, flow, previous, missing, email);
+  req.checkCsrf(body.csrf_token);
+  await consumeRateLimit(ctx, [rateRules.loginIp(req.ip)]);
+  if ((await countSubmission(ctx.db, flow)) > maxCodeSubmissions) {
+    return rejectLogin(ctx, flow, previous, [{ message: messages.generic('The request was submitted too often. Please sign in again.') }], email);
+  }
+  const credential = await findPasswordCredential(ctx.db, email);
+  // Counted before they are judged, as password failures are, so simultaneous guesses cannot all slip under the limit.
+  if (credential) await consumeRateLimit(ctx, [rateRules.loginCodeFailures(credential.identityId)]);
+  const passwordRight = credential ? await verifyPassword(credential.config.hashedPassword ?? '', password ?? '') : (await verifyDecoy(password ?? ''), false);
+  const right = credential && passwordRight && (await useLoginCode(ctx.db, ctx.secret, { identityId: credential.identityId, code: (code ?? '').trim(), now }));
+  if (!credential || !right) {
+    ctx.metrics.login('invalid_credentials');
+    return rejectLogin(ctx, flow, previous, [{ message: messages.invalidCredentials() }], email);
+  }
+  await refundRateLimit(ctx, rateRules.loginCodeFailures(credential.identityId));
+  await clearLoginFailures(ctx, email, req.ip);
+  req.cookies.setDevice(credential.identityId);
+  const session = await issueSession(ctx, req, {
+    identityId: credential.identityId,
+    aal: 'aal1',
+    methods: [{ method: 'password', aal: 'aal1', completed_at: now.toISOString() }],
+    previous,
+  });
+  await updateFlow(ctx.db, flow, { state: 'passed_challenge', active: 'code' }, now);
   return session;
 }
 

@@ -7,7 +7,7 @@ import type { FlowRequest } from './flow-request.js';
 import type { Flow } from './flow-store.js';
 import { returnToFrom, secondFactorLoginUrl, withFlowParam } from './flow-urls.js';
 import { createLoginFlow, loginScreen, rejectLogin } from './login-flow.js';
-import { submitPassword, submitTotp } from './login-methods.js';
+import { submitLoginCode, submitPassword, submitTotp } from './login-methods.js';
 import { messages } from './messages.js';
 import { failure, type Outcome, redirect } from './outcome.js';
 
@@ -61,12 +61,15 @@ export async function submitLogin(ctx: IdentityContext, req: FlowRequest, input:
   if (flow.state === 'passed_challenge') return rejectLogin(ctx, flow, session, [{ message: messages.alreadyCompleted(4010007) }]);
 
   const { body } = input;
+  const mailedCode = flow.state === 'sent_email';
   const signedIn =
-    body.method === 'password' && flow.requestedAal !== 'aal2'
+    body.method === 'password' && flow.requestedAal !== 'aal2' && !mailedCode
       ? await submitPassword(ctx, req, flow, body, session)
-      : body.method === 'totp' && flow.requestedAal === 'aal2' && session
-        ? await submitTotp(ctx, req, flow, body, session)
-        : await rejectLogin(ctx, flow, session, [{ message: messages.noLoginStrategy() }]);
+      : body.method === 'code' && mailedCode
+        ? await submitLoginCode(ctx, req, flow, body, session)
+        : body.method === 'totp' && flow.requestedAal === 'aal2' && session
+          ? await submitTotp(ctx, req, flow, body, session)
+          : await rejectLogin(ctx, flow, session, [{ message: messages.noLoginStrategy() }]);
   return 'identityId' in signedIn ? loggedIn(ctx, req, flow, signedIn) : signedIn;
 }
 

@@ -17,6 +17,8 @@ export const messages = {
   completeSecondFactor: () => info(1010004, 'Please complete the second authentication challenge.'),
   authenticationCode: () => info(1010006, 'Authentication code'),
   useAuthenticator: () => info(1010009, 'Use Authenticator'),
+  loginCodeSent: () =>
+    info(1010014, "A code was sent to the address you provided. If you didn't receive it, please check the spelling of the address and try again."),
   signInWithPassword: () => info(1010022, 'Sign in with password'),
   signUp: () => info(1040001, 'Sign up'),
   settingsSaved: () => success(1050001, 'Your changes have been saved!'),
@@ -53,6 +55,7 @@ export const messages = {
   continue: () => info(1070009, 'Continue'),
   recoveryCode: () => info(1070010, 'Recovery code'),
   verificationCode: () => info(1070011, 'Verification code'),
+  loginCode: () => info(1070013, 'Login code'),
   verified: () => success(1080002, 'You successfully verified your email address.'),
   verificationCodeSent: () =>
     info(

@@ -4,5 +4,5 @@ export type { Mailer } from '@meterway/service';
 
 /** Identity's messages name their template, so the dev outbox and the tests can tell them apart. */
 export type Mail = SharedMail & {
-  template: 'verification_code' | 'recovery_code' | 'recovery_link' | 'password_changed' | 'email_changed' | 'totp_removed';
+  template: 'verification_code' | 'recovery_code' | 'login_code' | 'recovery_link' | 'password_changed' | 'email_changed' | 'totp_removed';
 };

@@ -53,6 +53,17 @@ export const recoveryCodeMail = (to: string, code: string) =>
     ifNotYou: 'If you did not ask for this, ignore this e-mail: your password stays as it is.',
   });
 
+/** Mailed when strangers' failed sign-ins capped the address (issue #53): the owner's right password goes on with it. */
+export const loginCodeMail = (to: string, code: string) =>
+  codeMail(to, code, {
+    template: 'login_code',
+    subject: 'Your sign-in code',
+    heading: 'Your sign-in code',
+    purpose: 'finish signing in',
+    ifNotYou:
+      'We ask for it because many sign-ins to your account failed from other browsers. If you are not signing in, ignore this e-mail; if you think someone knows your password, change it.',
+  });
+
 export function recoveryLinkMail(to: string, link: string): Mail {
   return {
     to,

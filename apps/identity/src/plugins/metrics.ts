@@ -4,7 +4,7 @@ import { Counter } from 'prom-client';
 import type { IdentityDb } from '../db/index.js';
 import type { IdentityConfig } from '../env.js';
 
-export type LoginOutcome = 'success' | 'second_factor_required' | 'invalid_credentials' | 'invalid_totp_code' | 'rate_limited';
+export type LoginOutcome = 'success' | 'second_factor_required' | 'code_mailed' | 'invalid_credentials' | 'invalid_totp_code' | 'rate_limited';
 export type RegistrationOutcome = 'success' | 'invalid_input' | 'weak_password' | 'duplicate_identifier' | 'rate_limited';
 export type MailOutcome = 'sent' | 'failed';
 

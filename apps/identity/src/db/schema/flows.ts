@@ -33,7 +33,7 @@ export const flows = identitySchema.table(
   (table) => [index('flows_expires').on(table.expiresAt)],
 );
 
-/** One-time codes (verification, recovery) and recovery link tokens, stored as HMACs. */
+/** One-time codes (verification, recovery, sign-in) and recovery link tokens, stored as HMACs. */
 export const flowCodes = identitySchema.table(
   'flow_codes',
   {
@@ -41,7 +41,7 @@ export const flowCodes = identitySchema.table(
     flowId: uuid('flow_id')
       .notNull()
       .references(() => flows.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['verification_code', 'recovery_code', 'recovery_link'] }).notNull(),
+    kind: text('kind', { enum: ['verification_code', 'recovery_code', 'recovery_link', 'login_code'] }).notNull(),
     address: text('address').notNull(),
     identityId: uuid('identity_id').references(() => identities.id, { onDelete: 'cascade' }),
     hmac: text('hmac').notNull(),
