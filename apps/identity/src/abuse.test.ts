@@ -106,7 +106,8 @@ describe('credential stuffing', () => {
     // Capped: a new browser is asked for a code mailed to the address, with the password, whether
     // the password it sent was right or wrong (the answer tells a stranger nothing).
     const newBrowser = browser();
-    const wrong = await logIn(browser(), victim.email, 'yet another guess');
+    const guesser = browser();
+    const wrong = await logIn(guesser, victim.email, 'yet another guess');
     const locked = await logIn(newBrowser, victim.email);
     for (const answer of [wrong, locked]) {
       expect(answer.statusCode).toBe(400);
@@ -117,7 +118,6 @@ describe('credential stuffing', () => {
     expect(jsonOf(locked).ui.nodes.map((node: { attributes: { name: string } }) => node.attributes.name)).toEqual([
       'csrf_token',
       'identifier',
-      'password',
       'code',
       'method',
     ]);
@@ -127,24 +127,24 @@ describe('credential stuffing', () => {
     );
     expect(mails).toHaveLength(1);
     const code = await latestCode(newBrowser, victim.email);
-    const submitCode = (who: ReturnType<typeof browser>, flowId: string, password: string, guess: string) =>
-      who.post(`/self-service/login?flow=${flowId}`, { method: 'code', code: guess, password, identifier: victim.email, csrf_token: who.csrf() });
-    // A wrong password with the right code, or a wrong code with the right password: the same 400.
-    const withWrongPassword = await submitCode(newBrowser, jsonOf(locked).id, 'not the password', code);
-    const withWrongCode = await submitCode(newBrowser, jsonOf(locked).id, testPassword, code === '000000' ? '111111' : '000000');
+    const submitCode = (who: ReturnType<typeof browser>, flowId: string, guess: string) =>
+      who.post(`/self-service/login?flow=${flowId}`, { method: 'code', code: guess, identifier: victim.email, csrf_token: who.csrf() });
+    // The right code on the flow sent a wrong password, or a wrong code on the flow sent the right one: the same 400.
+    const withWrongPassword = await submitCode(guesser, jsonOf(wrong).id, code);
+    const withWrongCode = await submitCode(newBrowser, jsonOf(locked).id, code === '000000' ? '111111' : '000000');
     for (const answer of [withWrongPassword, withWrongCode]) {
       expect(answer.statusCode).toBe(400);
       expect(messageIds(answer)).toEqual([4000006]);
       counts.check(!sessionCookieSet(answer), () => 'half of the code and password signed someone in');
     }
     // The code works on the owner's own flow, even though a stranger's attempt asked for it.
-    const signedIn = await submitCode(newBrowser, jsonOf(locked).id, testPassword, code);
+    const signedIn = await submitCode(newBrowser, jsonOf(locked).id, code);
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     expect(jsonOf(signedIn).session.identity.traits.email).toBe(victim.email);
     // Once: the same code signs no one in again.
     const later = browser();
     const again = await logIn(later, victim.email);
-    expect(outcomeOf(await submitCode(later, jsonOf(again).id, testPassword, code))).toBe('400');
+    expect(outcomeOf(await submitCode(later, jsonOf(again).id, code))).toBe('400');
     expect((await logIn(owner, victim.email)).statusCode).toBe(200);
     expect((await logIn(browser(), bystander.email)).statusCode).toBe(200);
   });

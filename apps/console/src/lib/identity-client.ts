@@ -32,7 +32,12 @@ export type LoginResult =
   /** Spec §4: goes to verify-email. `flowId` is the verification flow identity already mailed a code for, if it said. */
   | { type: 'EmailNotVerified'; email: string; flowId?: string }
   /** The password was right but a second factor is needed; the browser goes to `redirectTo`. */
-  | { type: 'SecondFactorRequired'; redirectTo: string };
+  | { type: 'SecondFactorRequired'; redirectTo: string }
+  /**
+   * Failed sign-ins from other browsers capped the address (issue #53): identity mailed it a code,
+   * which the password just sent is judged with (loginWithCode); `flowId` and `csrfToken` are the flow's.
+   */
+  | { type: 'CodeSent'; email: string; flowId: string; csrfToken: string };
 
 export type RegistrationResult = { type: 'Success'; flowId: string } | { type: 'Failure'; messages: string[] };
 
@@ -82,12 +87,35 @@ export async function login({ email, password }: Credentials): Promise<LoginResu
     return { type: 'Success' };
   } catch (error) {
     const failure = await readFailure(error);
-    const unverified = emailNotVerified(failure, email);
-    if (unverified) return unverified;
-    // 422 browser_location_change_required: the aal1 cookie is set, a second factor is pending (§5.2).
-    const redirectTo = failure.kind === 'response' && failure.status === 422 ? redirectBrowserTo(failure.body) : undefined;
-    if (redirectTo) return { type: 'SecondFactorRequired', redirectTo };
-    return { type: 'Failure', messages: failureMessages(failure, 'login') };
+    return passedDespite(failure, email) ?? loginCodeSent(failure, email) ?? { type: 'Failure', messages: failureMessages(failure, 'login') };
+  }
+}
+
+/** A refused login that still got somewhere: to verify-email, or to the second factor. */
+function passedDespite(failure: IdentityFailure, email: string): LoginResult | undefined {
+  const unverified = emailNotVerified(failure, email);
+  if (unverified) return unverified;
+  // 422 browser_location_change_required: the aal1 cookie is set, a second factor is pending (§5.2).
+  const redirectTo = failure.kind === 'response' && failure.status === 422 ? redirectBrowserTo(failure.body) : undefined;
+  return redirectTo ? { type: 'SecondFactorRequired', redirectTo } : undefined;
+}
+
+/** A 400 login flow in `sent_email`: identity asks for the code it mailed (identity-protocol.md's 1010014). */
+function loginCodeSent(failure: IdentityFailure, email: string): LoginResult | undefined {
+  if (failure.kind !== 'response' || failure.status !== 400 || !isFlowBody(failure.body)) return undefined;
+  const flow = failure.body as FlowLike & { id?: unknown; state?: unknown };
+  if (flow.state !== 'sent_email' || typeof flow.id !== 'string') return undefined;
+  return { type: 'CodeSent', email, flowId: flow.id, csrfToken: csrfToken(flow) };
+}
+
+/** The mailed code on the flow login() left in `sent_email`: signed in, or why not. */
+export async function loginWithCode({ email, flowId, csrfToken: csrf, code }: { email: string; flowId: string; csrfToken: string; code: string }): Promise<LoginResult> {
+  try {
+    await identityApi().updateLoginFlow({ flow: flowId, updateLoginFlowBody: { method: 'code', code, identifier: email, csrf_token: csrf } });
+    return { type: 'Success' };
+  } catch (error) {
+    const failure = await readFailure(error);
+    return passedDespite(failure, email) ?? { type: 'Failure', messages: failureMessages(failure, 'login') };
   }
 }
 

@@ -42,10 +42,11 @@ export async function submitPassword(
   if (!knownDevice) {
     // The attempt counts as a failure until it is judged right (cleared and refunded below).
     await claimLoginAttempt(ctx, email, req.ip);
-    // Strangers' failures capped the identifier: the owner goes on with a code mailed to it instead of a 429.
-    if ((await overRateLimit(ctx, rateRules.loginFailures(email))) !== undefined) return askForMailedCode(ctx, flow, email, credential?.identityId);
   }
+  // Strangers' failures capped the identifier: instead of a 429, the owner goes on with a code mailed to it.
+  const capped = !knownDevice && (await overRateLimit(ctx, rateRules.loginFailures(email))) !== undefined;
   const valid = credential ? await verifyPassword(credential.config.hashedPassword ?? '', password ?? '') : (await verifyDecoy(password ?? ''), false);
+  if (capped) return askForMailedCode(ctx, flow, email, credential?.identityId, valid);
   if (!credential || !valid || (previous && flow.refresh && previous.identityId !== credential.identityId)) {
     ctx.metrics.login('invalid_credentials');
     return rejectLogin(ctx, flow, previous, [{ message: messages.invalidCredentials() }], identifier);
@@ -72,11 +73,11 @@ export async function submitPassword(
 const maxCodeSubmissions = 5;
 
 /**
- * The password is not judged here (an answer that differed would tell a stranger it was right):
- * the flow asks for the code mailed to the identifier and the password with it. An unknown
- * identifier gets the same answer and no mail.
+ * The flow asks for the code mailed to the identifier, whatever the password was: an answer that
+ * differed would tell a stranger it was right. Whether it was is kept in the flow, judged with the
+ * code; an unknown identifier gets the same answer and no mail.
  */
-async function askForMailedCode(ctx: IdentityContext, flow: Flow, email: string, identityId: string | undefined): Promise<Outcome> {
+async function askForMailedCode(ctx: IdentityContext, flow: Flow, email: string, identityId: string | undefined, passwordRight: boolean): Promise<Outcome> {
   const now = ctx.clock.now();
   if (identityId) {
     const code = await issueLoginCode(ctx.db, ctx.secret, { flowId: flow.id, identityId, address: email, now });
@@ -86,16 +87,16 @@ async function askForMailedCode(ctx: IdentityContext, flow: Flow, email: string,
   const updated = await updateFlow(
     ctx.db,
     flow,
-    { state: 'sent_email', active: 'code', ui: loginUi.mailedCode(loginAction(ctx, flow.id), email), context: { email }, submissions: 0 },
+    { state: 'sent_email', active: 'code', ui: loginUi.mailedCode(loginAction(ctx, flow.id), email), context: { email, passwordRight }, submissions: 0 },
     now,
   );
   return { kind: 'render', flow: updated, status: 400, screen: loginScreen(ctx, flow), csrf: 'caller' };
 }
 
 /**
- * method=code on a flow that asked for the mailed code: the code and the password, judged
- * together and answered alike when either is wrong. A right pair signs in and marks the browser
- * as the identity's device.
+ * method=code on a flow that asked for the mailed code: the code, judged with the password the
+ * flow was sent, and answered alike when either was wrong (a wrong password leaves the code
+ * unused). A right pair signs in and marks the browser as the identity's device.
  */
 export async function submitLoginCode(
   ctx: IdentityContext,
@@ -107,22 +108,16 @@ export async function submitLoginCode(
   const now = ctx.clock.now();
   const email = String(flow.context.email ?? '');
   const code = stringField(body.code);
-  const password = stringField(body.password);
-  const missing: Problem[] = [
-    ...(code === undefined ? [{ node: 'code', message: messages.missingProperty('code') }] : []),
-    ...(password === undefined ? [{ node: 'password', message: messages.missingProperty('password') }] : []),
-  ];
-  if (missing.length) return rejectLogin(ctx, flow, previous, missing, email);
+  if (code === undefined) return rejectLogin(ctx, flow, previous, [{ node: 'code', message: messages.missingProperty('code') }], email);
   req.checkCsrf(body.csrf_token);
   await consumeRateLimit(ctx, [rateRules.loginIp(req.ip)]);
   if ((await countSubmission(ctx.db, flow)) > maxCodeSubmissions) {
     return rejectLogin(ctx, flow, previous, [{ message: messages.generic('The request was submitted too often. Please sign in again.') }], email);
   }
   const credential = await findPasswordCredential(ctx.db, email);
-  // Counted before they are judged, as password failures are, so simultaneous guesses cannot all slip under the limit.
+  // Counted before it is judged, as password failures are, so simultaneous guesses cannot all slip under the limit.
   if (credential) await consumeRateLimit(ctx, [rateRules.loginCodeFailures(credential.identityId)]);
-  const passwordRight = credential ? await verifyPassword(credential.config.hashedPassword ?? '', password ?? '') : (await verifyDecoy(password ?? ''), false);
-  const right = credential && passwordRight && (await useLoginCode(ctx.db, ctx.secret, { identityId: credential.identityId, code: (code ?? '').trim(), now }));
+  const right = credential && flow.context.passwordRight === true && (await useLoginCode(ctx.db, ctx.secret, { identityId: credential.identityId, code: code.trim(), now }));
   if (!credential || !right) {
     ctx.metrics.login('invalid_credentials');
     return rejectLogin(ctx, flow, previous, [{ message: messages.invalidCredentials() }], email);

@@ -24,17 +24,13 @@ export const loginUi = {
     ],
     messages: [messages.confirmItIsYou()],
   }),
-  /**
-   * After strangers' failures capped the identifier (issue #53): the code mailed to it, with the
-   * password again (it is judged with the code, so the step says nothing about it on its own).
-   */
+  /** After strangers' failures capped the identifier (issue #53): the code mailed to it, which the password sent before is judged with. */
   mailedCode: (action: string, identifier: string): Ui => ({
     action,
     method: 'POST',
     nodes: [
       csrfNode(''),
       input('default', 'identifier', 'hidden', { value: identifier, required: true, label: messages.emailTrait() }),
-      input('password', 'password', 'password', { required: true, autocomplete: 'current-password', label: messages.password() }),
       input('code', 'code', 'text', { value: '', required: true, autocomplete: 'one-time-code', label: messages.loginCode() }),
       submit('code', 'method', 'code', messages.continue()),
     ],

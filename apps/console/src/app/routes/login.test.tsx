@@ -98,6 +98,49 @@ describe('/login', () => {
     expect(submitted.sent[0]?.body).toMatchObject({ method: 'password', identifier: 'ada@example.com', password: 'correct horse battery' });
   });
 
+  it("asks for the code identity mailed when other browsers' failures capped the address, and logs in with it (issue #53)", async () => {
+    // loginInvalidCredentials' flow in the step identity's abuse test answers: sent_email, a code node, message 1010014.
+    const flow = loginInvalidCredentials.body;
+    const csrfNode = flow.ui.nodes.find((node) => (node.attributes as { name?: string }).name === 'csrf_token')!;
+    const codeSent = {
+      status: 400,
+      body: {
+        ...flow,
+        state: 'sent_email',
+        active: 'code',
+        ui: {
+          ...flow.ui,
+          nodes: [
+            csrfNode,
+            { type: 'input', group: 'code', attributes: { name: 'code', type: 'text', required: true, disabled: false, node_type: 'input' }, messages: [], meta: {} },
+          ],
+          messages: [{ id: 1010014, type: 'info', text: "A code was sent to the address you provided. If you didn't receive it, please check the spelling of the address and try again." }],
+        },
+      },
+    };
+    const submitted = recordingPost('/self-service/login', codeSent);
+    server.use(identity.createLoginFlow(), submitted.handler);
+    const { user, router } = await logIn();
+
+    expect(await screen.findByRole('heading', { name: 'Check your e-mail' })).toBeInTheDocument();
+    expect(screen.getByText('We sent a sign-in code to ada@example.com.')).toBeInTheDocument();
+    server.use(recordingPost('/self-service/login', { status: 400, body: { ...codeSent.body, ui: { ...codeSent.body.ui, messages: [loginInvalidCredentials.body.ui.messages[0]] } } }).handler);
+    await user.type(screen.getByLabelText('Sign-in code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/The provided credentials are invalid/);
+
+    const withCode = recordingPost('/self-service/login', loginSuccess);
+    server.use(withCode.handler, identity.whoami(sessions.verified));
+    await user.clear(screen.getByLabelText('Sign-in code'));
+    await user.type(screen.getByLabelText('Sign-in code'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(withCode.sent[0]?.query.get('flow')).toBe(flow.id);
+    expect(withCode.sent[0]?.body).toEqual({ method: 'code', code: '654321', identifier: 'ada@example.com', csrf_token: (csrfNode.attributes as { value: string }).value });
+  });
+
   it('lists the returned messages in a red Failure alert', async () => {
     server.use(identity.createLoginFlow(), identity.submitLogin(loginInvalidCredentials));
 

@@ -1,8 +1,8 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { paths } from '../../../config/paths';
-import { type Credentials, login, type LoginResult, sessionStatus } from '../../../lib/identity-client';
+import { type Credentials, login, type LoginResult, loginWithCode, sessionStatus } from '../../../lib/identity-client';
 import { withReturnTo } from '../../../lib/second-factor';
-import { unlessSignedIn } from './unless-signed-in';
+import { type SessionAlreadyAvailable, unlessSignedIn } from './unless-signed-in';
 
 /**
  * Logs in (spec §7) and says where the visitor goes next. Identity, like Kratos by default, lets
@@ -12,11 +12,20 @@ import { unlessSignedIn } from './unless-signed-in';
  * to its second factor when one is due, else as after a login.
  */
 export async function logIn(credentials: Credentials): Promise<LoginResult> {
-  const result = await unlessSignedIn(login(credentials));
+  return goingOn(await unlessSignedIn(login(credentials)), credentials.email);
+}
+
+/** The mailed code after login() answered CodeSent (issue #53), then on as after a login. */
+export async function logInWithCode(input: Parameters<typeof loginWithCode>[0]): Promise<LoginResult> {
+  return goingOn(await loginWithCode(input), input.email);
+}
+
+/** Where a signed-in visitor goes next: verify-email, the second factor, or on. */
+async function goingOn(result: LoginResult | SessionAlreadyAvailable, email: string): Promise<LoginResult> {
   if (result.type !== 'Success' && result.type !== 'SessionAlreadyAvailable') return result;
   // whoami failing right after a login is left to the dashboard's own guard.
   const status = await sessionStatus().catch(() => undefined);
-  if (status?.state === 'email-not-verified') return { type: 'EmailNotVerified', email: credentials.email };
+  if (status?.state === 'email-not-verified') return { type: 'EmailNotVerified', email };
   if (status?.state === 'second-factor-required') {
     return { type: 'SecondFactorRequired', redirectTo: withReturnTo(status.redirectTo, paths.dashboard.getHref()) };
   }
@@ -26,3 +35,5 @@ export async function logIn(credentials: Credentials): Promise<LoginResult> {
 export const loginMutationOptions = () => mutationOptions({ mutationKey: ['auth', 'login'], mutationFn: logIn });
 
 export const useLogin = () => useMutation(loginMutationOptions());
+
+export const useLoginWithCode = () => useMutation({ mutationKey: ['auth', 'login-code'], mutationFn: logInWithCode });
