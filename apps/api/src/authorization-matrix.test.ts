@@ -1027,7 +1027,8 @@ describe('roles in one organisation (owner, admin, developer, billing)', () => {
 
     const answers = async (role: TeamRole) => {
       const statuses: number[] = [];
-      for (const url of developerRoutes) statuses.push((await send({ method: 'GET', url, headers: { authorization: `Bearer ${adminKeyOf[role]}` } })).statusCode);
+      for (const url of developerRoutes)
+        statuses.push((await send({ method: 'GET', url, headers: { authorization: `Bearer ${adminKeyOf[role]}` } })).statusCode);
       return statuses;
     };
     for (const role of ['owner', 'admin'] as const) expect(await answers(role), role).toEqual(developerRoutes.map(() => 200));

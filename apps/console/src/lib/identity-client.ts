@@ -109,7 +109,17 @@ function loginCodeSent(failure: IdentityFailure, email: string): LoginResult | u
 }
 
 /** The mailed code on the flow login() left in `sent_email`: signed in, or why not. */
-export async function loginWithCode({ email, flowId, csrfToken: csrf, code }: { email: string; flowId: string; csrfToken: string; code: string }): Promise<LoginResult> {
+export async function loginWithCode({
+  email,
+  flowId,
+  csrfToken: csrf,
+  code,
+}: {
+  email: string;
+  flowId: string;
+  csrfToken: string;
+  code: string;
+}): Promise<LoginResult> {
   try {
     await identityApi().updateLoginFlow({ flow: flowId, updateLoginFlowBody: { method: 'code', code, identifier: email, csrf_token: csrf } });
     return { type: 'Success' };

@@ -117,7 +117,10 @@ export async function submitLoginCode(
   const credential = await findPasswordCredential(ctx.db, email);
   // Counted before it is judged, as password failures are, so simultaneous guesses cannot all slip under the limit.
   if (credential) await consumeRateLimit(ctx, [rateRules.loginCodeFailures(credential.identityId)]);
-  const right = credential && flow.context.passwordRight === true && (await useLoginCode(ctx.db, ctx.secret, { identityId: credential.identityId, code: code.trim(), now }));
+  const right =
+    credential &&
+    flow.context.passwordRight === true &&
+    (await useLoginCode(ctx.db, ctx.secret, { identityId: credential.identityId, code: code.trim(), now }));
   if (!credential || !right) {
     ctx.metrics.login('invalid_credentials');
     return rejectLogin(ctx, flow, previous, [{ message: messages.invalidCredentials() }], email);

@@ -60,7 +60,12 @@ export const invitationSchema = z.object({ invitationId: z.string(), email: z.st
 export type Invitation = z.infer<typeof invitationSchema>;
 
 /** A live key a member was last shown the value of (made or rolled): what removing them leaves behind. */
-export const madeKeySchema = z.object({ id: z.string(), name: z.string(), kind: z.enum(['publishable', 'secret']), scope: z.enum(['gateway', 'admin']).nullable() });
+export const madeKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['publishable', 'secret']),
+  scope: z.enum(['gateway', 'admin']).nullable(),
+});
 export type MadeKey = z.infer<typeof madeKeySchema>;
 
 /** A member as GET /bff/members lists them: with the live keys they made, oldest first. */

@@ -19,12 +19,17 @@ export async function listMembers(db: Database, viewer: Viewer, now: Date): Prom
     .where(and(eq(invitations.organizationId, viewer.organizationId), gt(invitations.expiresAt, now)))
     .orderBy(asc(invitations.createdAt), asc(invitations.id));
   const keys = await db
-    .select({ id: publishableKeys.id, name: publishableKeys.name, kind: publishableKeys.kind, scope: publishableKeys.scope, madeBy: publishableKeys.madeByPersonId })
+    .select({
+      id: publishableKeys.id,
+      name: publishableKeys.name,
+      kind: publishableKeys.kind,
+      scope: publishableKeys.scope,
+      madeBy: publishableKeys.madeByPersonId,
+    })
     .from(publishableKeys)
     .where(and(eq(publishableKeys.organizationId, viewer.organizationId), isNull(publishableKeys.deletedAt)))
     .orderBy(asc(publishableKeys.createdAt), asc(publishableKeys.id));
-  const keysMadeBy = (personId: string): MadeKey[] =>
-    keys.filter((key) => key.madeBy === personId).map(({ madeBy: _madeBy, ...key }) => key);
+  const keysMadeBy = (personId: string): MadeKey[] => keys.filter((key) => key.madeBy === personId).map(({ madeBy: _madeBy, ...key }) => key);
   return {
     members: members.map((member) => ({ ...member, joinedAt: member.joinedAt.toISOString(), keysMade: keysMadeBy(member.personId) })),
     invitations: pending.map(toInvitation),

@@ -12,12 +12,7 @@ import { lastOwner, lockMembers, managerAmong, notAMember, ownersAmong } from '.
  * (ensurePerson); removing oneself is leaving. With `keys: 'delete'` the live keys they made go with
  * them, in the same transaction; the ids of those deleted are returned (the gateway forgets them).
  */
-export async function removeMember(
-  db: Database,
-  viewer: Viewer,
-  personId: string,
-  { keys, now }: { keys: 'keep' | 'delete'; now: Date },
-): Promise<string[]> {
+export async function removeMember(db: Database, viewer: Viewer, personId: string, { keys, now }: { keys: 'keep' | 'delete'; now: Date }): Promise<string[]> {
   return db.transaction(async (tx) => {
     const members = await lockMembers(tx, viewer.organizationId);
     const actingRole = managerAmong(members, viewer);

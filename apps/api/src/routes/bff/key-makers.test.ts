@@ -56,7 +56,11 @@ describe('a key follows its maker (issue #53)', () => {
     expect(refused.json().error).toMatchObject({ type: 'permission_error', code: 'key_maker_lacks_role' });
     expect(refused.json().error.message).toMatch(/no longer an owner or admin of the organisation\. An owner or admin can roll it/);
     // The owner sees why: the maker's role now.
-    expect((await keysOf(owner, 'secret')).find((key) => key.id === made.id)?.madeBy).toEqual({ personId: admin.personId, email: admin.email, role: 'developer' });
+    expect((await keysOf(owner, 'secret')).find((key) => key.id === made.id)?.madeBy).toEqual({
+      personId: admin.personId,
+      email: admin.email,
+      role: 'developer',
+    });
 
     await call(owner.cookie, 'PUT', `/bff/members/${admin.personId}`, { role: 'admin' });
     expect((await developerApi(made.value)).statusCode).toBe(200);
@@ -71,7 +75,11 @@ describe('a key follows its maker (issue #53)', () => {
   it("keys made through the developer API are its admin key's maker's, and stop or stay with them", async () => {
     const { owner, member: admin } = await team('admin');
     const adminKey = (await call(admin.cookie, 'POST', '/bff/secret-keys', { ...keyForm, name: 'Provisioner', scope: 'admin' })).json();
-    const created = await developerApi(adminKey.value, 'POST', '/v1/organization/publishable-keys', { ...keyForm, name: 'Tenant 1', allowedOrigins: ['https://shop.example.com'] });
+    const created = await developerApi(adminKey.value, 'POST', '/v1/organization/publishable-keys', {
+      ...keyForm,
+      name: 'Tenant 1',
+      allowedOrigins: ['https://shop.example.com'],
+    });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().madeBy).toEqual({ personId: admin.personId, email: admin.email, role: 'admin' });
     const listed = (await call(owner.cookie, 'GET', '/bff/members')).json().members.find((member: { personId: string }) => member.personId === admin.personId);
@@ -83,7 +91,9 @@ describe('a key follows its maker (issue #53)', () => {
 
   it("a removed member's keys stay, listed with them as gone, unless the removal deletes them; their admin key stops either way", async () => {
     const { owner, member: developer } = await team('developer');
-    const kept = (await call(developer.cookie, 'POST', '/bff/publishable-keys', { ...keyForm, name: 'Kept', allowedOrigins: ['https://shop.example.com'] })).json();
+    const kept = (
+      await call(developer.cookie, 'POST', '/bff/publishable-keys', { ...keyForm, name: 'Kept', allowedOrigins: ['https://shop.example.com'] })
+    ).json();
     await call(owner.cookie, 'DELETE', `/bff/members/${developer.personId}`);
     expect((await keysOf(owner, 'publishable')).find((key) => key.id === kept.id)?.madeBy).toEqual({
       personId: developer.personId,
@@ -94,7 +104,9 @@ describe('a key follows its maker (issue #53)', () => {
     expect((await gateway(kept.value)).statusCode).toBe(402);
 
     const { owner: founder, member: admin } = await team('admin');
-    const page = (await call(admin.cookie, 'POST', '/bff/publishable-keys', { ...keyForm, name: 'Storefront', allowedOrigins: ['https://shop.example.com'] })).json();
+    const page = (
+      await call(admin.cookie, 'POST', '/bff/publishable-keys', { ...keyForm, name: 'Storefront', allowedOrigins: ['https://shop.example.com'] })
+    ).json();
     const server = (await call(admin.cookie, 'POST', '/bff/secret-keys', { ...keyForm, name: 'Backend', scope: 'admin' })).json();
     const ownersOwn = (await call(founder.cookie, 'POST', '/bff/publishable-keys', { ...keyForm, name: 'Owner', allowedOrigins: [] })).json();
 

@@ -112,9 +112,21 @@ describe('/login', () => {
           ...flow.ui,
           nodes: [
             csrfNode,
-            { type: 'input', group: 'code', attributes: { name: 'code', type: 'text', required: true, disabled: false, node_type: 'input' }, messages: [], meta: {} },
+            {
+              type: 'input',
+              group: 'code',
+              attributes: { name: 'code', type: 'text', required: true, disabled: false, node_type: 'input' },
+              messages: [],
+              meta: {},
+            },
           ],
-          messages: [{ id: 1010014, type: 'info', text: "A code was sent to the address you provided. If you didn't receive it, please check the spelling of the address and try again." }],
+          messages: [
+            {
+              id: 1010014,
+              type: 'info',
+              text: "A code was sent to the address you provided. If you didn't receive it, please check the spelling of the address and try again.",
+            },
+          ],
         },
       },
     };
@@ -124,7 +136,12 @@ describe('/login', () => {
 
     expect(await screen.findByRole('heading', { name: 'Check your e-mail' })).toBeInTheDocument();
     expect(screen.getByText('We sent a sign-in code to ada@example.com.')).toBeInTheDocument();
-    server.use(recordingPost('/self-service/login', { status: 400, body: { ...codeSent.body, ui: { ...codeSent.body.ui, messages: [loginInvalidCredentials.body.ui.messages[0]] } } }).handler);
+    server.use(
+      recordingPost('/self-service/login', {
+        status: 400,
+        body: { ...codeSent.body, ui: { ...codeSent.body.ui, messages: [loginInvalidCredentials.body.ui.messages[0]] } },
+      }).handler,
+    );
     await user.type(screen.getByLabelText('Sign-in code'), '123456');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/The provided credentials are invalid/);
@@ -138,7 +155,12 @@ describe('/login', () => {
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(withCode.sent[0]?.query.get('flow')).toBe(flow.id);
-    expect(withCode.sent[0]?.body).toEqual({ method: 'code', code: '654321', identifier: 'ada@example.com', csrf_token: (csrfNode.attributes as { value: string }).value });
+    expect(withCode.sent[0]?.body).toEqual({
+      method: 'code',
+      code: '654321',
+      identifier: 'ada@example.com',
+      csrf_token: (csrfNode.attributes as { value: string }).value,
+    });
   });
 
   it('lists the returned messages in a red Failure alert', async () => {

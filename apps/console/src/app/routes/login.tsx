@@ -27,8 +27,8 @@ export function Component() {
       <AuthCard title="Check your e-mail" description={`We sent a sign-in code to ${codeSent.email}.`}>
         <title>Sign-in code · Meterway</title>
         <Text size="sm" mb="md">
-          Many sign-ins to this account failed from other browsers, so signing in from a new one takes the code we e-mailed to it. It works for one hour;
-          if you asked more than once, use the newest.
+          Many sign-ins to this account failed from other browsers, so signing in from a new one takes the code we e-mailed to it. It works for one hour; if you
+          asked more than once, use the newest.
         </Text>
         <CodeForm
           label="Sign-in code"

@@ -227,10 +227,11 @@ describe('/members: roles and removal', () => {
     await user.click(await screen.findByRole('button', { name: 'Remove grace@example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove member' });
     expect(within(dialog).getByText('They made these 2 keys, and may have a copy:')).toBeInTheDocument();
-    expect(within(within(dialog).getByRole('list', { name: 'Keys they made' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Storefront (publishable key)',
-      'Reports (secret key, Admin scope)',
-    ]);
+    expect(
+      within(within(dialog).getByRole('list', { name: 'Keys they made' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Storefront (publishable key)', 'Reports (secret key, Admin scope)']);
     await user.click(within(dialog).getByRole('checkbox', { name: 'Delete these keys too' }));
     await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
 

@@ -91,8 +91,7 @@ function KeysMade({ keys, deleteKeys, onChange }: { keys: MadeKey[]; deleteKeys:
         onChange={(event) => onChange(event.currentTarget.checked)}
       />
       <Text size="sm" c="gray.7">
-        Kept keys keep working (an admin key stops until someone rolls it) and are marked on Keys as made by a former member: roll them there to take
-        them over.
+        Kept keys keep working (an admin key stops until someone rolls it) and are marked on Keys as made by a former member: roll them there to take them over.
       </Text>
     </>
   );
